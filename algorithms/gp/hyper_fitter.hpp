@@ -1,0 +1,38 @@
+#pragma once
+// Type-II maximum likelihood for SE-kernel hyperparameters: L-BFGS-B (LBFGSpp) on the log
+// hyperparameters from the current values plus random restarts, as GPy's optimize_restarts in
+// the authors' code (spec dp-fts-de.md section 5 [code]; fts.md section 2.5).
+#include <Eigen/Core>
+
+#include "algorithms/gp/se_kernel.hpp"
+#include "sim/core/rng.hpp"
+
+namespace fbosim::gp {
+
+class HyperFitter {
+ public:
+  struct Options {
+    int restarts = 10;       ///< random restarts in addition to the start point
+    int max_iterations = 50; ///< L-BFGS-B iterations per start
+    // Box on the hyperparameters (natural scale); restarts draw log-uniformly inside it.
+    double min_lengthscale = 1e-3, max_lengthscale = 10.0;
+    double min_signal_var = 1e-4, max_signal_var = 1e2;
+    double min_noise_var = 1e-6, max_noise_var = 1.0;
+  };
+
+  HyperFitter() = default;
+  explicit HyperFitter(Options options) : options_(options) {}
+
+  /// Maximises log_marginal_likelihood over the box, starting from `start` and from
+  /// options().restarts random points drawn from `rng`. X: n x d, y: n. Returns the best
+  /// hyperparameters found (never worse than `start` clamped into the box).
+  SeHyper fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, const SeHyper& start,
+              core::RngStream& rng) const;
+
+  const Options& options() const { return options_; }
+
+ private:
+  Options options_;
+};
+
+}  // namespace fbosim::gp

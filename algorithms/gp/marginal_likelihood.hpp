@@ -1,0 +1,16 @@
+#pragma once
+// Log marginal likelihood of a zero-mean GP with SE kernel (Rasmussen & Williams 2006, eq. 5.8)
+// and its gradient with respect to the log hyperparameters (eq. 5.9).
+#include <Eigen/Core>
+
+#include "algorithms/gp/se_kernel.hpp"
+
+namespace fbosim::gp {
+
+/// log p(y | X, hyper). X: n x d, y: n. If grad is non-null it receives the gradient with
+/// respect to (log lengthscale, log signal_var, log noise_var). Returns -infinity when the
+/// kernel matrix is not positive definite.
+double log_marginal_likelihood(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
+                               const SeHyper& hyper, Eigen::Vector3d* grad = nullptr);
+
+}  // namespace fbosim::gp

@@ -1,0 +1,18 @@
+#pragma once
+// Isotropic squared-exponential kernel k(x, x') = signal_var * exp(-|x - x'|^2 / (2 l^2)).
+#include <Eigen/Core>
+
+namespace fbosim::gp {
+
+/// Hyperparameters of an isotropic SE kernel with Gaussian observation noise.
+struct SeHyper {
+  double lengthscale = 1.0;  ///< l > 0
+  double signal_var = 1.0;   ///< sigma_0^2 (variance, not std)
+  double noise_var = 1e-6;   ///< sigma^2 (variance, not std)
+};
+
+/// K(A, B): A is n x d, B is m x d (one point per row); returns n x m.
+Eigen::MatrixXd se_kernel(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, double lengthscale,
+                          double signal_var);
+
+}  // namespace fbosim::gp

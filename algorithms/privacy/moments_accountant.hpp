@@ -1,0 +1,34 @@
+#pragma once
+// Moments accountant (Abadi et al. 2016) exactly as DP-FTS-DE used it (spec dp-fts-de.md
+// section 6, Prop. 1): RDP of the Poisson-subsampled Gaussian at integer orders alpha = 2..33,
+//   log A_alpha = logsumexp_k [ log C(alpha,k) + (alpha-k) log(1-q) + k log q + (k^2-k)/(2 z^2) ],
+//   RDP(alpha) = log A_alpha / (alpha - 1),
+// summed over steps and converted by epsilon = min_alpha RDP_total(alpha) + log(1/delta)/(alpha-1).
+#include <vector>
+
+#include "algorithms/privacy/accountant.hpp"
+
+namespace fbosim::privacy {
+
+class MomentsAccountant final : public Accountant {
+ public:
+  static constexpr int kMinOrder = 2;
+  static constexpr int kMaxOrder = 33;
+
+  MomentsAccountant();
+  std::string name() const override { return "moments"; }
+  /// Accepts Poisson events; throws std::invalid_argument for fixed-size sampling (the
+  /// moments accountant's bound is for Poisson sampling) or out-of-range q, z.
+  void compose(const DpEvent& event, int count = 1) override;
+  EpsilonResult epsilon(double delta) const override;
+  int steps() const override { return steps_; }
+
+  /// RDP(alpha) of one Poisson-subsampled Gaussian step, integer alpha >= 2.
+  static double rdp(double q, double z, int alpha);
+
+ private:
+  std::vector<double> rdp_total_;  // index alpha - kMinOrder
+  int steps_ = 0;
+};
+
+}  // namespace fbosim::privacy

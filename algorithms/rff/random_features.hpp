@@ -1,0 +1,41 @@
+#pragma once
+// Random Fourier features of the SE kernel (Rahimi & Recht 2007), normalised per input as in
+// the DP-FTS-DE code (spec dp-fts-de.md section 1): phi(x)_i = sqrt(2/M) cos(s_i . x + b_i),
+// s_i ~ N(0, l^-2 I), b_i ~ U[0, 2 pi], then phi(x) <- sqrt(signal_var) phi(x) / |phi(x)|, so
+// that phi(x) . phi(x) = signal_var = k(x, x).
+#include <Eigen/Core>
+
+#include "sim/core/rng.hpp"
+
+namespace fbosim::rff {
+
+class RandomFeatures {
+ public:
+  /// Draws M features for inputs of dimension dim. The draws use only `rng`.
+  static RandomFeatures draw(int dim, int M, double lengthscale, double signal_var,
+                             core::RngStream& rng);
+
+  /// X: n x d (one point per row) -> n x M feature matrix, one phi(x) per row.
+  Eigen::MatrixXd features(const Eigen::MatrixXd& X) const;
+  /// phi(x) for one point x (d-vector) -> M-vector.
+  Eigen::VectorXd feature(const Eigen::VectorXd& x) const;
+  /// g(x) = phi(x) . omega and, if grad is non-null, its gradient d g / d x (a d-vector),
+  /// including the normalisation.
+  double value(const Eigen::VectorXd& x, const Eigen::VectorXd& omega,
+               Eigen::VectorXd* grad = nullptr) const;
+  /// g on many points: X n x d -> n-vector of phi(x_j) . omega.
+  Eigen::VectorXd values(const Eigen::MatrixXd& X, const Eigen::VectorXd& omega) const;
+
+  int dim() const { return static_cast<int>(S_.cols()); }
+  int size() const { return static_cast<int>(S_.rows()); }
+  const Eigen::MatrixXd& frequencies() const { return S_; }  ///< M x d, rows s_i
+  const Eigen::VectorXd& phases() const { return b_; }        ///< M, b_i
+  double signal_var() const { return signal_var_; }
+
+ private:
+  Eigen::MatrixXd S_;  // M x d
+  Eigen::VectorXd b_;  // M
+  double signal_var_ = 1.0;
+};
+
+}  // namespace fbosim::rff

@@ -1,0 +1,26 @@
+#pragma once
+// What one agent optimises (datasets/ knows nothing of federation). Inputs are normalised to
+// the unit box [0,1]^D; objectives map them to their own parameter ranges.
+#include <optional>
+#include <string>
+
+#include <Eigen/Core>
+
+#include "sim/core/box.hpp"
+#include "sim/core/rng.hpp"
+
+namespace fbosim::datasets {
+
+class Objective {
+ public:
+  virtual ~Objective() = default;
+  virtual const core::Domain& domain() const = 0;
+  /// The noise-free value f(x) (x: d-vector in the domain). Used for regret.
+  virtual double evaluate(const Eigen::VectorXd& x) const = 0;
+  /// A noisy observation y = f(x) + noise; all randomness from rng.
+  virtual double observe(const Eigen::VectorXd& x, core::RngStream& rng) const = 0;
+  /// max_x f(x), when known (regret is reported only then).
+  virtual std::optional<double> optimum() const { return std::nullopt; }
+};
+
+}  // namespace fbosim::datasets

@@ -1,0 +1,37 @@
+#pragma once
+// The synthetic objective families of DP-FTS-DE (spec dp-fts-de.md section 7):
+//   gp_grid:       f ~ GP(0, SE(l)) on a 1-D grid of equally spaced points on [0,1], min-max
+//                  normalised to [0,1]; agent n sees f_n(x) = f(x) + d_{n,x}, d = +-perturbation
+//                  with probability 1/2 independently per grid point (Fig. 2, 4-6, 12a).
+//   heterogeneous: f_n = alpha g_n + (1 - alpha) f_base with g_n independent GP samples on the
+//                  same grid (Fig. 7).
+//   gp_box:        a smooth GP-like function on the continuous box [0,1]^dim (benchmarks and
+//                  continuous-domain studies), perturbed per agent.
+// Observations add N(0, noise_var) noise.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "datasets/objective.hpp"
+#include "sim/core/rng.hpp"
+
+namespace fbosim::datasets {
+
+struct SyntheticSpec {
+  std::string family = "gp_grid";  ///< gp_grid | heterogeneous | gp_box
+  int grid_points = 1000;          ///< gp_grid, heterogeneous
+  double lengthscale = 0.03;       ///< SE length scale of the sampled functions
+  double perturbation = 0.02;      ///< gp_grid: the +-d of each agent; gp_box: its amplitude
+  double noise_var = 0.01;         ///< observation noise variance
+  double alpha = 0.7;              ///< heterogeneous: weight of the agent's own g_n
+  int dim = 2;                     ///< gp_box: input dimension
+};
+
+/// Validates spec (throws std::invalid_argument naming the field and value) and draws one
+/// objective per agent. All draws come from rng.stream("objective.base") and
+/// rng.stream("objective.agent", n), so they do not depend on any other setting.
+std::vector<std::shared_ptr<const Objective>> make_synthetic(const SyntheticSpec& spec,
+                                                             int agents,
+                                                             const core::RngFactory& rng);
+
+}  // namespace fbosim::datasets

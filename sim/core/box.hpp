@@ -1,0 +1,29 @@
+#pragma once
+// Search spaces. Every objective is normalised to the unit box [0,1]^D (spec section 1); a
+// Box is an axis-aligned sub-box of it (a DE sub-region), a Domain is the unit box or a finite
+// set of points in it (the synthetic 1000-point grid).
+#include <Eigen/Core>
+
+namespace fbosim::core {
+
+/// Axis-aligned box [lo, hi] in [0,1]^D. lo, hi: D-vectors.
+struct Box {
+  Eigen::VectorXd lo;
+  Eigen::VectorXd hi;
+
+  static Box unit(int dim) {
+    return {Eigen::VectorXd::Zero(dim), Eigen::VectorXd::Ones(dim)};
+  }
+  int dim() const { return static_cast<int>(lo.size()); }
+};
+
+/// The search space of an objective.
+struct Domain {
+  int dim = 1;
+  /// grid: n x dim, one point per row, when the domain is finite; empty for the continuous box.
+  Eigen::MatrixXd grid;
+
+  bool is_grid() const { return grid.rows() > 0; }
+};
+
+}  // namespace fbosim::core
