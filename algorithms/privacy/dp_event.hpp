@@ -9,7 +9,7 @@ enum class Sampling { poisson, fixed };
 
 /// A subsampled Gaussian release: each agent's contribution is clipped (sensitivity 1 after
 /// scaling), noise N(0, (z * sensitivity)^2) is added, and agents are sampled with rate q.
-/// A round that releases nothing has q = 0 (or is simply not composed).
+/// A round that releases nothing is simply not composed.
 struct DpEvent {
   double sampling_rate = 1.0;     ///< q in (0, 1]
   double noise_multiplier = 1.0;  ///< z > 0

@@ -1,0 +1,27 @@
+// fbosim: differentially private federated Bayesian optimisation simulator.
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"fbosim " FBOSIM_VERSION
+               ": simulator of differentially private federated Bayesian optimisation "
+               "(DP-FTS-DE and its baselines)"};
+  app.set_version_flag("--version", FBOSIM_VERSION);
+  app.require_subcommand(1);
+  fbosim::cli::add_run_command(app);
+  fbosim::cli::add_privacy_command(app);
+  fbosim::cli::add_bench_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fbosim: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

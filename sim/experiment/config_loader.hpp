@@ -1,0 +1,26 @@
+#pragma once
+// YAML experiment config -> validated ExperimentSpec (docs/CONFIG.md lists every key).
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "sim/experiment/config_reader.hpp"
+#include "sim/experiment/experiment_spec.hpp"
+
+namespace fbosim::sim {
+
+struct LoadedConfig {
+  ExperimentSpec spec;
+  YAML::Node resolved;  ///< every key with its effective value (config.resolved.yaml)
+};
+
+/// Reads `path`, applies the --set overrides in order, validates every key and value.
+/// Throws ConfigError naming the file, the key and the bad value.
+LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides);
+/// The same from YAML text (source names it in messages; name is the default experiment name).
+LoadedConfig load_config_text(const std::string& text, const std::string& source,
+                              const std::string& name,
+                              const std::vector<std::string>& overrides);
+
+}  // namespace fbosim::sim

@@ -1,0 +1,33 @@
+#pragma once
+// What one run produces, in memory, before the sinks write it.
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+namespace fbosim::sim {
+
+/// One row of server.csv.
+struct ServerRow {
+  int round;
+  long long time;  ///< simulated time (ticks) at which the round closed
+  int received, selected, clipped;
+  double noise_std;
+  double epsilon;  ///< after this round's release (0 without DP)
+};
+
+struct RunResult {
+  int run = 0;
+  std::string trace_csv;  ///< trace.csv rows of this run (no header)
+  std::vector<ServerRow> server;
+  /// best_f(t, n): best true value of agent n after round t; regret likewise (NaN if the
+  /// optimum is unknown). (rounds + 1) x N.
+  Eigen::MatrixXd best_f;
+  Eigen::MatrixXd regret;
+  std::vector<double> epsilon;  ///< privacy spent before each round's queries (rounds + 1)
+  int messages = 0;             ///< messages received by the server, all rounds
+  int clipped = 0;              ///< of which clipped
+  int fallbacks = 0;            ///< BLR sampling fallbacks (spec section 2)
+};
+
+}  // namespace fbosim::sim

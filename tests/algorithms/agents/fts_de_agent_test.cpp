@@ -1,0 +1,141 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <memory>
+
+#include "algorithms/agents/fts_de_agent.hpp"
+
+using namespace fbosim;
+using agents::ExplorationSchedule;
+
+namespace {
+core::Domain grid_domain(int points) {
+  core::Domain d;
+  d.dim = 1;
+  d.grid = Eigen::VectorXd::LinSpaced(points, 0.0, 1.0);
+  return d;
+}
+
+std::shared_ptr<const agents::SharedContext> context(const core::Domain& d, int M, int P,
+                                                     double l = 0.05) {
+  core::RngStream rng(11);
+  return std::make_shared<const agents::SharedContext>(
+      d, rff::RandomFeatures::draw(d.dim, M, l, 1.0, rng), de::Partition(d.dim, P));
+}
+}  // namespace
+
+TEST_CASE("p_t schedules: p_1 = 0 and the closed forms") {
+  using agents::local_probability;
+  for (auto s : {ExplorationSchedule::inv_sqrt, ExplorationSchedule::inv,
+                 ExplorationSchedule::inv_square})
+    CHECK(local_probability(s, 1) == 0.0);
+  CHECK(local_probability(ExplorationSchedule::inv_sqrt, 4) == Approx(0.5));
+  CHECK(local_probability(ExplorationSchedule::inv, 4) == Approx(0.75));
+  CHECK(local_probability(ExplorationSchedule::inv_square, 4) == Approx(1 - 1.0 / 16));
+  CHECK(local_probability(ExplorationSchedule::local, 1) == 1.0);
+  CHECK_THROWS_WITH(agents::parse_exploration_schedule("fast"), Catch::Contains("fast"));
+}
+
+TEST_CASE("initial points lie in the agent's sub-region, or anywhere without DE") {
+  auto ctx = context(grid_domain(300), 20, 3);
+  agents::AgentOptions o;
+  o.init_points = 25;
+  core::RngStream rng(1);
+  for (int id = 0; id < 6; ++id) {
+    const agents::FtsDeAgent a(id, ctx, o);
+    CHECK(a.region() == id % 3);
+    for (const auto& x : a.initial_points(rng)) CHECK(ctx->partition.region_of(x) == a.region());
+  }
+  o.init_in_region = false;
+  const agents::FtsDeAgent a(0, ctx, o);
+  int outside = 0;
+  for (const auto& x : a.initial_points(rng)) outside += ctx->partition.region_of(x) != 0;
+  CHECK(outside > 0);
+}
+
+TEST_CASE("a server-guided step is the argmax over the grid of phi(x) . omega^(i[x])") {
+  const core::Domain d = grid_domain(400);
+  auto ctx = context(d, 30, 2);
+  agents::AgentOptions o;  // inv_sqrt: p_1 = 0, so round 1 always follows the server
+  core::RngStream rng(2);
+  for (int trial = 0; trial < 10; ++trial) {
+    agents::FtsDeAgent a(0, ctx, o);
+    server::Broadcast b;
+    b.omegas = {rng.normal_vector(30), rng.normal_vector(30)};
+    // Independent brute force with the plain (non-rotated) feature map.
+    const Eigen::MatrixXd phi = ctx->features.features(d.grid);
+    double best = -1e300;
+    double best_x = -1;
+    for (Eigen::Index j = 0; j < d.grid.rows(); ++j) {
+      const Eigen::VectorXd x = d.grid.row(j).transpose();
+      const double v = phi.row(j).dot(b.omegas[ctx->partition.region_of(x)]);
+      if (v > best) {
+        best = v;
+        best_x = x[0];
+      }
+    }
+    const core::RngFactory streams(1, 0);
+    const agents::Proposal p = a.propose(1, b, rng, streams);
+    CHECK(p.source == agents::QuerySource::server);
+    CHECK(p.x[0] == Approx(best_x).margin(1e-12));
+  }
+}
+
+TEST_CASE("standard TS (schedule local) never follows the server and finds the maximum") {
+  const core::Domain d = grid_domain(200);
+  auto ctx = context(d, 20, 1);
+  agents::AgentOptions o;
+  o.schedule = ExplorationSchedule::local;
+  o.hyper = {0.1, 1.0, 1e-4};
+  o.local_features = 200;
+  agents::FtsDeAgent a(0, ctx, o);
+  auto f = [](double x) { return std::exp(-std::pow((x - 0.7) / 0.1, 2)); };
+  for (int j = 0; j < 200; j += 10) {
+    const Eigen::VectorXd x = d.grid.row(j).transpose();
+    a.observe(x, f(x[0]));
+  }
+  server::Broadcast b;
+  b.omegas = {Eigen::VectorXd::Zero(20)};
+  core::RngStream rng(3);
+  const core::RngFactory streams(1, 0);
+  int near = 0;
+  for (int k = 0; k < 20; ++k) {
+    const agents::Proposal p = a.propose(5 + k, b, rng, streams);
+    CHECK(p.source == agents::QuerySource::local);
+    near += std::abs(p.x[0] - 0.7) < 0.1;
+  }
+  CHECK(near >= 15);
+}
+
+TEST_CASE("an empty broadcast makes the step local") {
+  auto ctx = context(grid_domain(100), 10, 2);
+  agents::AgentOptions o;
+  agents::FtsDeAgent a(0, ctx, o);
+  core::RngStream rng(4);
+  for (const auto& x : a.initial_points(rng)) a.observe(x, 0.5);
+  const core::RngFactory streams(1, 0);
+  CHECK(a.propose(1, server::Broadcast{}, rng, streams).source == agents::QuerySource::local);
+}
+
+TEST_CASE("hyperparameters are refitted only at multiples of refit_every") {
+  core::Domain d;
+  d.dim = 1;
+  auto ctx = context(d, 20, 1);
+  agents::AgentOptions o;
+  o.schedule = ExplorationSchedule::local;
+  o.fit_hyper = true;
+  o.fit.restarts = 1;
+  o.hyper = {1.0, 0.1, 1e-6};
+  agents::FtsDeAgent a(0, ctx, o);
+  core::RngStream rng(5);
+  for (int k = 0; k < 4; ++k) {
+    const double x = rng.uniform();
+    a.observe(Eigen::VectorXd::Constant(1, x), std::sin(12 * x));
+  }
+  const core::RngFactory streams(1, 0);
+  a.propose(1, server::Broadcast{}, rng, streams);
+  CHECK(a.hyper().lengthscale == 1.0);  // 4 observations: no fit scheduled yet
+  a.observe(Eigen::VectorXd::Constant(1, 0.5), std::sin(6.0));
+  a.propose(2, server::Broadcast{}, rng, streams);
+  CHECK(a.hyper().lengthscale != 1.0);  // 5 observations: fitted
+}

@@ -1,0 +1,84 @@
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+struct Output {
+  int status;
+  std::string text;
+};
+
+// Runs the fbosim binary with `args`, capturing stdout and stderr.
+Output fbosim(const std::string& args) {
+  const std::string cmd = std::string(FBOSIM_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  REQUIRE(pipe);
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), pipe)) out += buf.data();
+  const int status = pclose(pipe);
+  return {WEXITSTATUS(status), out};
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const auto p = std::filesystem::temp_directory_path() / name;
+  std::ofstream(p) << text;
+  return p.string();
+}
+}  // namespace
+
+TEST_CASE("fbosim privacy prints the paper's epsilon as CSV") {
+  const Output o = fbosim("privacy --q 0.25 --z 1 --steps 40 --agents 200 --format csv");
+  REQUIRE(o.status == 0);
+  std::stringstream in(o.text);
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  CHECK(header == "accountant,sampling,q,z,steps,delta,epsilon,order");
+  std::stringstream cells(row);
+  std::string cell;
+  std::vector<std::string> v;
+  while (std::getline(cells, cell, ',')) v.push_back(cell);
+  REQUIRE(v.size() == 8);
+  CHECK(v[0] == "moments");
+  CHECK(std::stod(v[6]) == Approx(9.91).margin(0.005));
+}
+
+TEST_CASE("fbosim privacy rejects bad parameters and missing delta") {
+  CHECK(fbosim("privacy --q 1.5 --z 1 --steps 40 --agents 200").status != 0);
+  CHECK(fbosim("privacy --q 0.2 --z 0 --steps 40 --agents 200").status != 0);
+  const Output o = fbosim("privacy --q 0.2 --z 1 --steps 40");
+  CHECK(o.status != 0);
+  CHECK(o.text.find("--delta") != std::string::npos);
+}
+
+TEST_CASE("fbosim run with a bad config exits non-zero, names the key and writes nothing") {
+  const std::string cfg = write_temp("fbosim_bad.yaml", "rounds: 2\nserver: {clip_norm: -3}\n");
+  const auto out = std::filesystem::temp_directory_path() / "fbosim_bad_out";
+  std::filesystem::remove_all(out);
+  const Output o = fbosim("run " + cfg + " --out " + out.string());
+  CHECK(o.status != 0);
+  CHECK(o.text.find("server.clip_norm") != std::string::npos);
+  CHECK(o.text.find("-3") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(out));
+}
+
+TEST_CASE("fbosim run writes results and a summary for a tiny config") {
+  const std::string cfg = write_temp(
+      "fbosim_tiny.yaml",
+      "rounds: 3\nruns: 1\nobjective: {grid_points: 100}\nagents: {count: 4, init_points: 2}\n"
+      "rff: {features: 10}\nlocal_ts: {features: 10}\n");
+  const auto out = std::filesystem::temp_directory_path() / "fbosim_tiny_out";
+  std::filesystem::remove_all(out);
+  const Output o = fbosim("run " + cfg + " --threads 2 --quiet --out " + out.string() +
+                          " --set server.sampling_rate=0.5");
+  INFO(o.text);
+  CHECK(o.status == 0);
+  CHECK(o.text.find("final simple regret") != std::string::npos);
+  CHECK(std::filesystem::file_size(out / "summary.csv") > 0);
+}

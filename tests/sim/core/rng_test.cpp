@@ -1,0 +1,53 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "sim/core/rng.hpp"
+
+using fbosim::core::RngFactory;
+using fbosim::core::RngStream;
+
+TEST_CASE("a stream is a pure function of (seed, run, purpose, index)") {
+  const RngFactory a(7, 3), b(7, 3);
+  RngStream s1 = a.stream("agent.step", 5, 2);
+  RngStream s2 = b.stream("agent.step", 5, 2);
+  for (int k = 0; k < 100; ++k) REQUIRE(s1.uniform() == s2.uniform());
+}
+
+TEST_CASE("different keys give different streams") {
+  const RngFactory f(7, 3);
+  const double base = f.stream("agent.step", 5, 2).uniform();
+  CHECK(f.stream("agent.step", 5, 3).uniform() != base);
+  CHECK(f.stream("agent.step", 6, 2).uniform() != base);
+  CHECK(f.stream("agent.noise", 5, 2).uniform() != base);
+  CHECK(RngFactory(8, 3).stream("agent.step", 5, 2).uniform() != base);
+  CHECK(RngFactory(7, 4).stream("agent.step", 5, 2).uniform() != base);
+  // (i, j) and (j, i) must not collide.
+  CHECK(f.stream("x", 1, 2).uniform() != f.stream("x", 2, 1).uniform());
+}
+
+TEST_CASE("uniform and normal draws have the right first two moments") {
+  RngStream s(123);
+  const int n = 200000;
+  double su = 0, su2 = 0, sn = 0, sn2 = 0;
+  for (int k = 0; k < n; ++k) {
+    const double u = s.uniform(), z = s.normal();
+    REQUIRE(u >= 0.0);
+    REQUIRE(u < 1.0);
+    su += u;
+    su2 += u * u;
+    sn += z;
+    sn2 += z * z;
+  }
+  CHECK(su / n == Approx(0.5).margin(0.005));
+  CHECK(su2 / n - std::pow(su / n, 2) == Approx(1.0 / 12).margin(0.002));
+  CHECK(sn / n == Approx(0.0).margin(0.01));
+  CHECK(sn2 / n == Approx(1.0).margin(0.01));
+}
+
+TEST_CASE("uniform_int covers its range uniformly") {
+  RngStream s(5);
+  int counts[7] = {0};
+  for (int k = 0; k < 70000; ++k) ++counts[s.uniform_int(7)];
+  for (int c : counts) CHECK(c == Approx(10000).margin(500));
+}

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Quick start, step 1: install what is missing, build, run the default experiment
+# (configs/dp_fts_de/synthetic.yaml: DP-FTS-DE, P = 2, N = 200, 5 runs) into results/synthetic/.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+tools/setup.sh
+exec build/fbosim run configs/dp_fts_de/synthetic.yaml "$@"
