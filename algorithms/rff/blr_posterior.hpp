@@ -20,9 +20,10 @@ class BlrPosterior {
   /// Adds many: Phi is n x M (one phi(x) per row), y an n-vector.
   void add(const Eigen::MatrixXd& Phi, const Eigen::VectorXd& y);
 
-  /// Posterior mean nu_t (M-vector).
+  /// Posterior mean nu_t (M-vector); zero when Sigma_t is not positive definite (the mean of
+  /// the fallback draw).
   Eigen::VectorXd mean();
-  /// Posterior covariance lambda Sigma_t^-1 (M x M).
+  /// Posterior covariance lambda Sigma_t^-1 (M x M); the identity in the fallback case.
   Eigen::MatrixXd covariance();
   /// One draw omega ~ N(nu_t, lambda Sigma_t^-1). If Sigma_t is not numerically positive
   /// definite the draw falls back to a data-independent N(0, I) sample and
@@ -41,6 +42,7 @@ class BlrPosterior {
   Eigen::MatrixXd sigma_;  // Phi^T Phi + lambda I
   Eigen::VectorXd b_;      // Phi^T y
   Eigen::LLT<Eigen::MatrixXd> llt_;
+  Eigen::VectorXd nu_;  // cached Sigma^-1 Phi^T y, valid when !stale_ && ok_
   bool stale_ = true;
   bool ok_ = false;
   int n_ = 0;

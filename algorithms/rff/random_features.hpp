@@ -23,13 +23,20 @@ class RandomFeatures {
   /// including the normalisation.
   double value(const Eigen::VectorXd& x, const Eigen::VectorXd& omega,
                Eigen::VectorXd* grad = nullptr) const;
+  /// Scratch space of value(); reusing one across calls keeps optimisers allocation-free.
+  struct Workspace {
+    Eigen::VectorXd angle, cos, sin;
+  };
+  /// Same as value() above, with caller-owned scratch space.
+  double value(const Eigen::VectorXd& x, const Eigen::VectorXd& omega, Eigen::VectorXd* grad,
+               Workspace& ws) const;
   /// g on many points: X n x d -> n-vector of phi(x_j) . omega.
   Eigen::VectorXd values(const Eigen::MatrixXd& X, const Eigen::VectorXd& omega) const;
 
   int dim() const { return static_cast<int>(S_.cols()); }
   int size() const { return static_cast<int>(S_.rows()); }
   const Eigen::MatrixXd& frequencies() const { return S_; }  ///< M x d, rows s_i
-  const Eigen::VectorXd& phases() const { return b_; }        ///< M, b_i
+  const Eigen::VectorXd& phases() const { return b_; }       ///< M, b_i
   double signal_var() const { return signal_var_; }
 
  private:

@@ -4,7 +4,7 @@
 //                  normalised to [0,1]; agent n sees f_n(x) = f(x) + d_{n,x}, d = +-perturbation
 //                  with probability 1/2 independently per grid point (Fig. 2, 4-6, 12a).
 //   heterogeneous: f_n = alpha g_n + (1 - alpha) f_base with g_n independent GP samples on the
-//                  same grid (Fig. 7).
+//                  same grid (Fig. 7), both normalised to [0,1]; no +-d (perturbation unused).
 //   gp_box:        a smooth GP-like function on the continuous box [0,1]^dim (benchmarks and
 //                  continuous-domain studies), perturbed per agent.
 // Observations add N(0, noise_var) noise.

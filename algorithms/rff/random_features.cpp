@@ -1,0 +1,113 @@
+#include "algorithms/rff/random_features.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+
+#include "algorithms/rff/fast_trig.hpp"
+
+namespace fbosim::rff {
+
+// The factor sqrt(2/M) of phi(x)_i = sqrt(2/M) cos(s_i . x + b_i) cancels in the per-input
+// normalisation (spec section 1, [code]), so only the cosines are computed below.
+
+RandomFeatures RandomFeatures::draw(int dim, int M, double lengthscale, double signal_var,
+                                    core::RngStream& rng) {
+  if (dim < 1 || M < 1 || !(lengthscale > 0) || !(signal_var > 0))
+    throw std::invalid_argument("RandomFeatures::draw: need dim, M >= 1 and l, signal_var > 0");
+  RandomFeatures f;
+  // s_i ~ N(0, l^-2 I): the spectral density of the SE kernel (Rahimi & Recht 2007). Draw
+  // order is part of the contract: all of S row by row, then b.
+  f.S_ = rng.normal_matrix(M, dim) / lengthscale;
+  f.b_.resize(M);
+  for (int i = 0; i < M; ++i) f.b_[i] = rng.uniform(0.0, 2.0 * std::numbers::pi);
+  f.signal_var_ = signal_var;
+  return f;
+}
+
+namespace {
+// Points are processed in blocks so the angle and cosine buffers stay small (no page faults
+// from large temporaries) and cache-resident.
+constexpr Eigen::Index kBlock = 64;
+
+// C.leftCols(m) = cos(S X_block^T + b): column j holds the cosines of point r0 + j.
+void check(bool ok, const char* what) {
+  if (!ok) throw std::invalid_argument(what);
+}
+
+void block_cosines(const Eigen::MatrixXd& X, Eigen::Index r0, Eigen::Index m,
+                   const Eigen::MatrixXd& S, const Eigen::VectorXd& b, Eigen::MatrixXd& A,
+                   Eigen::MatrixXd& C) {
+  A.leftCols(m).noalias() = S * X.middleRows(r0, m).transpose();
+  A.leftCols(m).colwise() += b;
+  fast_cos(A.data(), C.data(), S.rows() * m);
+}
+}  // namespace
+
+Eigen::MatrixXd RandomFeatures::features(const Eigen::MatrixXd& X) const {
+  check(X.cols() == dim(), "RandomFeatures::features: X must have dim() columns");
+  const Eigen::Index n = X.rows(), M = size();
+  Eigen::MatrixXd Phi(n, M), A(M, kBlock), C(M, kBlock);
+  for (Eigen::Index r0 = 0; r0 < n; r0 += kBlock) {
+    const Eigen::Index m = std::min(kBlock, n - r0);
+    block_cosines(X, r0, m, S_, b_, A, C);
+    const Eigen::RowVectorXd scale =
+        std::sqrt(signal_var_) * C.leftCols(m).colwise().norm().cwiseInverse();
+    Phi.middleRows(r0, m) = (C.leftCols(m) * scale.asDiagonal()).transpose();
+  }
+  return Phi;
+}
+
+Eigen::VectorXd RandomFeatures::feature(const Eigen::VectorXd& x) const {
+  return features(x.transpose()).transpose();
+}
+
+Eigen::VectorXd RandomFeatures::values(const Eigen::MatrixXd& X,
+                                       const Eigen::VectorXd& omega) const {
+  check(X.cols() == dim() && omega.size() == size(), "RandomFeatures::values: bad dimensions");
+  const Eigen::Index n = X.rows(), M = size();
+  Eigen::VectorXd g(n);
+  Eigen::MatrixXd A(M, kBlock), C(M, kBlock);
+  for (Eigen::Index r0 = 0; r0 < n; r0 += kBlock) {
+    const Eigen::Index m = std::min(kBlock, n - r0);
+    block_cosines(X, r0, m, S_, b_, A, C);
+    g.segment(r0, m).noalias() = C.leftCols(m).transpose() * omega;
+    g.segment(r0, m).array() /= C.leftCols(m).colwise().norm().transpose().array();
+  }
+  return std::sqrt(signal_var_) * g;
+}
+
+double RandomFeatures::value(const Eigen::VectorXd& x, const Eigen::VectorXd& omega,
+                             Eigen::VectorXd* grad) const {
+  Workspace ws;
+  return value(x, omega, grad, ws);
+}
+
+double RandomFeatures::value(const Eigen::VectorXd& x, const Eigen::VectorXd& omega,
+                             Eigen::VectorXd* grad, Workspace& ws) const {
+  check(x.size() == dim() && omega.size() == size(), "RandomFeatures::value: bad dimensions");
+  const Eigen::Index M = S_.rows();
+  ws.angle.resize(M);
+  ws.cos.resize(M);
+  ws.sin.resize(M);
+  ws.angle.noalias() = S_ * x;
+  ws.angle += b_;
+  fast_sincos(ws.angle.data(), ws.sin.data(), ws.cos.data(), M);
+  const double u = ws.cos.dot(omega);  // c . omega with c_i = cos(s_i . x + b_i)
+  const double n2 = ws.cos.squaredNorm();
+  const double norm = std::sqrt(n2);
+  const double root_var = std::sqrt(signal_var_);
+  if (grad) {
+    // g = sqrt(v) u / |c|, dc_i/dx = -sin_i s_i, so
+    // dg/dx = -(sqrt(v)/|c|) S^T [sin o (omega - (u/|c|^2) c)] (quotient rule on the norm).
+    const double r = u / n2;
+    ws.sin.array() *= omega.array() - r * ws.cos.array();
+    grad->resize(S_.cols());
+    grad->noalias() = S_.transpose() * ws.sin;
+    *grad *= -root_var / norm;
+  }
+  return root_var * u / norm;
+}
+
+}  // namespace fbosim::rff

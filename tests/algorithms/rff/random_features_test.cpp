@@ -1,0 +1,121 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "algorithms/rff/fast_trig.hpp"
+#include "algorithms/rff/grid_features.hpp"
+#include "algorithms/rff/random_features.hpp"
+
+using fbosim::core::RngStream;
+using fbosim::rff::RandomFeatures;
+
+namespace {
+// phi(x) straight from the definition (spec section 1), with std::cos.
+Eigen::VectorXd reference_phi(const RandomFeatures& f, const Eigen::VectorXd& x) {
+  const int M = f.size();
+  Eigen::VectorXd phi(M);
+  for (int i = 0; i < M; ++i)
+    phi[i] = std::sqrt(2.0 / M) * std::cos(f.frequencies().row(i).dot(x) + f.phases()[i]);
+  return std::sqrt(f.signal_var()) * phi / phi.norm();
+}
+}  // namespace
+
+TEST_CASE("draw: S ~ N(0, l^-2 I) row by row, then b ~ U[0, 2 pi], from the given stream") {
+  RngStream rng(5), ref(5);
+  const RandomFeatures f = RandomFeatures::draw(3, 7, 0.25, 1.0, rng);
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < 3; ++j) CHECK(f.frequencies()(i, j) == ref.normal() / 0.25);
+  for (int i = 0; i < 7; ++i) CHECK(f.phases()[i] == ref.uniform(0.0, 2.0 * std::numbers::pi));
+  CHECK(rng.uniform() == ref.uniform());  // nothing else was drawn
+  CHECK(f.dim() == 3);
+  CHECK(f.size() == 7);
+}
+
+TEST_CASE("features match the definition and are normalised to signal_var") {
+  RngStream rng(1);
+  for (double var : {1.0, 2.5}) {
+    const RandomFeatures f = RandomFeatures::draw(2, 40, 0.1, var, rng);
+    const Eigen::MatrixXd X = rng.uniform_matrix(150, 2);  // more than one block of points
+    const Eigen::MatrixXd Phi = f.features(X);
+    const Eigen::VectorXd omega = rng.normal_vector(40);
+    const Eigen::VectorXd g = f.values(X, omega);
+    for (int j = 0; j < X.rows(); ++j) {
+      const Eigen::VectorXd x = X.row(j).transpose();
+      const Eigen::VectorXd ref = reference_phi(f, x);
+      CHECK(Phi.row(j).squaredNorm() == Approx(var).epsilon(1e-13));
+      CHECK((Phi.row(j).transpose() - ref).cwiseAbs().maxCoeff() < 1e-14);
+      CHECK((f.feature(x) - ref).cwiseAbs().maxCoeff() < 1e-14);
+      CHECK(std::abs(g[j] - ref.dot(omega)) < 1e-12);
+      CHECK(std::abs(f.value(x, omega) - ref.dot(omega)) < 1e-12);
+    }
+  }
+}
+
+TEST_CASE("phi(x) . phi(x') approximates the SE kernel for large M") {
+  RngStream rng(2);
+  const int M = 20000;
+  const double l = 0.3, var = 1.7;
+  const RandomFeatures f = RandomFeatures::draw(2, M, l, var, rng);
+  const Eigen::MatrixXd X = rng.uniform_matrix(12, 2);
+  const Eigen::MatrixXd Phi = f.features(X);
+  for (int i = 0; i < X.rows(); ++i)
+    for (int j = 0; j < X.rows(); ++j) {
+      const double k = var * std::exp(-(X.row(i) - X.row(j)).squaredNorm() / (2 * l * l));
+      CHECK(std::abs(Phi.row(i).dot(Phi.row(j)) - k) < 4.0 * var / std::sqrt(double(M)));
+    }
+}
+
+TEST_CASE("value() gradient matches central finite differences, normalisation included") {
+  RngStream rng(3);
+  for (int d : {1, 3}) {
+    const RandomFeatures f = RandomFeatures::draw(d, 60, 0.2, 2.0, rng);
+    RandomFeatures::Workspace ws;
+    for (int rep = 0; rep < 20; ++rep) {
+      const Eigen::VectorXd omega = rng.normal_vector(60);
+      const Eigen::VectorXd x = rng.uniform_matrix(d, 1);
+      Eigen::VectorXd grad, grad_ws;
+      const double g = f.value(x, omega, &grad);
+      CHECK(f.value(x, omega, &grad_ws, ws) == g);  // workspace overload: same arithmetic
+      CHECK(grad_ws == grad);
+      const double h = 1e-6;
+      for (int k = 0; k < d; ++k) {
+        Eigen::VectorXd xp = x, xm = x;
+        xp[k] += h;
+        xm[k] -= h;
+        const double fd = (f.value(xp, omega) - f.value(xm, omega)) / (2 * h);
+        CHECK(std::abs(grad[k] - fd) < 1e-6 * std::max(1.0, grad.norm()));
+      }
+    }
+  }
+}
+
+TEST_CASE("fast_sincos and fast_cos agree with std::sin and std::cos") {
+  RngStream rng(4);
+  for (double range : {10.0, 1e3, 1e6, 1e9}) {  // 1e9 takes the std:: fallback path
+    const int n = 20001;
+    Eigen::VectorXd a(n), s(n), c(n), c2(n);
+    for (int i = 0; i < n; ++i) a[i] = rng.uniform(-range, range);
+    fbosim::rff::fast_sincos(a.data(), s.data(), c.data(), n);
+    fbosim::rff::fast_cos(a.data(), c2.data(), n);
+    double err = 0.0;
+    for (int i = 0; i < n; ++i)
+      err = std::max({err, std::abs(s[i] - std::sin(a[i])), std::abs(c[i] - std::cos(a[i]))});
+    CHECK(err < 4e-16);
+    CHECK(c2 == c);
+  }
+  double nan = std::nan(""), out_s = 0, out_c = 0;
+  fbosim::rff::fast_sincos(&nan, &out_s, &out_c, 1);
+  CHECK(std::isnan(out_s));
+  CHECK(std::isnan(out_c));
+}
+
+TEST_CASE("grid_features equals features on equally spaced and irregular grids") {
+  RngStream rng(6);
+  const RandomFeatures f = RandomFeatures::draw(1, 50, 0.03, 1.0, rng);
+  const Eigen::MatrixXd grid = Eigen::VectorXd::LinSpaced(1000, 0.0, 1.0);
+  CHECK((fbosim::rff::grid_features(f, grid) - f.features(grid)).cwiseAbs().maxCoeff() < 1e-12);
+  const Eigen::MatrixXd irregular = rng.uniform_matrix(30, 1);
+  CHECK(fbosim::rff::grid_features(f, irregular) == f.features(irregular));
+}
