@@ -13,4 +13,9 @@ namespace fbosim::gp {
 double log_marginal_likelihood(const Eigen::MatrixXd& X, const Eigen::VectorXd& y,
                                const SeHyper& hyper, Eigen::Vector3d* grad = nullptr);
 
+/// The same with the squared distances D = squared_distances(X, X) precomputed (the
+/// hyperparameter fit evaluates many settings on one data set).
+double log_marginal_likelihood_sq(const Eigen::MatrixXd& D, const Eigen::VectorXd& y,
+                                  const SeHyper& hyper, Eigen::Vector3d* grad = nullptr);
+
 }  // namespace fbosim::gp

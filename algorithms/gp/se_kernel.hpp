@@ -11,6 +11,9 @@ struct SeHyper {
   double noise_var = 1e-6;   ///< sigma^2 (variance, not std)
 };
 
+/// |a_i - b_j|^2 for A n x d, B m x d (one point per row); returns n x m.
+Eigen::MatrixXd squared_distances(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B);
+
 /// K(A, B): A is n x d, B is m x d (one point per row); returns n x m.
 Eigen::MatrixXd se_kernel(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B, double lengthscale,
                           double signal_var);

@@ -37,7 +37,7 @@ TEST_CASE("defaults and explicit values reach the spec") {
   CHECK(c.resolved["server"]["clip_norm"].as<double>() == 3);
 }
 
-TEST_CASE("--set overrides any key, including nested ones") {
+TEST_CASE("overrides given with --set reach any key, including nested ones") {
   const LoadedConfig c =
       load("server: {sampling_rate: 0.25}\n", {"server.sampling_rate=0.1", "rff.features=7",
                                                "algorithm=ts", "exploration.weights.adaptive=false"});
