@@ -15,10 +15,14 @@ ExplorationSchedule parse_exploration_schedule(const std::string& s) {
 
 std::string to_string(ExplorationSchedule s) {
   switch (s) {
-    case ExplorationSchedule::inv_sqrt: return "inv_sqrt";
-    case ExplorationSchedule::inv: return "inv";
-    case ExplorationSchedule::inv_square: return "inv_square";
-    case ExplorationSchedule::local: return "local";
+    case ExplorationSchedule::inv_sqrt:
+      return "inv_sqrt";
+    case ExplorationSchedule::inv:
+      return "inv";
+    case ExplorationSchedule::inv_square:
+      return "inv_square";
+    case ExplorationSchedule::local:
+      return "local";
   }
   return "?";
 }
@@ -26,10 +30,14 @@ std::string to_string(ExplorationSchedule s) {
 double local_probability(ExplorationSchedule s, int t) {
   const double tt = t < 1 ? 1.0 : static_cast<double>(t);
   switch (s) {
-    case ExplorationSchedule::inv_sqrt: return 1.0 - 1.0 / std::sqrt(tt);
-    case ExplorationSchedule::inv: return 1.0 - 1.0 / tt;
-    case ExplorationSchedule::inv_square: return 1.0 - 1.0 / (tt * tt);
-    case ExplorationSchedule::local: return 1.0;
+    case ExplorationSchedule::inv_sqrt:
+      return 1.0 - 1.0 / std::sqrt(tt);
+    case ExplorationSchedule::inv:
+      return 1.0 - 1.0 / tt;
+    case ExplorationSchedule::inv_square:
+      return 1.0 - 1.0 / (tt * tt);
+    case ExplorationSchedule::local:
+      return 1.0;
   }
   return 1.0;
 }

@@ -10,9 +10,12 @@ namespace fbosim::agents {
 
 const char* to_string(QuerySource s) {
   switch (s) {
-    case QuerySource::init: return "init";
-    case QuerySource::local: return "local";
-    case QuerySource::server: return "server";
+    case QuerySource::init:
+      return "init";
+    case QuerySource::local:
+      return "local";
+    case QuerySource::server:
+      return "server";
   }
   return "?";
 }
@@ -31,8 +34,7 @@ Eigen::Index grid_row(const Eigen::MatrixXd& grid, const Eigen::VectorXd& x) {
 }
 }  // namespace
 
-FtsDeAgent::FtsDeAgent(int id, std::shared_ptr<const SharedContext> context,
-                       AgentOptions options)
+FtsDeAgent::FtsDeAgent(int id, std::shared_ptr<const SharedContext> context, AgentOptions options)
     : id_(id),
       region_(context->partition.region_of_agent(id)),
       ctx_(std::move(context)),
@@ -60,8 +62,8 @@ Eigen::VectorXd FtsDeAgent::random_point(const core::Box& box, core::RngStream& 
 }
 
 std::vector<Eigen::VectorXd> FtsDeAgent::initial_points(core::RngStream& rng) const {
-  const core::Box box = options_.init_in_region ? ctx_->region_boxes[region_]
-                                                : core::Box::unit(ctx_->domain.dim);
+  const core::Box box =
+      options_.init_in_region ? ctx_->region_boxes[region_] : core::Box::unit(ctx_->domain.dim);
   std::vector<Eigen::VectorXd> points;
   for (int k = 0; k < options_.init_points; ++k) points.push_back(random_point(box, rng));
   return points;
@@ -74,8 +76,7 @@ bool FtsDeAgent::already_queried(const Eigen::VectorXd& x) const {
 Proposal FtsDeAgent::propose(int t, const server::Broadcast& broadcast, core::RngStream& rng,
                              const core::RngFactory& streams) {
   // The coin is always drawn so that the stream's use does not depend on the broadcast.
-  const bool local =
-      rng.bernoulli(local_probability(options_.schedule, t)) || broadcast.empty();
+  const bool local = rng.bernoulli(local_probability(options_.schedule, t)) || broadcast.empty();
   Proposal p{local ? local_ts_step(rng, streams) : server_step(broadcast, rng),
              local ? QuerySource::local : QuerySource::server};
   // [code]: a repeated query is replaced by a uniformly random point.
@@ -110,14 +111,13 @@ void FtsDeAgent::update_hyper(const core::RngFactory& streams) {
     X.row(k) = X_[k].transpose();
     y[k] = y_[k];
   }
-  core::RngStream rng = streams.stream("agent.fit", static_cast<std::uint64_t>(id_),
-                                       static_cast<std::uint64_t>(n));
+  core::RngStream rng =
+      streams.stream("agent.fit", static_cast<std::uint64_t>(id_), static_cast<std::uint64_t>(n));
   hyper_ = gp::HyperFitter(options_.fit).fit(X, y, hyper_, rng);
   fitted_at_ = n;
 }
 
-Eigen::VectorXd FtsDeAgent::local_ts_step(core::RngStream& rng,
-                                          const core::RngFactory& streams) {
+Eigen::VectorXd FtsDeAgent::local_ts_step(core::RngStream& rng, const core::RngFactory& streams) {
   update_hyper(streams);
   // [code]: fresh features with the agent's own hyperparameters, BLR on all its data with the
   // noise variance (floored) as regulariser, one posterior sample, maximised over the domain.
@@ -136,17 +136,23 @@ Eigen::VectorXd FtsDeAgent::local_ts_step(core::RngStream& rng,
     (rff::grid_features(fresh, ctx_->domain.grid) * omega).maxCoeff(&best);
     return ctx_->domain.grid.row(best).transpose();
   }
-  return acq::BoxMaximiser(options_.maximiser)
-      .maximise(fresh, omega, core::Box::unit(dim), rng)
-      .x;
+  return acq::BoxMaximiser(options_.maximiser).maximise(fresh, omega, core::Box::unit(dim), rng).x;
 }
 
 Eigen::VectorXd FtsDeAgent::server_step(const server::Broadcast& broadcast,
                                         core::RngStream& rng) const {
   // max over x of phi(x) . omega^(i[x]) = max over sub-regions i of the max over region i.
+  // On a box, the budget of one maximisation of g (App. B.2.6: 1000 random points, 20
+  // L-BFGS-B starts) is shared among the P equal-volume sub-regions [choice], so a server step
+  // costs the same as a local one whatever P is.
+  const int P = ctx_->partition.count();
+  acq::BoxMaximiser::Options share = options_.maximiser;
+  share.random_points = std::max(1, (share.random_points + P - 1) / P);
+  share.starts = std::max(1, (share.starts + P - 1) / P);
+  const acq::BoxMaximiser maximiser(share);
   double best_value = -std::numeric_limits<double>::infinity();
   Eigen::VectorXd best_x;
-  for (int i = 0; i < ctx_->partition.count(); ++i) {
+  for (int i = 0; i < P; ++i) {
     if (ctx_->domain.is_grid()) {
       for (int j : ctx_->region_points[i]) {
         const double v = ctx_->grid_features.row(j).dot(broadcast.omegas[i]);
@@ -156,9 +162,8 @@ Eigen::VectorXd FtsDeAgent::server_step(const server::Broadcast& broadcast,
         }
       }
     } else {
-      const acq::Candidate c = acq::BoxMaximiser(options_.maximiser)
-                                   .maximise(ctx_->features, broadcast.omegas[i],
-                                             ctx_->region_boxes[i], rng);
+      const acq::Candidate c =
+          maximiser.maximise(ctx_->features, broadcast.omegas[i], ctx_->region_boxes[i], rng);
       if (c.value > best_value) {
         best_value = c.value;
         best_x = c.x;

@@ -29,11 +29,11 @@ class WeightSchedule {
  public:
   struct Options {
     WeightScheme scheme = WeightScheme::softmax;
-    double start = 16.0;  ///< a_t at the start
-    double end = 1.0;     ///< a_t after the decay
-    int hold = 5;         ///< a_t = start for t <= hold
-    int decay = 5;        ///< rounds of the linear decay (their first is start, last is end)
-    bool adaptive = true; ///< false: a_t = start for ever (Fig. 12's non-adaptive weights)
+    double start = 16.0;   ///< a_t at the start
+    double end = 1.0;      ///< a_t after the decay
+    int hold = 5;          ///< a_t = start for t <= hold
+    int decay = 5;         ///< rounds of the linear decay (their first is start, last is end)
+    bool adaptive = true;  ///< false: a_t = start for ever (Fig. 12's non-adaptive weights)
   };
   WeightSchedule() = default;
   explicit WeightSchedule(Options options) : options_(options) {}

@@ -12,7 +12,9 @@ namespace fbosim::gp {
 
 namespace {
 
-SeHyper from_log(const Eigen::Vector3d& t) { return {std::exp(t[0]), std::exp(t[1]), std::exp(t[2])}; }
+SeHyper from_log(const Eigen::Vector3d& t) {
+  return {std::exp(t[0]), std::exp(t[1]), std::exp(t[2])};
+}
 
 // Negative log marginal likelihood in log-hyperparameters, for LBFGSpp (which minimises).
 class NegativeLml {

@@ -12,8 +12,8 @@ namespace fbosim::gp {
 class HyperFitter {
  public:
   struct Options {
-    int restarts = 10;       ///< random restarts in addition to the start point
-    int max_iterations = 50; ///< L-BFGS-B iterations per start
+    int restarts = 10;        ///< random restarts in addition to the start point
+    int max_iterations = 50;  ///< L-BFGS-B iterations per start
     // Box on the hyperparameters (natural scale); restarts draw log-uniformly inside it.
     double min_lengthscale = 1e-3, max_lengthscale = 10.0;
     double min_signal_var = 1e-4, max_signal_var = 1e2;

@@ -16,11 +16,11 @@ namespace fbosim::server {
 class DpMechanism final : public Mechanism {
  public:
   struct Options {
-    double sampling_rate = 0.25;     ///< q in (0, 1]
-    double noise_multiplier = 1.0;   ///< z > 0
-    double clip_norm = 11.0;         ///< S > 0
+    double sampling_rate = 0.25;    ///< q in (0, 1]
+    double noise_multiplier = 1.0;  ///< z > 0
+    double clip_norm = 11.0;        ///< S > 0
     privacy::Sampling sampling = privacy::Sampling::poisson;
-    bool per_region_w_max = false;   ///< false: max over all (i, n)
+    bool per_region_w_max = false;  ///< false: max over all (i, n)
   };
   DpMechanism(Options options, int features);
 

@@ -2,8 +2,8 @@
 
 namespace fbosim::server {
 
-std::vector<Eigen::VectorXd> weighted_sums(const Messages& messages,
-                                           const Eigen::MatrixXd& weights, int features) {
+std::vector<Eigen::VectorXd> weighted_sums(const Messages& messages, const Eigen::MatrixXd& weights,
+                                           int features) {
   const Eigen::Index regions = weights.rows();
   std::vector<Eigen::VectorXd> out(regions, Eigen::VectorXd::Zero(features));
   for (std::size_t n = 0; n < messages.size(); ++n) {

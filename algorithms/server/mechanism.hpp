@@ -18,7 +18,7 @@ class Mechanism {
 
 /// sum_n w_n^(i) omega_n over the given messages, for every sub-region i (Algo. 1 line 9
 /// without the 1/q). Null messages contribute nothing. Returns P vectors of size M.
-std::vector<Eigen::VectorXd> weighted_sums(const Messages& messages,
-                                           const Eigen::MatrixXd& weights, int features);
+std::vector<Eigen::VectorXd> weighted_sums(const Messages& messages, const Eigen::MatrixXd& weights,
+                                           int features);
 
 }  // namespace fbosim::server

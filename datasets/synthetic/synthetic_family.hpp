@@ -30,8 +30,7 @@ struct SyntheticSpec {
 /// Validates spec (throws std::invalid_argument naming the field and value) and draws one
 /// objective per agent. All draws come from rng.stream("objective.base") and
 /// rng.stream("objective.agent", n), so they do not depend on any other setting.
-std::vector<std::shared_ptr<const Objective>> make_synthetic(const SyntheticSpec& spec,
-                                                             int agents,
+std::vector<std::shared_ptr<const Objective>> make_synthetic(const SyntheticSpec& spec, int agents,
                                                              const core::RngFactory& rng);
 
 }  // namespace fbosim::datasets

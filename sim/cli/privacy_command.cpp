@@ -24,9 +24,11 @@ struct PrivacyArgs {
 };
 
 void run(const PrivacyArgs& a) {
-  if (!(a.q > 0 && a.q <= 1)) throw std::invalid_argument(fmt::format("--q must be in (0, 1], got {}", a.q));
+  if (!(a.q > 0 && a.q <= 1))
+    throw std::invalid_argument(fmt::format("--q must be in (0, 1], got {}", a.q));
   if (!(a.z > 0)) throw std::invalid_argument(fmt::format("--z must be > 0, got {}", a.z));
-  if (a.steps < 0) throw std::invalid_argument(fmt::format("--steps must be >= 0, got {}", a.steps));
+  if (a.steps < 0)
+    throw std::invalid_argument(fmt::format("--steps must be >= 0, got {}", a.steps));
   const double delta = a.delta > 0 ? a.delta : std::pow(static_cast<double>(a.agents), -1.1);
   if (!(delta > 0 && delta < 1))
     throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
@@ -40,10 +42,10 @@ void run(const PrivacyArgs& a) {
                 fmt::format("{}", a.z).c_str(), a.steps, fmt::format("{}", delta).c_str(),
                 fmt::format("{}", r.epsilon).c_str(), fmt::format("{}", r.order).c_str());
   } else {
-    std::printf("epsilon = %.4f at delta = %.4g (%s accountant, %s sampling, q = %g, z = %g, "
-                "%d steps; optimal order %g)\n",
-                r.epsilon, delta, a.accountant.c_str(), a.sampling.c_str(), a.q, a.z, a.steps,
-                r.order);
+    std::printf(
+        "epsilon = %.4f at delta = %.4g (%s accountant, %s sampling, q = %g, z = %g, "
+        "%d steps; optimal order %g)\n",
+        r.epsilon, delta, a.accountant.c_str(), a.sampling.c_str(), a.q, a.z, a.steps, r.order);
   }
 }
 }  // namespace
@@ -56,8 +58,8 @@ void add_privacy_command(CLI::App& app) {
   cmd->add_option("--z", args->z, "Noise multiplier z > 0")->required();
   cmd->add_option("--steps", args->steps, "Rounds T (the initial round is not counted)")
       ->required();
-  auto* agents = cmd->add_option("--agents", args->agents, "N: delta = N^-1.1")
-                     ->check(CLI::PositiveNumber);
+  auto* agents =
+      cmd->add_option("--agents", args->agents, "N: delta = N^-1.1")->check(CLI::PositiveNumber);
   auto* delta = cmd->add_option("--delta", args->delta, "delta in (0, 1)");
   agents->excludes(delta);
   delta->excludes(agents);

@@ -11,9 +11,7 @@ struct Box {
   Eigen::VectorXd lo;
   Eigen::VectorXd hi;
 
-  static Box unit(int dim) {
-    return {Eigen::VectorXd::Zero(dim), Eigen::VectorXd::Ones(dim)};
-  }
+  static Box unit(int dim) { return {Eigen::VectorXd::Zero(dim), Eigen::VectorXd::Ones(dim)}; }
   int dim() const { return static_cast<int>(lo.size()); }
 };
 

@@ -27,10 +27,9 @@ namespace {
 boost::random::mt19937_64 seeded_engine(std::uint64_t key) {
   // Fill the whole Mersenne-Twister state from the key through seed_seq so that nearby keys
   // give unrelated streams.
-  const std::uint32_t words[4] = {static_cast<std::uint32_t>(key),
-                                  static_cast<std::uint32_t>(key >> 32),
-                                  static_cast<std::uint32_t>(mix64(key)),
-                                  static_cast<std::uint32_t>(mix64(key) >> 32)};
+  const std::uint32_t words[4] = {
+      static_cast<std::uint32_t>(key), static_cast<std::uint32_t>(key >> 32),
+      static_cast<std::uint32_t>(mix64(key)), static_cast<std::uint32_t>(mix64(key) >> 32)};
   boost::random::seed_seq seq(std::begin(words), std::end(words));
   return boost::random::mt19937_64(seq);
 }

@@ -16,13 +16,13 @@ class RngStream {
  public:
   explicit RngStream(std::uint64_t seed);
 
-  double uniform();                          ///< U[0, 1)
-  double uniform(double lo, double hi);      ///< U[lo, hi)
-  double normal();                           ///< N(0, 1)
-  bool bernoulli(double p);                  ///< true with probability p
-  std::uint64_t uniform_int(std::uint64_t n);  ///< uniform on {0, ..., n-1}; n >= 1
-  Eigen::VectorXd normal_vector(Eigen::Index n);                   ///< iid N(0,1)
-  Eigen::MatrixXd normal_matrix(Eigen::Index rows, Eigen::Index cols);  ///< iid N(0,1)
+  double uniform();                               ///< U[0, 1)
+  double uniform(double lo, double hi);           ///< U[lo, hi)
+  double normal();                                ///< N(0, 1)
+  bool bernoulli(double p);                       ///< true with probability p
+  std::uint64_t uniform_int(std::uint64_t n);     ///< uniform on {0, ..., n-1}; n >= 1
+  Eigen::VectorXd normal_vector(Eigen::Index n);  ///< iid N(0,1)
+  Eigen::MatrixXd normal_matrix(Eigen::Index rows, Eigen::Index cols);   ///< iid N(0,1)
   Eigen::MatrixXd uniform_matrix(Eigen::Index rows, Eigen::Index cols);  ///< iid U[0,1)
 
   boost::random::mt19937_64& engine() { return engine_; }

@@ -9,8 +9,7 @@ namespace fbosim::sim {
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp") {
   file_ = std::fopen(tmp_.c_str(), "wb");
-  if (!file_)
-    throw std::runtime_error("cannot write " + tmp_ + ": " + std::strerror(errno));
+  if (!file_) throw std::runtime_error("cannot write " + tmp_ + ": " + std::strerror(errno));
 }
 
 AtomicFile::~AtomicFile() {

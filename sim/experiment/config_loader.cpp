@@ -33,8 +33,8 @@ void read_exploration(ConfigReader& r, ExperimentSpec& s) {
   s.agent.schedule = agents::parse_exploration_schedule(r.get_choice(
       "exploration.schedule", to_string(s.agent.schedule), {"inv_sqrt", "inv", "inv_square"}));
   auto& w = s.weights;
-  w.scheme = de::parse_weight_scheme(r.get_choice(
-      "exploration.weights.scheme", to_string(w.scheme), {"softmax", "linear", "quadratic", "equal"}));
+  w.scheme = de::parse_weight_scheme(r.get_choice("exploration.weights.scheme", to_string(w.scheme),
+                                                  {"softmax", "linear", "quadratic", "equal"}));
   w.start = r.get<double>("exploration.weights.start", w.start);
   r.require(w.start >= 1, "exploration.weights.start", "must be >= 1");
   w.end = r.get<double>("exploration.weights.end", w.end);
@@ -126,7 +126,7 @@ ExperimentSpec read_spec(ConfigReader& r, const std::string& default_name) {
   r.require(!s.name.empty() && s.name.find('/') == std::string::npos, "name",
             "must be a non-empty name without '/'");
   s.algorithm = r.get_choice("algorithm", "fts_de", {"ts", "fts_de"}) == "ts" ? Algorithm::ts
-                                                                            : Algorithm::fts_de;
+                                                                              : Algorithm::fts_de;
   s.rounds = r.get<int>("rounds", s.rounds);
   r.require(s.rounds >= 1, "rounds", "must be >= 1");
   s.runs = r.get<int>("runs", s.runs);
@@ -150,8 +150,7 @@ ExperimentSpec read_spec(ConfigReader& r, const std::string& default_name) {
 }  // namespace
 
 LoadedConfig load_config_text(const std::string& text, const std::string& source,
-                              const std::string& name,
-                              const std::vector<std::string>& overrides) {
+                              const std::string& name, const std::vector<std::string>& overrides) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -174,8 +173,7 @@ LoadedConfig load_config(const std::string& path, const std::vector<std::string>
   if (!in) throw ConfigError(path + ": cannot open the config file");
   std::stringstream text;
   text << in.rdbuf();
-  return load_config_text(text.str(), path, std::filesystem::path(path).stem().string(),
-                          overrides);
+  return load_config_text(text.str(), path, std::filesystem::path(path).stem().string(), overrides);
 }
 
 }  // namespace fbosim::sim

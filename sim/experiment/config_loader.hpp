@@ -20,7 +20,6 @@ struct LoadedConfig {
 LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides);
 /// The same from YAML text (source names it in messages; name is the default experiment name).
 LoadedConfig load_config_text(const std::string& text, const std::string& source,
-                              const std::string& name,
-                              const std::vector<std::string>& overrides);
+                              const std::string& name, const std::vector<std::string>& overrides);
 
 }  // namespace fbosim::sim

@@ -71,24 +71,23 @@ std::string ConfigReader::get_choice(const std::string& key, const std::string& 
     if (c == value) return value;
   std::string list;
   for (const std::string& c : choices) list += (list.empty() ? "" : ", ") + c;
-  throw ConfigError(source_ + ": " + key + ": must be one of " + list + ", got '" + value +
-                    "'");
+  throw ConfigError(source_ + ": " + key + ": must be one of " + list + ", got '" + value + "'");
 }
 
 void ConfigReader::reject_unknown_keys() const {
   std::vector<std::string> unknown;
-  std::function<void(const YAML::Node&, const std::string&)> walk =
-      [&](const YAML::Node& node, const std::string& prefix) {
-        for (const auto& kv : node) {
-          const std::string key = prefix + kv.first.as<std::string>();
-          if (read_.count(key)) continue;
-          if (kv.second.IsMap()) {
-            walk(kv.second, key + ".");
-          } else {
-            unknown.push_back(key);
-          }
-        }
-      };
+  std::function<void(const YAML::Node&, const std::string&)> walk = [&](const YAML::Node& node,
+                                                                        const std::string& prefix) {
+    for (const auto& kv : node) {
+      const std::string key = prefix + kv.first.as<std::string>();
+      if (read_.count(key)) continue;
+      if (kv.second.IsMap()) {
+        walk(kv.second, key + ".");
+      } else {
+        unknown.push_back(key);
+      }
+    }
+  };
   walk(root_, "");
   if (unknown.empty()) return;
   std::string list;

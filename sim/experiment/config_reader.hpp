@@ -66,8 +66,7 @@ T ConfigReader::get(const std::string& key, const T& fallback) {
       if (!node.IsScalar()) throw YAML::Exception(YAML::Mark::null_mark(), "not a scalar");
       value = node.as<T>();
     } catch (const YAML::Exception&) {
-      throw ConfigError(source_ + ": " + key + ": has the wrong type, got '" + text_of(key) +
-                        "'");
+      throw ConfigError(source_ + ": " + key + ": has the wrong type, got '" + text_of(key) + "'");
     }
   }
   record(key, YAML::Node(value));

@@ -1,11 +1,11 @@
 #include "sim/experiment/experiment_runner.hpp"
 
+#include <unistd.h>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -77,7 +77,8 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
   out.agents = spec.agents;
   std::error_code ec;
   std::filesystem::create_directories(out.out_dir, ec);
-  if (ec) throw std::runtime_error("cannot create output directory " + out.out_dir + ": " + ec.message());
+  if (ec)
+    throw std::runtime_error("cannot create output directory " + out.out_dir + ": " + ec.message());
 
   AtomicFile trace(out.out_dir + "/trace.csv");
   AtomicFile server(out.out_dir + "/server.csv");
@@ -96,8 +97,7 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
   std::vector<double> epsilon;
   long long messages = 0, clipped = 0;
   for (int r = 0; r < spec.runs; ++r) {
-    const RunResult res =
-        engine.run(r, [&](int t, int rounds) { progress.update(r, t, rounds); });
+    const RunResult res = engine.run(r, [&](int t, int rounds) { progress.update(r, t, rounds); });
     trace.write(res.trace_csv);
     std::string rows;
     for (const ServerRow& s : res.server)

@@ -15,8 +15,8 @@ namespace fbosim::sim {
 
 struct RunOptions {
   int threads = 1;
-  std::string out_dir;     ///< default results/<name>
-  bool progress = true;    ///< progress line on stderr after one second
+  std::string out_dir;   ///< default results/<name>
+  bool progress = true;  ///< progress line on stderr after one second
 };
 
 /// Headline numbers of a finished experiment (printed by `fbosim run`).

@@ -17,10 +17,11 @@ enum class Algorithm { ts, fts_de };
 
 /// Latency of an agent's reply, in integer ticks (1 tick = 1 ms by convention).
 struct LatencySpec {
-  std::string distribution = "constant";  ///< network.latency.distribution: constant|uniform|exponential
-  double mean = 0;                        ///< network.latency.mean (constant, exponential)
-  double min = 0;                         ///< network.latency.min (uniform)
-  double max = 0;                         ///< network.latency.max (uniform)
+  std::string distribution =
+      "constant";   ///< network.latency.distribution: constant|uniform|exponential
+  double mean = 0;  ///< network.latency.mean (constant, exponential)
+  double min = 0;   ///< network.latency.min (uniform)
+  double max = 0;   ///< network.latency.max (uniform)
 };
 
 struct NetworkSpec {
@@ -30,27 +31,29 @@ struct NetworkSpec {
 };
 
 struct ServerSpec {
-  bool dp = true;                       ///< server.dp
-  server::DpMechanism::Options mechanism;  ///< server.sampling_rate/noise_multiplier/clip_norm/sampling/w_max
-  std::optional<double> delta;          ///< server.delta (default N^-1.1)
-  std::string accountant = "moments";   ///< server.accountant
+  bool dp = true;  ///< server.dp
+  server::DpMechanism::Options
+      mechanism;                ///< server.sampling_rate/noise_multiplier/clip_norm/sampling/w_max
+  std::optional<double> delta;  ///< server.delta (default N^-1.1)
+  std::string accountant = "moments";  ///< server.accountant
 };
 
 struct ExperimentSpec {
-  std::string name;               ///< name (default: the config file's stem)
+  std::string name;                         ///< name (default: the config file's stem)
   Algorithm algorithm = Algorithm::fts_de;  ///< algorithm: ts | fts_de
-  int rounds = 60;                ///< rounds: BO iterations after the initial round
-  int runs = 5;                   ///< runs
-  std::uint64_t seed = 0;         ///< seed
-  int agents = 200;               ///< agents.count
-  datasets::SyntheticSpec objective;  ///< objective.*
-  int subregions = 1;             ///< exploration.subregions (P)
-  de::WeightSchedule::Options weights;  ///< exploration.weights.*
-  int features = 50;              ///< rff.features (M)
-  double rff_lengthscale = 0.03;  ///< rff.lengthscale
-  agents::AgentOptions agent;     ///< agents.*, exploration.schedule, rff.lambda, local_ts.*, gp.*, acquisition.*
-  ServerSpec server;              ///< server.*
-  NetworkSpec network;            ///< network.*
+  int rounds = 60;                          ///< rounds: BO iterations after the initial round
+  int runs = 5;                             ///< runs
+  std::uint64_t seed = 0;                   ///< seed
+  int agents = 200;                         ///< agents.count
+  datasets::SyntheticSpec objective;        ///< objective.*
+  int subregions = 1;                       ///< exploration.subregions (P)
+  de::WeightSchedule::Options weights;      ///< exploration.weights.*
+  int features = 50;                        ///< rff.features (M)
+  double rff_lengthscale = 0.03;            ///< rff.lengthscale
+  agents::AgentOptions
+      agent;  ///< agents.*, exploration.schedule, rff.lambda, local_ts.*, gp.*, acquisition.*
+  ServerSpec server;    ///< server.*
+  NetworkSpec network;  ///< network.*
 
   /// delta for the accountant: server.delta or N^-1.1.
   double delta() const;

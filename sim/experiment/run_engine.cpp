@@ -1,5 +1,6 @@
 #include "sim/experiment/run_engine.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -27,12 +28,13 @@ struct AgentRound {
 };
 
 std::unique_ptr<server::Mechanism> make_mechanism(const ExperimentSpec& spec) {
-  if (spec.server.dp) return std::make_unique<server::DpMechanism>(spec.server.mechanism, spec.features);
+  if (spec.server.dp)
+    return std::make_unique<server::DpMechanism>(spec.server.mechanism, spec.features);
   return std::make_unique<server::PlainAggregator>(spec.features);
 }
 
-void append_row(std::string& out, int run, int agent, int round, const Eigen::VectorXd& x,
-                double y, double f, double best_f, double regret, const char* source) {
+void append_row(std::string& out, int run, int agent, int round, const Eigen::VectorXd& x, double y,
+                double f, double best_f, double regret, const char* source) {
   fmt::format_to(std::back_inserter(out), "{},{},{}", run, agent, round);
   for (Eigen::Index k = 0; k < x.size(); ++k) fmt::format_to(std::back_inserter(out), ",{}", x[k]);
   fmt::format_to(std::back_inserter(out), ",{},{},{},", y, f, best_f);
@@ -44,13 +46,13 @@ void append_row(std::string& out, int run, int agent, int round, const Eigen::Ve
 
 RunResult RunEngine::run(int run, const Progress& progress) const {
   const ExperimentSpec& s = spec_;
+  const auto setup_start = std::chrono::steady_clock::now();
   const core::RngFactory rf(s.seed, static_cast<std::uint64_t>(run));
   const auto objectives = datasets::make_synthetic(s.objective, s.agents, rf);
   const core::Domain& domain = objectives[0]->domain();
   core::RngStream shared_rng = rf.stream("rff.shared");
   auto ctx = std::make_shared<const agents::SharedContext>(
-      domain,
-      rff::RandomFeatures::draw(domain.dim, s.features, s.rff_lengthscale, 1.0, shared_rng),
+      domain, rff::RandomFeatures::draw(domain.dim, s.features, s.rff_lengthscale, 1.0, shared_rng),
       de::Partition(domain.dim, s.subregions));
 
   std::vector<agents::FtsDeAgent> agents;
@@ -67,8 +69,10 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
 
   RunResult result;
   result.run = run;
-  result.best_f = Eigen::MatrixXd::Constant(s.rounds + 1, s.agents,
-                                            -std::numeric_limits<double>::infinity());
+  result.setup_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
+  result.best_f =
+      Eigen::MatrixXd::Constant(s.rounds + 1, s.agents, -std::numeric_limits<double>::infinity());
   result.regret.resize(s.rounds + 1, s.agents);
   result.epsilon.assign(s.rounds + 1, 0.0);
   std::vector<double> best(s.agents, -std::numeric_limits<double>::infinity());
@@ -126,8 +130,7 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
       result.best_f(t, n) = best[n];
       result.regret(t, n) = opt ? *opt - best[n] : std::numeric_limits<double>::quiet_NaN();
     }
-    result.epsilon[t] =
-        accountant->steps() > 0 ? accountant->epsilon(s.delta()).epsilon : 0.0;
+    result.epsilon[t] = accountant->steps() > 0 ? accountant->epsilon(s.delta()).epsilon : 0.0;
 
     if (aggregate) {
       // Replies travel as events; the round closes at the deadline or after the last reply.
@@ -151,8 +154,7 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
       });
       events.run();
       broadcast = std::move(release.broadcast);
-      const double eps =
-          accountant->steps() > 0 ? accountant->epsilon(s.delta()).epsilon : 0.0;
+      const double eps = accountant->steps() > 0 ? accountant->epsilon(s.delta()).epsilon : 0.0;
       result.server.push_back({t, static_cast<long long>(events.now()), release.stats.received,
                                release.stats.selected, release.stats.clipped,
                                release.stats.noise_std, eps});

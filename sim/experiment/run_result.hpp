@@ -28,6 +28,7 @@ struct RunResult {
   int messages = 0;             ///< messages received by the server, all rounds
   int clipped = 0;              ///< of which clipped
   int fallbacks = 0;            ///< BLR sampling fallbacks (spec section 2)
+  double setup_seconds = 0;     ///< wall time drawing the objectives and shared features
 };
 
 }  // namespace fbosim::sim

@@ -26,8 +26,8 @@ std::shared_ptr<const agents::SharedContext> context(const core::Domain& d, int 
 
 TEST_CASE("p_t schedules: p_1 = 0 and the closed forms") {
   using agents::local_probability;
-  for (auto s : {ExplorationSchedule::inv_sqrt, ExplorationSchedule::inv,
-                 ExplorationSchedule::inv_square})
+  for (auto s :
+       {ExplorationSchedule::inv_sqrt, ExplorationSchedule::inv, ExplorationSchedule::inv_square})
     CHECK(local_probability(s, 1) == 0.0);
   CHECK(local_probability(ExplorationSchedule::inv_sqrt, 4) == Approx(0.5));
   CHECK(local_probability(ExplorationSchedule::inv, 4) == Approx(0.75));

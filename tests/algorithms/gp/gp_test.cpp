@@ -19,8 +19,8 @@ double dense_lml(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, const SeHyp
   Eigen::MatrixXd K(n, n);
   for (Eigen::Index i = 0; i < n; ++i)
     for (Eigen::Index j = 0; j < n; ++j)
-      K(i, j) = h.signal_var *
-                    std::exp(-(X.row(i) - X.row(j)).squaredNorm() / (2 * h.lengthscale * h.lengthscale)) +
+      K(i, j) = h.signal_var * std::exp(-(X.row(i) - X.row(j)).squaredNorm() /
+                                        (2 * h.lengthscale * h.lengthscale)) +
                 (i == j ? h.noise_var : 0.0);
   const Eigen::FullPivLU<Eigen::MatrixXd> lu(K);
   return -0.5 * y.dot(lu.inverse() * y) - 0.5 * std::log(lu.determinant()) -

@@ -38,9 +38,9 @@ TEST_CASE("defaults and explicit values reach the spec") {
 }
 
 TEST_CASE("overrides given with --set reach any key, including nested ones") {
-  const LoadedConfig c =
-      load("server: {sampling_rate: 0.25}\n", {"server.sampling_rate=0.1", "rff.features=7",
-                                               "algorithm=ts", "exploration.weights.adaptive=false"});
+  const LoadedConfig c = load("server: {sampling_rate: 0.25}\n",
+                              {"server.sampling_rate=0.1", "rff.features=7", "algorithm=ts",
+                               "exploration.weights.adaptive=false"});
   CHECK(c.spec.server.mechanism.sampling_rate == 0.1);
   CHECK(c.spec.features == 7);
   CHECK(c.spec.algorithm == Algorithm::ts);
@@ -61,8 +61,9 @@ TEST_CASE("out-of-range and mistyped values name the key and the value") {
   CHECK_THROWS_WITH(load("server: {noise_multiplier: -1}\n"),
                     Catch::Contains("server.noise_multiplier") && Catch::Contains("-1"));
   CHECK_THROWS_WITH(load("rounds: many\n"), Catch::Contains("rounds") && Catch::Contains("many"));
-  CHECK_THROWS_WITH(load("algorithm: ucb\n"),
-                    Catch::Contains("algorithm") && Catch::Contains("ucb") && Catch::Contains("fts_de"));
+  CHECK_THROWS_WITH(load("algorithm: ucb\n"), Catch::Contains("algorithm") &&
+                                                  Catch::Contains("ucb") &&
+                                                  Catch::Contains("fts_de"));
   CHECK_THROWS_WITH(load("agents: {count: 0}\n"), Catch::Contains("agents.count"));
   CHECK_THROWS_WITH(load("server: 3\n"), Catch::Contains("server"));
   CHECK_THROWS_WITH(load("exploration: {schedule: fast}\n"),

@@ -51,7 +51,8 @@ TEST_CASE("a tiny run writes the four outputs with the documented columns") {
   // 2 runs x 6 agents x (3 init + 6 rounds) rows + header
   CHECK(std::count(trace.begin(), trace.end(), '\n') == 1 + 2 * 6 * 9);
   CHECK(trace.find(",init\n") != std::string::npos);
-  CHECK(slurp(dir + "/server.csv").rfind("run,round,time,received,selected,clipped,noise_std,epsilon\n", 0) == 0);
+  CHECK(slurp(dir + "/server.csv")
+            .rfind("run,round,time,received,selected,clipped,noise_std,epsilon\n", 0) == 0);
   const std::string summary = slurp(dir + "/summary.csv");
   CHECK(summary.rfind("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,n\n", 0) == 0);
   CHECK(std::count(summary.begin(), summary.end(), '\n') == 1 + 7);
@@ -74,9 +75,9 @@ TEST_CASE("outputs are byte-identical for any thread count") {
 
 TEST_CASE("changing q, z or S keeps the agents' objectives and initial points") {
   const std::string a = run_to(temp_dir("crn_a"), 1);
-  const std::string b = run_to(temp_dir("crn_b"), 1,
-                                {"server.sampling_rate=0.9", "server.noise_multiplier=3",
-                                 "server.clip_norm=2"});
+  const std::string b =
+      run_to(temp_dir("crn_b"), 1,
+             {"server.sampling_rate=0.9", "server.noise_multiplier=3", "server.clip_norm=2"});
   auto init_rows = [](const std::string& trace) {
     std::stringstream in(trace);
     std::string line, out;
@@ -109,8 +110,8 @@ TEST_CASE("best_f never decreases and regret is optimum minus best_f") {
 TEST_CASE("stragglers past the deadline and dropouts do not reach the server") {
   const LoadedConfig c = load_config_text(
       kTiny, "tiny.yaml", "tiny",
-      {"network.latency.distribution=uniform", "network.latency.min=0",
-       "network.latency.max=100", "network.deadline=50", "network.dropout=0.2", "server.dp=false"});
+      {"network.latency.distribution=uniform", "network.latency.min=0", "network.latency.max=100",
+       "network.deadline=50", "network.dropout=0.2", "server.dp=false"});
   core::ThreadPool pool(1);
   const RunResult r = RunEngine(c.spec, pool).run(0);
   int received = 0;
