@@ -19,5 +19,11 @@ if ((${#missing[@]})); then
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFBOSIM_WERROR=ON >/dev/null
-cmake --build build -j"$jobs"
+mkdir -p build
+echo "fbosim: building in build/ (log: build/build.log)" >&2
+if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFBOSIM_WERROR=ON &&
+       cmake --build build -j"$jobs"; } >build/build.log 2>&1; then
+  tail -n 40 build/build.log >&2
+  echo "fbosim: build failed; the whole log is build/build.log" >&2
+  exit 1
+fi

@@ -18,4 +18,17 @@ double log_marginal_likelihood(const Eigen::MatrixXd& X, const Eigen::VectorXd& 
 double log_marginal_likelihood_sq(const Eigen::MatrixXd& D, const Eigen::VectorXd& y,
                                   const SeHyper& hyper, Eigen::Vector3d* grad = nullptr);
 
+/// Scratch matrices for repeated evaluations on one data set: once sized by the first call,
+/// an evaluation allocates nothing (the fit's inner loop).
+struct LmlWorkspace {
+  Eigen::MatrixXd Kf;     ///< noise-free kernel, lower triangle
+  Eigen::MatrixXd L;      ///< Cholesky factor of Kf + noise_var I, lower triangle
+  Eigen::MatrixXd Linv;   ///< L^-1, lower triangle
+  Eigen::VectorXd alpha;  ///< K^-1 y
+};
+
+/// The same, using `ws` as scratch.
+double log_marginal_likelihood_sq(const Eigen::MatrixXd& D, const Eigen::VectorXd& y,
+                                  const SeHyper& hyper, Eigen::Vector3d* grad, LmlWorkspace& ws);
+
 }  // namespace fbosim::gp

@@ -66,6 +66,8 @@ TEST_CASE("out-of-range and mistyped values name the key and the value") {
                                                   Catch::Contains("fts_de"));
   CHECK_THROWS_WITH(load("agents: {count: 0}\n"), Catch::Contains("agents.count"));
   CHECK_THROWS_WITH(load("server: 3\n"), Catch::Contains("server"));
+  CHECK_THROWS_WITH(load("", {"objective.noise_var=.nan"}),
+                    Catch::Contains("objective.noise_var") && Catch::Contains("nan"));
   CHECK_THROWS_WITH(load("exploration: {schedule: fast}\n"),
                     Catch::Contains("exploration.schedule") && Catch::Contains("fast"));
 }
