@@ -1,0 +1,91 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numbers>
+
+#include <Eigen/LU>
+
+#include "algorithms/gp/marginal_likelihood.hpp"
+#include "sim/core/rng.hpp"
+
+using namespace fbosim;
+using gp::SeHyper;
+
+namespace {
+// Dense reference for R&W eq. 5.8 with an explicit inverse and determinant.
+double dense_lml(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, const SeHyper& h) {
+  const Eigen::Index n = X.rows();
+  Eigen::MatrixXd K(n, n);
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = 0; j < n; ++j)
+      K(i, j) = h.signal_var * std::exp(-(X.row(i) - X.row(j)).squaredNorm() /
+                                        (2 * h.lengthscale * h.lengthscale)) +
+                (i == j ? h.noise_var : 0.0);
+  const Eigen::FullPivLU<Eigen::MatrixXd> lu(K);
+  return -0.5 * y.dot(lu.inverse() * y) - 0.5 * std::log(lu.determinant()) -
+         0.5 * static_cast<double>(n) * std::log(2 * std::numbers::pi);
+}
+
+SeHyper from_log(const Eigen::Vector3d& t) {
+  return {std::exp(t[0]), std::exp(t[1]), std::exp(t[2])};
+}
+}  // namespace
+
+TEST_CASE("log marginal likelihood equals the dense formula") {
+  core::RngStream rng(1);
+  for (int trial = 0; trial < 6; ++trial) {
+    const Eigen::Index n = 5 + 12 * trial;  // 5 .. 65: small and blocked code paths
+    const Eigen::MatrixXd X = rng.uniform_matrix(n, trial % 3 + 1);
+    const Eigen::VectorXd y = rng.normal_vector(n);
+    const SeHyper h{rng.uniform(0.1, 1.0), rng.uniform(0.2, 2.0), rng.uniform(0.01, 0.5)};
+    CHECK(gp::log_marginal_likelihood(X, y, h) == Approx(dense_lml(X, y, h)).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("the gradient matches central finite differences in log space") {
+  core::RngStream rng(2);
+  for (int trial = 0; trial < 8; ++trial) {
+    const Eigen::Index n = 10 + 8 * trial;
+    const Eigen::MatrixXd X = rng.uniform_matrix(n, trial % 3 + 1);
+    const Eigen::VectorXd y = rng.normal_vector(n);
+    const Eigen::Vector3d t(std::log(rng.uniform(0.05, 1.0)), std::log(rng.uniform(0.1, 3.0)),
+                            std::log(rng.uniform(0.01, 0.3)));
+    Eigen::Vector3d g;
+    gp::log_marginal_likelihood(X, y, from_log(t), &g);
+    for (int k = 0; k < 3; ++k) {
+      const double e = 1e-5;
+      Eigen::Vector3d p = t, m = t;
+      p[k] += e;
+      m[k] -= e;
+      const double fd = (gp::log_marginal_likelihood(X, y, from_log(p)) -
+                         gp::log_marginal_likelihood(X, y, from_log(m))) /
+                        (2 * e);
+      CHECK(g[k] == Approx(fd).epsilon(1e-5).margin(1e-5));
+    }
+  }
+}
+
+TEST_CASE("a reused workspace gives the same value and gradient as a fresh one") {
+  core::RngStream rng(6);
+  gp::LmlWorkspace ws;
+  for (const Eigen::Index n : {40, 7, 25}) {  // shrinking and growing sizes
+    const Eigen::MatrixXd X = rng.uniform_matrix(n, 2);
+    const Eigen::VectorXd y = rng.normal_vector(n);
+    const Eigen::MatrixXd D = gp::squared_distances(X, X);
+    const SeHyper h{0.3, 0.8, 0.05};
+    Eigen::Vector3d g_fresh, g_reused;
+    const double fresh = gp::log_marginal_likelihood(X, y, h, &g_fresh);
+    CHECK(gp::log_marginal_likelihood_sq(D, y, h, &g_reused, ws) == fresh);
+    CHECK(g_reused == g_fresh);
+  }
+}
+
+TEST_CASE("a kernel matrix that is not positive definite gives -infinity") {
+  core::RngStream rng(7);
+  const Eigen::MatrixXd X = rng.uniform_matrix(6, 1);
+  const Eigen::VectorXd y = rng.normal_vector(6);
+  Eigen::Vector3d g(1, 2, 3);
+  const double lml = gp::log_marginal_likelihood(X, y, {0.2, 0.1, -1.0}, &g);
+  CHECK(std::isinf(lml));
+  CHECK(lml < 0);
+}
