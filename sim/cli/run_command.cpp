@@ -9,6 +9,7 @@
 #include "sim/core/thread_pool.hpp"
 #include "sim/experiment/config_loader.hpp"
 #include "sim/experiment/experiment_runner.hpp"
+#include "sim/experiment/interrupt.hpp"
 
 namespace fbosim::cli {
 
@@ -29,6 +30,7 @@ void run(const RunArgs& a) {
   if (a.runs > 0) overrides.push_back(fmt::format("runs={}", a.runs));
   if (a.seed >= 0) overrides.push_back(fmt::format("seed={}", a.seed));
   const sim::LoadedConfig cfg = sim::load_config(a.config, overrides);
+  sim::install_interrupt_handlers();
   sim::RunOptions options;
   options.threads = a.threads > 0 ? a.threads : core::ThreadPool::hardware_threads();
   options.out_dir = a.out;

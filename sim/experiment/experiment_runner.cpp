@@ -11,6 +11,7 @@
 
 #include "sim/core/thread_pool.hpp"
 #include "sim/experiment/atomic_file.hpp"
+#include "sim/experiment/interrupt.hpp"
 #include "sim/experiment/run_engine.hpp"
 
 namespace fbosim::sim {
@@ -97,7 +98,10 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
   std::vector<double> epsilon;
   long long messages = 0, clipped = 0;
   for (int r = 0; r < spec.runs; ++r) {
-    const RunResult res = engine.run(r, [&](int t, int rounds) { progress.update(r, t, rounds); });
+    const RunResult res = engine.run(r, [&](int t, int rounds) {
+      progress.update(r, t, rounds);
+      check_interrupt();
+    });
     trace.write(res.trace_csv);
     std::string rows;
     for (const ServerRow& s : res.server)
