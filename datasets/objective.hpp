@@ -21,6 +21,18 @@ class Objective {
   virtual double observe(const Eigen::VectorXd& x, core::RngStream& rng) const = 0;
   /// max_x f(x), when known (regret is reported only then).
   virtual std::optional<double> optimum() const { return std::nullopt; }
+
+  /// One query as the engine makes it: the observation y and the value f reported in the
+  /// traces. The default draws y = observe(x) and f = evaluate(x); objectives whose value is
+  /// expensive (training a model) override it to evaluate once, with y = f = the score.
+  struct Evaluation {
+    double y;
+    double f;
+  };
+  virtual Evaluation query(const Eigen::VectorXd& x, core::RngStream& rng) const {
+    const double y = observe(x, rng);
+    return {y, evaluate(x)};
+  }
 };
 
 }  // namespace fbosim::datasets

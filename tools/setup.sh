@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(build-essential cmake libeigen3-dev libyaml-cpp-dev libcli11-dev libboost-dev
-          catch2 libfmt-dev liblbfgspp-dev)
+          catch2 libfmt-dev liblbfgspp-dev libsvm-dev libmatio-dev pkg-config)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

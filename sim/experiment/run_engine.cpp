@@ -101,8 +101,9 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
       w.ys.assign(w.xs.size(), 0.0);
       w.fs.assign(w.xs.size(), 0.0);
       for (std::size_t k = 0; k < w.xs.size(); ++k) {
-        w.ys[k] = objectives[i]->observe(w.xs[k], noise);
-        w.fs[k] = objectives[i]->evaluate(w.xs[k]);
+        const datasets::Objective::Evaluation e = objectives[i]->query(w.xs[k], noise);
+        w.ys[k] = e.y;
+        w.fs[k] = e.f;
         if (!std::isfinite(w.ys[k]) || !std::isfinite(w.fs[k]))
           throw std::runtime_error(fmt::format(
               "objective of agent {} returned a non-finite value (y = {}, f = {}) at x = [{}] "

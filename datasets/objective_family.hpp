@@ -1,0 +1,24 @@
+#pragma once
+// A family of per-agent objectives (one experiment's `objective.family`). Real-world families
+// load and validate their data once, in their constructor, so that a missing or malformed file
+// is an error before any run starts; make() then draws the agents' objectives of one run.
+#include <memory>
+#include <vector>
+
+#include "datasets/objective.hpp"
+#include "sim/core/rng.hpp"
+
+namespace fbosim::datasets {
+
+class ObjectiveFamily {
+ public:
+  virtual ~ObjectiveFamily() = default;
+  /// The largest number of agents the family supports (e.g. 29 landmine fields); 0 = any.
+  virtual int max_agents() const { return 0; }
+  /// One objective per agent for one run. Every draw comes from named streams of rng
+  /// (keyed by agent), so it does not depend on any other setting of the experiment.
+  virtual std::vector<std::shared_ptr<const Objective>> make(int agents,
+                                                             const core::RngFactory& rng) const = 0;
+};
+
+}  // namespace fbosim::datasets
