@@ -2,13 +2,22 @@
 
 #include <stdexcept>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "algorithms/privacy/moments_accountant.hpp"
 
 namespace fbosim::privacy {
 
+const std::vector<std::string>& accountant_names() {
+  static const std::vector<std::string> names{"moments"};
+  return names;
+}
+
 std::unique_ptr<Accountant> make_accountant(const std::string& name) {
   if (name == "moments") return std::make_unique<MomentsAccountant>();
-  throw std::invalid_argument("unknown accountant '" + name + "'; known: moments");
+  throw std::invalid_argument(
+      fmt::format("unknown accountant '{}'; known: {}", name, fmt::join(accountant_names(), ", ")));
 }
 
 }  // namespace fbosim::privacy

@@ -2,6 +2,7 @@
 // The accountant interface (house rule 4; after dp_accounting's PrivacyAccountant).
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "algorithms/privacy/dp_event.hpp"
 
@@ -26,7 +27,10 @@ class Accountant {
   virtual int steps() const = 0;
 };
 
-/// Creates an accountant by name ("moments"); throws std::invalid_argument on an unknown name.
+/// The names make_accountant knows, the default ("moments") first.
+const std::vector<std::string>& accountant_names();
+
+/// Creates an accountant by name; throws std::invalid_argument on an unknown name.
 std::unique_ptr<Accountant> make_accountant(const std::string& name);
 
 }  // namespace fbosim::privacy

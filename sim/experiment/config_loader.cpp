@@ -1,18 +1,36 @@
 #include "sim/experiment/config_loader.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "algorithms/privacy/accountant.hpp"
 
 namespace fbosim::sim {
 
 namespace {
 
-void read_objective(ConfigReader& r, datasets::SyntheticSpec& o) {
-  o.family = r.get_choice("objective.family", o.family, {"gp_grid", "heterogeneous", "gp_box"});
+// "a, b,c" -> {"a", "b", "c"} (empty items dropped, duplicates kept once, order kept).
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const auto b = item.find_first_not_of(" \t");
+    if (b == std::string::npos) continue;
+    item = item.substr(b, item.find_last_not_of(" \t") - b + 1);
+    if (std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
+  }
+  return out;
+}
+
+void read_synthetic(ConfigReader& r, datasets::SyntheticSpec& o) {
   o.grid_points = r.get<int>("objective.grid_points", o.grid_points);
   r.require(o.grid_points >= 2, "objective.grid_points", "must be >= 2");
   o.lengthscale = r.get<double>("objective.lengthscale", o.lengthscale);
@@ -25,6 +43,16 @@ void read_objective(ConfigReader& r, datasets::SyntheticSpec& o) {
   r.require(o.alpha >= 0 && o.alpha <= 1, "objective.alpha", "must be in [0, 1]");
   o.dim = r.get<int>("objective.dim", o.dim);
   r.require(o.dim >= 1, "objective.dim", "must be >= 1");
+}
+
+// datasets.root: $FBOSIM_DATA when set, else "data"; the YAML and --set override both.
+void read_objective(ConfigReader& r, datasets::ObjectiveSpec& o) {
+  o.family = r.get_choice("objective.family", o.family,
+                          {"gp_grid", "heterogeneous", "gp_box", "landmine", "activity", "emnist"});
+  const char* env = std::getenv("FBOSIM_DATA");
+  o.data_root = r.get<std::string>("datasets.root", env && *env ? env : o.data_root);
+  r.require(!o.data_root.empty(), "datasets.root", "must not be empty");
+  if (!datasets::is_real_world(o.family)) read_synthetic(r, o.synthetic);
 }
 
 void read_exploration(ConfigReader& r, ExperimentSpec& s) {
@@ -97,11 +125,26 @@ void read_server(ConfigReader& r, ExperimentSpec& s) {
       r.get_choice("server.w_max", "global", {"global", "per_region"}) == "per_region";
   sv.delta = r.get_optional<double>("server.delta");
   if (sv.delta) r.require(*sv.delta > 0 && *sv.delta < 1, "server.delta", "must be in (0, 1)");
-  sv.accountant = r.get_choice("server.accountant", sv.accountant, {"moments"});
-  if (sv.dp && m.sampling == privacy::Sampling::fixed && sv.accountant == "moments")
-    r.require(false, "server.sampling",
-              "fixed-size sampling needs an accountant for sampling without replacement; the "
-              "moments accountant covers Poisson sampling only");
+  const std::vector<std::string>& names = privacy::accountant_names();
+  sv.accountant = r.get_choice("server.accountant", sv.accountant, names);
+  sv.accountants = split_list(r.get<std::string>("server.accountants", ""));
+  for (const std::string& a : sv.accountants)
+    r.require(std::find(names.begin(), names.end(), a) != names.end(), "server.accountants",
+              fmt::format("unknown accountant '{}' (choose from {})", a, fmt::join(names, ", ")));
+  if (!sv.dp) return;
+  // Every accountant must be able to account for this config's releases (e.g. the moments
+  // accountant refuses fixed-size sampling): fail now rather than after the first round.
+  std::vector<std::string> all = sv.accountants;
+  all.insert(all.begin(), sv.accountant);
+  for (const std::string& a : all) {
+    try {
+      privacy::make_accountant(a)->compose(
+          {m.sampling_rate, m.noise_multiplier, m.sampling, s.agents});
+    } catch (const std::invalid_argument& e) {
+      r.require(false, a == sv.accountant ? "server.accountant" : "server.accountants",
+                fmt::format("accountant '{}' cannot account for this release ({})", a, e.what()));
+    }
+  }
 }
 
 void read_network(ConfigReader& r, NetworkSpec& n) {

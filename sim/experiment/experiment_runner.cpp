@@ -66,6 +66,13 @@ class ProgressLine {
   Clock::time_point start_ = Clock::now();
 };
 
+// ",a,b,c" (empty for no values).
+std::string join_prefixed(const std::vector<double>& values) {
+  std::string out;
+  for (double v : values) out += fmt::format(",{}", v);
+  return out;
+}
+
 }  // namespace
 
 ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& resolved,
@@ -83,30 +90,32 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
 
   AtomicFile trace(out.out_dir + "/trace.csv");
   AtomicFile server(out.out_dir + "/server.csv");
-  {
-    std::string header = "run,agent,round";
-    const int dim = spec.objective.family == "gp_box" ? spec.objective.dim : 1;
-    for (int k = 0; k < dim; ++k) header += fmt::format(",x{}", k);
-    trace.write(header + ",y,f,best_f,regret,source\n");
-    server.write("run,round,time,received,selected,clipped,noise_std,epsilon\n");
-  }
+  std::string extra_columns;  // ",epsilon_<name>" per server.accountants
+  for (const std::string& a : spec.server.accountants) extra_columns += ",epsilon_" + a;
+  server.write("run,round,time,received,selected,clipped,noise_std,epsilon" + extra_columns + "\n");
   core::ThreadPool pool(options.threads);
   const RunEngine engine(spec, pool);
   ProgressLine progress(options.progress, spec.runs);
   // per round: values over (run, agent)
   std::vector<std::vector<double>> regret(spec.rounds + 1), best_f(spec.rounds + 1);
   std::vector<double> epsilon;
+  std::vector<std::vector<double>> extra_epsilon;
   long long messages = 0, clipped = 0;
   for (int r = 0; r < spec.runs; ++r) {
     const RunResult res = engine.run(r, [&](int t, int rounds) {
       progress.update(r, t, rounds);
       check_interrupt();
     });
+    if (r == 0) {  // the input dimension is known once the objectives exist
+      std::string header = "run,agent,round";
+      for (int k = 0; k < res.dim; ++k) header += fmt::format(",x{}", k);
+      trace.write(header + ",y,f,best_f,regret,source\n");
+    }
     trace.write(res.trace_csv);
     std::string rows;
     for (const ServerRow& s : res.server)
-      rows += fmt::format("{},{},{},{},{},{},{},{}\n", r, s.round, s.time, s.received, s.selected,
-                          s.clipped, s.noise_std, s.epsilon);
+      rows += fmt::format("{},{},{},{},{},{},{},{}{}\n", r, s.round, s.time, s.received, s.selected,
+                          s.clipped, s.noise_std, s.epsilon, join_prefixed(s.extra_epsilon));
     server.write(rows);
     for (int t = 0; t <= spec.rounds; ++t) {
       for (Eigen::Index n = 0; n < res.best_f.cols(); ++n) {
@@ -115,18 +124,23 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
       }
     }
     epsilon = res.epsilon;
+    extra_epsilon = res.extra_epsilon;
     messages += res.messages;
     clipped += res.clipped;
     out.fallbacks += res.fallbacks;
   }
 
   AtomicFile summary(out.out_dir + "/summary.csv");
-  summary.write("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,n\n");
+  summary.write("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,n" + extra_columns +
+                "\n");
   for (int t = 0; t <= spec.rounds; ++t) {
     const auto [mr, sr] = mean_se(regret[t]);
     const auto [mb, sb] = mean_se(best_f[t]);
-    summary.write(fmt::format("{},{},{},{},{},{},{}\n", t, csv_number(mr), csv_number(sr),
-                              csv_number(mb), csv_number(sb), epsilon[t], best_f[t].size()));
+    std::vector<double> extra;
+    for (const auto& e : extra_epsilon) extra.push_back(e[t]);
+    summary.write(fmt::format("{},{},{},{},{},{},{}{}\n", t, csv_number(mr), csv_number(sr),
+                              csv_number(mb), csv_number(sb), epsilon[t], best_f[t].size(),
+                              join_prefixed(extra)));
     if (t == spec.rounds) {
       out.final_mean_regret = mr;
       out.final_se_regret = sr;

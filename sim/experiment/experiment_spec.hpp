@@ -5,11 +5,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "algorithms/agents/agent_options.hpp"
 #include "algorithms/de/weight_schedule.hpp"
 #include "algorithms/server/dp_mechanism.hpp"
-#include "datasets/synthetic/synthetic_family.hpp"
+#include "datasets/objective_factory.hpp"
 
 namespace fbosim::sim {
 
@@ -35,7 +36,10 @@ struct ServerSpec {
   server::DpMechanism::Options
       mechanism;                ///< server.sampling_rate/noise_multiplier/clip_norm/sampling/w_max
   std::optional<double> delta;  ///< server.delta (default N^-1.1)
-  std::string accountant = "moments";  ///< server.accountant
+  std::string accountant = "moments";  ///< server.accountant: the `epsilon` column
+  /// server.accountants (comma-separated; `fbosim run --accountants`): extra columns
+  /// epsilon_<name>, composed from the same per-round events.
+  std::vector<std::string> accountants;
 };
 
 struct ExperimentSpec {
@@ -45,7 +49,7 @@ struct ExperimentSpec {
   int runs = 5;                             ///< runs
   std::uint64_t seed = 0;                   ///< seed
   int agents = 200;                         ///< agents.count
-  datasets::SyntheticSpec objective;        ///< objective.*
+  datasets::ObjectiveSpec objective;        ///< objective.*, datasets.root
   int subregions = 1;                       ///< exploration.subregions (P)
   de::WeightSchedule::Options weights;      ///< exploration.weights.*
   int features = 50;                        ///< rff.features (M)

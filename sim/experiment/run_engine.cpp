@@ -44,11 +44,20 @@ void append_row(std::string& out, int run, int agent, int round, const Eigen::Ve
 
 }  // namespace
 
+RunEngine::RunEngine(const ExperimentSpec& spec, core::ThreadPool& pool)
+    : spec_(spec), pool_(pool), family_(datasets::make_objective_family(spec.objective)) {
+  if (family_->max_agents() > 0 && spec.agents > family_->max_agents())
+    throw std::invalid_argument(
+        fmt::format("agents.count: {} exceeds the {} agents objective.family "
+                    "'{}' provides",
+                    spec.agents, family_->max_agents(), spec.objective.family));
+}
+
 RunResult RunEngine::run(int run, const Progress& progress) const {
   const ExperimentSpec& s = spec_;
   const auto setup_start = std::chrono::steady_clock::now();
   const core::RngFactory rf(s.seed, static_cast<std::uint64_t>(run));
-  const auto objectives = datasets::make_synthetic(s.objective, s.agents, rf);
+  const auto objectives = family_->make(s.agents, rf);
   const core::Domain& domain = objectives[0]->domain();
   core::RngStream shared_rng = rf.stream("rff.shared");
   auto ctx = std::make_shared<const agents::SharedContext>(
@@ -63,18 +72,28 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
   }
   const bool federated = s.algorithm == Algorithm::fts_de;
   const auto mechanism = make_mechanism(s);
-  const auto accountant = privacy::make_accountant(s.server.accountant);
+  // accountants[0] is server.accountant; the others are server.accountants (extra columns).
+  std::vector<std::unique_ptr<privacy::Accountant>> accountants;
+  accountants.push_back(privacy::make_accountant(s.server.accountant));
+  for (const std::string& a : s.server.accountants)
+    accountants.push_back(privacy::make_accountant(a));
+  // Epsilon of everything released so far, per accountant; recomputed only after a release
+  // (tight accountants cost milliseconds per query).
+  std::vector<double> spent(accountants.size(), 0.0);
+  const double delta = s.delta();
   const de::WeightSchedule weights(s.weights);
   const NetworkModel network(s.network);
 
   RunResult result;
   result.run = run;
+  result.dim = domain.dim;
   result.setup_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
   result.best_f =
       Eigen::MatrixXd::Constant(s.rounds + 1, s.agents, -std::numeric_limits<double>::infinity());
   result.regret.resize(s.rounds + 1, s.agents);
   result.epsilon.assign(s.rounds + 1, 0.0);
+  result.extra_epsilon.assign(s.server.accountants.size(), std::vector<double>(s.rounds + 1, 0.0));
   std::vector<double> best(s.agents, -std::numeric_limits<double>::infinity());
   std::vector<AgentRound> work(s.agents);
   server::Broadcast broadcast;
@@ -131,7 +150,8 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
       result.best_f(t, n) = best[n];
       result.regret(t, n) = opt ? *opt - best[n] : std::numeric_limits<double>::quiet_NaN();
     }
-    result.epsilon[t] = accountant->steps() > 0 ? accountant->epsilon(s.delta()).epsilon : 0.0;
+    result.epsilon[t] = spent[0];
+    for (std::size_t a = 1; a < accountants.size(); ++a) result.extra_epsilon[a - 1][t] = spent[a];
 
     if (aggregate) {
       // Replies travel as events; the round closes at the deadline or after the last reply.
@@ -151,14 +171,23 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
       events.schedule(close, [&] {
         core::RngStream srv = rf.stream("server", t);
         release = mechanism->release(arrived, weights.weights(t, agent_region, s.subregions), srv);
-        if (release.event) accountant->compose(*release.event);
+        if (!release.event) return;  // nothing private was released
+        for (std::size_t a = 0; a < accountants.size(); ++a) {
+          accountants[a]->compose(*release.event);
+          spent[a] = accountants[a]->epsilon(delta).epsilon;
+        }
       });
       events.run();
       broadcast = std::move(release.broadcast);
-      const double eps = accountant->steps() > 0 ? accountant->epsilon(s.delta()).epsilon : 0.0;
-      result.server.push_back({t, static_cast<long long>(events.now()), release.stats.received,
-                               release.stats.selected, release.stats.clipped,
-                               release.stats.noise_std, eps});
+      ServerRow row{t,
+                    static_cast<long long>(events.now()),
+                    release.stats.received,
+                    release.stats.selected,
+                    release.stats.clipped,
+                    release.stats.noise_std,
+                    spent[0],
+                    {spent.begin() + 1, spent.end()}};
+      result.server.push_back(std::move(row));
       result.messages += release.stats.selected;
       result.clipped += release.stats.clipped;
     }

@@ -6,6 +6,7 @@
 // mechanism aggregates what arrived. With zero latency and no dropouts this is exactly the
 // synchronous protocol of Algo. 1 and 2.
 #include <functional>
+#include <memory>
 
 #include "sim/core/thread_pool.hpp"
 #include "sim/experiment/experiment_spec.hpp"
@@ -18,7 +19,8 @@ class RunEngine {
   /// Called after every round with (round, rounds).
   using Progress = std::function<void(int, int)>;
 
-  RunEngine(const ExperimentSpec& spec, core::ThreadPool& pool) : spec_(spec), pool_(pool) {}
+  /// Builds the objective family (loading real data: errors name the path) before any run.
+  RunEngine(const ExperimentSpec& spec, core::ThreadPool& pool);
   /// Runs run number `run` (streams keyed by (seed, run)). Throws std::runtime_error if an
   /// objective returns a non-finite value.
   RunResult run(int run, const Progress& progress = {}) const;
@@ -26,6 +28,7 @@ class RunEngine {
  private:
   const ExperimentSpec& spec_;
   core::ThreadPool& pool_;
+  std::shared_ptr<const datasets::ObjectiveFamily> family_;
 };
 
 }  // namespace fbosim::sim

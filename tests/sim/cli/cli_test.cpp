@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -81,4 +82,57 @@ TEST_CASE("fbosim run writes results and a summary for a tiny config") {
   CHECK(o.status == 0);
   CHECK(o.text.find("final simple regret") != std::string::npos);
   CHECK(std::filesystem::file_size(out / "summary.csv") > 0);
+}
+
+TEST_CASE("fbosim privacy --target-epsilon prints the calibrated z and the epsilon it reaches") {
+  // The paper's 9.9085 at z = 1 (q = 0.25, T = 40, N = 200): calibrating to it gives z ~ 1.
+  const Output o =
+      fbosim("privacy --q 0.25 --target-epsilon 9.9086 --steps 40 --agents 200 --format csv");
+  REQUIRE(o.status == 0);
+  std::stringstream in(o.text);
+  std::string header, row, cell;
+  std::getline(in, header);
+  std::getline(in, row);
+  std::stringstream cells(row);
+  std::vector<std::string> v;
+  while (std::getline(cells, cell, ',')) v.push_back(cell);
+  REQUIRE(v.size() == 8);
+  CHECK(std::stod(v[3]) == Approx(1.0).epsilon(1e-4));
+  CHECK(std::stod(v[6]) <= 9.9086);
+  CHECK(fbosim("privacy --q 0.25 --z 1 --target-epsilon 3 --steps 40 --agents 200").status != 0);
+  CHECK(fbosim("privacy --q 0.25 --target-epsilon -1 --steps 40 --agents 200").status != 0);
+  CHECK(fbosim("privacy --q 0.25 --z 1 --steps -1 --agents 200").status != 0);
+  CHECK(fbosim("privacy --q 0.25 --z 1 --steps 4 --delta 1.5").status != 0);
+}
+
+TEST_CASE("fbosim run --accountants adds one epsilon column per accountant") {
+  const std::string cfg = write_temp(
+      "fbosim_acc.yaml",
+      "rounds: 3\nruns: 1\nobjective: {grid_points: 100}\nagents: {count: 4, init_points: 2}\n"
+      "rff: {features: 10}\nlocal_ts: {features: 10}\n");
+  const auto out = std::filesystem::temp_directory_path() / "fbosim_acc_out";
+  std::filesystem::remove_all(out);
+  const Output o = fbosim("run " + cfg + " --quiet --accountants moments --out " + out.string());
+  INFO(o.text);
+  REQUIRE(o.status == 0);
+  for (const char* file : {"/server.csv", "/summary.csv"}) {
+    std::ifstream in(out.string() + file);
+    std::string header, row;
+    std::getline(in, header);
+    CHECK(header.find(",epsilon_moments") != std::string::npos);
+    // The extra moments column repeats the configured (moments) epsilon exactly.
+    std::vector<std::string> names, cells;
+    std::stringstream hs(header);
+    for (std::string c; std::getline(hs, c, ',');) names.push_back(c);
+    while (std::getline(in, row)) {
+      cells.clear();
+      std::stringstream rs(row);
+      for (std::string c; std::getline(rs, c, ',');) cells.push_back(c);
+      REQUIRE(cells.size() == names.size());
+      CHECK(cells[names.size() - 1] ==
+            cells[std::find(names.begin(), names.end(), "epsilon") - names.begin()]);
+    }
+  }
+  CHECK(fbosim("run " + cfg + " --quiet --accountants nope --out " + out.string() + "_x").status !=
+        0);
 }

@@ -1,0 +1,23 @@
+#pragma once
+// Noise calibration: the smallest noise multiplier z whose T-fold composition stays within a
+// target epsilon (what `fbosim privacy --target-epsilon` prints). Epsilon decreases in z for
+// every accountant here, so bisection on z is exact up to its tolerance; the answer is rounded
+// UP (the returned z always reaches the target).
+#include <string>
+
+#include "algorithms/privacy/dp_event.hpp"
+
+namespace fbosim::privacy {
+
+struct Calibration {
+  double noise_multiplier;  ///< the calibrated z
+  double epsilon;           ///< the epsilon it reaches (<= target)
+};
+
+/// event: q, sampling and population (its noise_multiplier is ignored); steps >= 1.
+/// Throws std::invalid_argument for a target <= 0 or one no z in [1e-3, 1e4] reaches.
+/// rel_tol: the bracket [z_lo, z_hi] is narrowed until z_hi / z_lo - 1 <= rel_tol.
+Calibration calibrate_noise(const std::string& accountant, DpEvent event, int steps, double delta,
+                            double target_epsilon, double rel_tol = 1e-6);
+
+}  // namespace fbosim::privacy

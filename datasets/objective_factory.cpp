@@ -1,0 +1,36 @@
+#include "datasets/objective_factory.hpp"
+
+#include <stdexcept>
+
+namespace fbosim::datasets {
+
+namespace {
+
+class SyntheticFamily final : public ObjectiveFamily {
+ public:
+  explicit SyntheticFamily(SyntheticSpec spec) : spec_(std::move(spec)) {}
+  std::vector<std::shared_ptr<const Objective>> make(int agents,
+                                                     const core::RngFactory& rng) const override {
+    return make_synthetic(spec_, agents, rng);
+  }
+
+ private:
+  SyntheticSpec spec_;
+};
+
+}  // namespace
+
+bool is_real_world(const std::string& family) {
+  return family == "landmine" || family == "activity" || family == "emnist";
+}
+
+std::unique_ptr<ObjectiveFamily> make_objective_family(const ObjectiveSpec& spec) {
+  if (spec.family == "gp_grid" || spec.family == "heterogeneous" || spec.family == "gp_box") {
+    SyntheticSpec s = spec.synthetic;
+    s.family = spec.family;
+    return std::make_unique<SyntheticFamily>(std::move(s));
+  }
+  throw std::invalid_argument("objective.family: unknown family '" + spec.family + "'");
+}
+
+}  // namespace fbosim::datasets

@@ -1,0 +1,27 @@
+#pragma once
+// Which objective family an experiment optimises (`objective.family`) and its settings; the
+// factory builds the family once per experiment (real-world families load their data then).
+#include <memory>
+#include <string>
+
+#include "datasets/objective_family.hpp"
+#include "datasets/synthetic/synthetic_family.hpp"
+
+namespace fbosim::datasets {
+
+struct ObjectiveSpec {
+  /// gp_grid | heterogeneous | gp_box (synthetic) | landmine | activity | emnist (real data)
+  std::string family = "gp_grid";
+  /// datasets.root: where real data lives (default $FBOSIM_DATA, else "data").
+  std::string data_root = "data";
+  SyntheticSpec synthetic;  ///< the synthetic families' settings (synthetic.family == family)
+};
+
+/// True for the families that need files under data_root.
+bool is_real_world(const std::string& family);
+
+/// Builds the family; throws std::runtime_error naming the path when data is missing or
+/// malformed, std::invalid_argument for an unknown family.
+std::unique_ptr<ObjectiveFamily> make_objective_family(const ObjectiveSpec& spec);
+
+}  // namespace fbosim::datasets
