@@ -47,9 +47,11 @@ std::shared_ptr<const core::Domain> grid_domain(const GridGpSampler& sampler) {
   return d;
 }
 
-// App. B.1.1: one normalised GP sample f; agent n adds d_{n,j} = +-perturbation, each sign with
-// probability 1/2, independently per grid point (one bernoulli per point, in grid order).
-Objectives gp_grid(const SyntheticSpec& s, int agents, const core::RngFactory& rf) {
+// The grid families: one normalised GP sample f from "objective.base", then agent n's values
+// agent_values(f, sampler, rng) from its own stream "objective.agent"/n.
+template <typename AgentValues>
+Objectives grid_family(const SyntheticSpec& s, int agents, const core::RngFactory& rf,
+                       AgentValues agent_values) {
   const GridGpSampler sampler(s.grid_points, s.lengthscale);
   const auto domain = grid_domain(sampler);
   core::RngStream base_rng = rf.stream("objective.base");
@@ -57,30 +59,34 @@ Objectives gp_grid(const SyntheticSpec& s, int agents, const core::RngFactory& r
   Objectives out;
   for (int n = 0; n < agents; ++n) {
     core::RngStream rng = rf.stream("objective.agent", static_cast<std::uint64_t>(n));
-    Eigen::VectorXd fn = f;
-    for (Eigen::Index j = 0; j < fn.size(); ++j)
-      fn[j] += rng.bernoulli(0.5) ? s.perturbation : -s.perturbation;
-    out.push_back(std::make_shared<GridObjective>(domain, std::move(fn), s.noise_var));
+    out.push_back(
+        std::make_shared<GridObjective>(domain, agent_values(f, sampler, rng), s.noise_var));
   }
   return out;
+}
+
+// App. B.1.1: agent n adds d_{n,j} = +-perturbation, each sign with probability 1/2,
+// independently per grid point (one bernoulli per point, in grid order).
+Objectives gp_grid(const SyntheticSpec& s, int agents, const core::RngFactory& rf) {
+  return grid_family(s, agents, rf,
+                     [&](const Eigen::VectorXd& f, const GridGpSampler&, core::RngStream& rng) {
+                       Eigen::VectorXd fn = f;
+                       for (Eigen::Index j = 0; j < fn.size(); ++j)
+                         fn[j] += rng.bernoulli(0.5) ? s.perturbation : -s.perturbation;
+                       return fn;
+                     });
 }
 
 // App. B.1.2 (Fig. 7): f_n = alpha g_n + (1 - alpha) f_base. The paper draws f_base "with the
 // same setup as App. B.1.1", i.e. normalised to [0,1]; we normalise each g_n likewise, so f_n
 // stays in [0,1]. It does not add the +-d of B.1.1, so spec.perturbation is unused here.
 Objectives heterogeneous(const SyntheticSpec& s, int agents, const core::RngFactory& rf) {
-  const GridGpSampler sampler(s.grid_points, s.lengthscale);
-  const auto domain = grid_domain(sampler);
-  core::RngStream base_rng = rf.stream("objective.base");
-  const Eigen::VectorXd f = min_max_normalise(sampler.sample(base_rng));
-  Objectives out;
-  for (int n = 0; n < agents; ++n) {
-    core::RngStream rng = rf.stream("objective.agent", static_cast<std::uint64_t>(n));
-    const Eigen::VectorXd g = min_max_normalise(sampler.sample(rng));
-    Eigen::VectorXd fn = s.alpha * g + (1 - s.alpha) * f;
-    out.push_back(std::make_shared<GridObjective>(domain, std::move(fn), s.noise_var));
-  }
-  return out;
+  return grid_family(
+      s, agents, rf,
+      [&](const Eigen::VectorXd& f, const GridGpSampler& sampler, core::RngStream& rng) {
+        const Eigen::VectorXd g = min_max_normalise(sampler.sample(rng));
+        return Eigen::VectorXd(s.alpha * g + (1 - s.alpha) * f);
+      });
 }
 
 Objectives gp_box(const SyntheticSpec& s, int agents, const core::RngFactory& rf) {
