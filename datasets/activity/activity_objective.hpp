@@ -25,7 +25,7 @@ struct ActivitySpec {
   std::uint64_t split_seed = 0;
   /// SGD passes over the training half per evaluation. Not stated in the papers [choice]: with
   /// ~170 training rows and batches of 128-512 an epoch is one or two SGD steps; 20 epochs
-  /// (20-40 steps) keep one evaluation at ~4-5 ms on one core (float, SSE2 build).
+  /// (20-40 steps) keep one evaluation at ~4 ms on one core (float, default x86-64 build).
   int epochs = 20;
 };
 

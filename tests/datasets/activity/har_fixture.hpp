@@ -87,9 +87,8 @@ inline void write_tree(const fs::path& dir, const std::vector<Row>& train,
   write_split(dir, "test", test);
 }
 
-/// `per_subject` rows for each subject in `subjects`, labels cycling 1..6, features
-/// separable by label: mean `separation` e_label-ish pattern plus N(0, 1) noise, printed with 8
-/// significant digits.
+/// `per_subject` rows for each subject in `subjects`, labels cycling 1..6, features N(0, 1) plus
+/// `separation` on the features of the row's class (written with 8 significant digits).
 inline std::vector<Row> make_rows(const std::vector<int>& subjects, int per_subject,
                                   double separation, fbosim::core::RngStream& rng) {
   std::vector<Row> rows;
