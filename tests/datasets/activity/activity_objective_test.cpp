@@ -1,0 +1,127 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "datasets/activity/activity_objective.hpp"
+#include "har_fixture.hpp"
+
+using Catch::Matchers::Contains;
+using fbosim::core::RngFactory;
+using fbosim::core::RngStream;
+using fbosim::datasets::ActivityFamily;
+using fbosim::datasets::ActivityHyperparameters;
+using fbosim::datasets::ActivityObjective;
+using fbosim::datasets::ActivitySpec;
+using fbosim::datasets::HarData;
+
+namespace {
+
+Eigen::VectorXd vec(double a, double b, double c) { return Eigen::Vector3d(a, b, c); }
+
+// A HAR tree of three subjects (1, 2 in train, 3 in test), `rows` rows each, classes separated
+// by 1.5 sd in 93 features each: learnable far above the 1/6 chance level.
+struct Fixture {
+  har_fixture::TempDir tmp;
+  ActivitySpec spec;
+  explicit Fixture(int rows = 60) : tmp("objective" + std::to_string(rows)) {
+    RngStream rng(2013);
+    spec.data_dir = (tmp.path() / "UCI HAR Dataset").string();
+    har_fixture::write_tree(spec.data_dir, har_fixture::make_rows({1, 2}, rows, 1.5, rng),
+                            har_fixture::make_rows({3}, rows, 1.5, rng));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("activity: x -> (batch, L2, learning rate) is linear onto the paper's ranges") {
+  const auto lo = ActivityHyperparameters::from_unit(vec(0, 0, 0));
+  CHECK(lo.batch_size == 128);
+  CHECK(lo.l2 == 1e-6);
+  CHECK(lo.learning_rate == 1e-6);
+  const auto hi = ActivityHyperparameters::from_unit(vec(1, 1, 1));
+  CHECK(hi.batch_size == 512);
+  CHECK(hi.l2 == 10.0);
+  CHECK(hi.learning_rate == 1.0);
+  const auto mid = ActivityHyperparameters::from_unit(vec(0.5, 0.5, 0.5));
+  CHECK(mid.batch_size == 320);
+  CHECK(mid.l2 == Approx(5.0000005).epsilon(1e-15));
+  CHECK(mid.learning_rate == Approx(0.5000005).epsilon(1e-15));
+  // 128 + 384 x0 is rounded to the nearest integer: 128.5 (x0 = 1/768) goes up to 129.
+  CHECK(ActivityHyperparameters::from_unit(vec(1.0 / 768, 0, 0)).batch_size == 129);
+  CHECK(ActivityHyperparameters::from_unit(vec(0.99 / 768, 0, 0)).batch_size == 128);
+  CHECK(ActivityHyperparameters::from_unit(vec(1 - 0.99 / 768, 0, 0)).batch_size == 512);
+}
+
+TEST_CASE("activity: x outside [0,1]^3 is an error naming the value") {
+  CHECK_THROWS_WITH(ActivityHyperparameters::from_unit(vec(0.5, 1.25, 0)), Contains("1.25"));
+  CHECK_THROWS_AS(ActivityHyperparameters::from_unit(vec(-0.1, 0, 0)), std::invalid_argument);
+  CHECK_THROWS_AS(ActivityHyperparameters::from_unit(vec(0, NAN, 0)), std::invalid_argument);
+  CHECK_THROWS_AS(ActivityHyperparameters::from_unit(Eigen::VectorXd::Zero(2)),
+                  std::invalid_argument);
+}
+
+TEST_CASE("activity family: one agent per subject found, in subject order, on the unit cube") {
+  Fixture f;
+  const ActivityFamily family(f.spec);
+  REQUIRE(family.max_agents() == 3);
+  const auto objs = family.make(3, RngFactory(1, 0));
+  REQUIRE(objs.size() == 3);
+  for (int n = 0; n < 3; ++n) {
+    const auto* o = dynamic_cast<const ActivityObjective*>(objs[n].get());
+    REQUIRE(o != nullptr);
+    CHECK(o->subject() == n + 1);
+    CHECK(o->domain().dim == 3);
+    CHECK_FALSE(o->domain().is_grid());
+    CHECK_FALSE(o->optimum().has_value());
+    CHECK(o->data().train_x.rows() == 30);
+    CHECK(o->data().val_x.rows() == 30);
+  }
+  CHECK(family.make(2, RngFactory(5, 9)).size() == 2);
+  CHECK_THROWS_WITH(family.make(4, RngFactory(1, 0)), Contains("got 4"));
+  CHECK_THROWS_AS(family.make(0, RngFactory(1, 0)), std::invalid_argument);
+}
+
+TEST_CASE("activity: a good setting learns, a divergent one does not, the score is accuracy") {
+  Fixture f;
+  const auto objs = ActivityFamily(f.spec).make(3, RngFactory(1, 0));
+  RngStream rng(6);
+  // Batch 128 (full batch here), L2 1e-6, learning rate 0.1.
+  const auto good = objs[0]->query(vec(0, 0, 0.1), rng);
+  CHECK(good.y == good.f);
+  CHECK(good.f > 0.9);  // chance: 1/6
+  // The score is a fraction of the 30 validation rows.
+  CHECK(std::abs(good.f * 30 - std::round(good.f * 30)) < 1e-9);
+  // L2 10 with learning rate 1: SGD diverges and keeps a useless model.
+  CHECK(objs[0]->query(vec(0, 1, 1), rng).f < good.f);
+}
+
+TEST_CASE("activity: the same stream replays the same score, and evaluate is a pure function") {
+  // 300 rows: 150 training rows, so batch 128 makes two minibatches and the shuffle matters.
+  Fixture f(300);
+  f.spec.epochs = 3;
+  const auto objs = ActivityFamily(f.spec).make(3, RngFactory(1, 0));
+  const Eigen::VectorXd x = vec(0, 0.001, 0.02);
+  RngStream a(99), b(99);
+  const auto qa = objs[1]->query(x, a), qb = objs[1]->query(x, b);
+  CHECK(qa.y == qb.y);
+  CHECK(qa.f == qb.f);
+  RngStream c(99);
+  CHECK(objs[1]->observe(x, c) == qa.y);
+  // evaluate: the documented fixed stream of the subject, every time.
+  RngStream fixed = RngFactory(0, 0).stream("activity.evaluate", 2);
+  CHECK(objs[1]->evaluate(x) == objs[1]->observe(x, fixed));
+  CHECK(objs[1]->evaluate(x) == objs[1]->evaluate(x));
+}
+
+TEST_CASE("activity family: bad settings and a missing data folder are clear errors") {
+  Fixture f;
+  ActivitySpec bad = f.spec;
+  bad.epochs = 0;
+  CHECK_THROWS_WITH(ActivityFamily(bad), Contains("objective.epochs") && Contains("got 0"));
+  bad = f.spec;
+  bad.data_dir = f.spec.data_dir + "-missing";
+  CHECK_THROWS_WITH(ActivityFamily(bad), Contains("-missing") && Contains("missing directory"));
+  bad.data_dir.clear();
+  CHECK_THROWS_WITH(ActivityFamily(bad), Contains("objective.data_dir"));
+}
