@@ -1,5 +1,6 @@
 #include "datasets/objective_factory.hpp"
 
+#include <filesystem>
 #include <stdexcept>
 
 namespace fbosim::datasets {
@@ -29,6 +30,12 @@ std::unique_ptr<ObjectiveFamily> make_objective_family(const ObjectiveSpec& spec
     SyntheticSpec s = spec.synthetic;
     s.family = spec.family;
     return std::make_unique<SyntheticFamily>(std::move(s));
+  }
+  const std::filesystem::path root(spec.data_root);
+  if (spec.family == "activity") {
+    ActivitySpec a = spec.activity;
+    if (a.data_dir.empty()) a.data_dir = (root / "har" / "UCI HAR Dataset").string();
+    return std::make_unique<ActivityFamily>(a);
   }
   throw std::invalid_argument("objective.family: unknown family '" + spec.family + "'");
 }

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "datasets/activity/activity_objective.hpp"
 #include "datasets/objective_family.hpp"
 #include "datasets/synthetic/synthetic_family.hpp"
 
@@ -15,6 +16,7 @@ struct ObjectiveSpec {
   /// datasets.root: where real data lives (default $FBOSIM_DATA, else "data").
   std::string data_root = "data";
   SyntheticSpec synthetic;  ///< the synthetic families' settings (synthetic.family == family)
+  ActivitySpec activity;    ///< activity (data_dir is derived from data_root when empty)
 };
 
 /// True for the families that need files under data_root.

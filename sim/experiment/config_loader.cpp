@@ -53,6 +53,12 @@ void read_objective(ConfigReader& r, datasets::ObjectiveSpec& o) {
   o.data_root = r.get<std::string>("datasets.root", env && *env ? env : o.data_root);
   r.require(!o.data_root.empty(), "datasets.root", "must not be empty");
   if (!datasets::is_real_world(o.family)) read_synthetic(r, o.synthetic);
+  if (o.family == "activity") {
+    auto& a = o.activity;
+    a.split_seed = r.get<std::uint64_t>("objective.split_seed", a.split_seed);
+    a.epochs = r.get<int>("objective.epochs", a.epochs);
+    r.require(a.epochs >= 1 && a.epochs <= 100000, "objective.epochs", "must be in [1, 100000]");
+  }
 }
 
 void read_exploration(ConfigReader& r, ExperimentSpec& s) {

@@ -83,6 +83,9 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
   out.runs = spec.runs;
   out.rounds = spec.rounds;
   out.agents = spec.agents;
+  // The engine loads real data first: a missing file fails before anything is created.
+  core::ThreadPool pool(options.threads);
+  const RunEngine engine(spec, pool);
   std::error_code ec;
   std::filesystem::create_directories(out.out_dir, ec);
   if (ec)
@@ -93,8 +96,6 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
   std::string extra_columns;  // ",epsilon_<name>" per server.accountants
   for (const std::string& a : spec.server.accountants) extra_columns += ",epsilon_" + a;
   server.write("run,round,time,received,selected,clipped,noise_std,epsilon" + extra_columns + "\n");
-  core::ThreadPool pool(options.threads);
-  const RunEngine engine(spec, pool);
   ProgressLine progress(options.progress, spec.runs);
   // per round: values over (run, agent)
   std::vector<std::vector<double>> regret(spec.rounds + 1), best_f(spec.rounds + 1);
