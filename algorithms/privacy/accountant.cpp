@@ -6,16 +6,18 @@
 #include <fmt/ranges.h>
 
 #include "algorithms/privacy/moments_accountant.hpp"
+#include "algorithms/privacy/rdp_accountant.hpp"
 
 namespace fbosim::privacy {
 
 const std::vector<std::string>& accountant_names() {
-  static const std::vector<std::string> names{"moments"};
+  static const std::vector<std::string> names{"moments", "rdp"};
   return names;
 }
 
 std::unique_ptr<Accountant> make_accountant(const std::string& name) {
   if (name == "moments") return std::make_unique<MomentsAccountant>();
+  if (name == "rdp") return std::make_unique<RdpAccountant>();
   throw std::invalid_argument(
       fmt::format("unknown accountant '{}'; known: {}", name, fmt::join(accountant_names(), ", ")));
 }
