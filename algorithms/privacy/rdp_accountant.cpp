@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/privacy/gaussian_tail.hpp"
+
 namespace fbosim::privacy {
 
 namespace {
@@ -25,15 +27,6 @@ double log_sub(double a, double b) {
   if (b == -kInf) return a;
   if (b >= a) return -kInf;
   return a + std::log(-std::expm1(b - a));
-}
-
-// log erfc(x), accurate where erfc underflows: the asymptotic series of erfc for large x
-// (Abramowitz & Stegun 7.1.23) beyond x = 20, where four terms are exact to double precision.
-double log_erfc(double x) {
-  if (x < 20) return std::log(std::erfc(x));
-  const double r = 1 / (x * x);
-  return -x * x - std::log(x) - 0.5 * std::log(M_PI) +
-         std::log1p(r * (-0.5 + r * (0.75 + r * (-1.875 + r * 6.5625))));
 }
 
 double log_binom(double n, double k) {

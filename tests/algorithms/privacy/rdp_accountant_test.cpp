@@ -65,7 +65,7 @@ TEST_CASE("fractional orders agree with the integral definition and join the int
         Approx(RdpAccountant::poisson_rdp(0.25, 1.0, 3.0)).epsilon(1e-5));
 }
 
-TEST_CASE("epsilon grows with q and T and shrinks with z") {
+TEST_CASE("rdp epsilon grows with q and T and shrinks with z") {
   CHECK(rdp_epsilon(0.15, 1, 40, kDelta200) < rdp_epsilon(0.25, 1, 40, kDelta200));
   CHECK(rdp_epsilon(0.25, 1, 40, kDelta200) < rdp_epsilon(0.5, 1, 40, kDelta200));
   CHECK(rdp_epsilon(0.25, 1.5, 40, kDelta200) < rdp_epsilon(0.25, 1.2, 40, kDelta200));

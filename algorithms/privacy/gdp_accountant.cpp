@@ -1,0 +1,54 @@
+#include "algorithms/privacy/gdp_accountant.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "algorithms/privacy/gaussian_tail.hpp"
+
+namespace fbosim::privacy {
+
+void GdpAccountant::compose(const DpEvent& e, int count) {
+  if (e.sampling != Sampling::poisson)
+    throw std::invalid_argument("the gdp accountant covers Poisson sampling only, got " +
+                                to_string(e.sampling) + " sampling");
+  if (!(e.sampling_rate > 0 && e.sampling_rate <= 1))
+    throw std::invalid_argument(
+        fmt::format("sampling_rate q must be in (0, 1], got {}", e.sampling_rate));
+  if (!(e.noise_multiplier > 0 && std::isfinite(e.noise_multiplier)))
+    throw std::invalid_argument(
+        fmt::format("noise_multiplier z must be > 0, got {}", e.noise_multiplier));
+  if (count < 0) throw std::invalid_argument(fmt::format("count must be >= 0, got {}", count));
+  const double q = e.sampling_rate, z = e.noise_multiplier;
+  const double per_step = q == 1 ? 1 / (z * z) : q * q * std::expm1(1 / (z * z));
+  mu_squared_ += count * per_step;
+  steps_ += count;
+}
+
+double GdpAccountant::mu() const { return std::sqrt(mu_squared_); }
+
+double GdpAccountant::delta_of(double mu, double eps) {
+  // e^eps Phi(-eps/mu - mu/2) in log space: both factors overflow/underflow for large eps.
+  return normal_cdf(-eps / mu + mu / 2) - std::exp(eps + log_normal_cdf(-eps / mu - mu / 2));
+}
+
+double GdpAccountant::epsilon_of(double mu, double delta) {
+  if (delta_of(mu, 0) <= delta) return 0;
+  double lo = 0, hi = 1;
+  while (delta_of(mu, hi) > delta) hi *= 2;  // delta_of decreases to 0 as eps grows
+  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (delta_of(mu, mid) > delta ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+EpsilonResult GdpAccountant::epsilon(double delta) const {
+  if (!(delta > 0 && delta < 1))
+    throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
+  if (steps_ == 0 || mu_squared_ == 0) return {0.0, 0.0};
+  return {epsilon_of(mu(), delta), 0.0};
+}
+
+}  // namespace fbosim::privacy
