@@ -7,5 +7,6 @@ namespace fbosim::cli {
 void add_run_command(CLI::App& app);
 void add_privacy_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_audit_command(CLI::App& app);
 
 }  // namespace fbosim::cli

@@ -136,3 +136,37 @@ TEST_CASE("fbosim run --accountants adds one epsilon column per accountant") {
   CHECK(fbosim("run " + cfg + " --quiet --accountants nope --out " + out.string() + "_x").status !=
         0);
 }
+
+TEST_CASE("fbosim privacy: every accountant, pld well below moments on the paper's setting") {
+  const auto eps = [](const std::string& acc) {
+    const Output o = fbosim("privacy --accountant " + acc +
+                            " --q 0.25 --z 1 --steps 40 --agents 200 --format csv");
+    REQUIRE(o.status == 0);
+    const auto comma = o.text.rfind(',', o.text.rfind(',') - 1);
+    return std::stod(o.text.substr(comma + 1));
+  };
+  const double moments = eps("moments"), rdp = eps("rdp"), pld = eps("pld");
+  CHECK(moments == Approx(9.9085).margin(1e-4));
+  CHECK(rdp < moments);
+  CHECK(pld < rdp);
+  CHECK(pld <= 0.8 * moments);
+  CHECK(eps("gdp") > 0);
+  CHECK(fbosim("privacy --accountant pld --sampling fixed --q 0.25 --z 1 --steps 4 --agents 20")
+            .status != 0);
+  CHECK(fbosim("privacy --accountant nope --q 0.25 --z 1 --steps 4 --agents 20").status != 0);
+}
+
+TEST_CASE("fbosim audit exits 0 when consistent and 3 when a broken mechanism exceeds the bound") {
+  const std::string cfg = write_temp(
+      "fbosim_audit.yaml",
+      "agents: {count: 50}\nrff: {features: 20}\nexploration: {subregions: 1}\n"
+      "server: {dp: true, sampling_rate: 1.0, noise_multiplier: 1.0, clip_norm: 11}\n");
+  const Output ok = fbosim("audit " + cfg + " --trials 40000 --threads 2");
+  INFO(ok.text);
+  CHECK(ok.status == 0);
+  CHECK(ok.text.find("consistent") != std::string::npos);
+  const Output broken = fbosim("audit " + cfg + " --trials 40000 --threads 2 --noise-scale 0.5");
+  INFO(broken.text);
+  CHECK(broken.status == 3);
+  CHECK(broken.text.find("VIOLATION") != std::string::npos);
+}
