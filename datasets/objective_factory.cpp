@@ -32,6 +32,11 @@ std::unique_ptr<ObjectiveFamily> make_objective_family(const ObjectiveSpec& spec
     return std::make_unique<SyntheticFamily>(std::move(s));
   }
   const std::filesystem::path root(spec.data_root);
+  if (spec.family == "landmine") {
+    LandmineSpec l = spec.landmine;
+    if (l.path.empty()) l.path = (root / "landmine" / "LandmineData.mat").string();
+    return std::make_unique<LandmineFamily>(l);
+  }
   if (spec.family == "activity") {
     ActivitySpec a = spec.activity;
     if (a.data_dir.empty()) a.data_dir = (root / "har" / "UCI HAR Dataset").string();

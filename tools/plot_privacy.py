@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Privacy-loss figures for the accountants (issue: privacy accounting beyond the paper).
 
 1. results/figures/privacy_vs_rounds.{png,pdf}: epsilon after t rounds, t = 1..60, for the paper's
@@ -58,7 +58,7 @@ def privacy_vs_rounds(binary, out_dir, rounds):
             colour, ls = STYLE[acc]
             ax.plot(ts, [epsilon(binary, acc, q, z, t, n) for t in ts], color=colour,
                     linestyle=ls, label=LABEL[acc])
-        ax.set_title(f"{name}: N = {n}, q = {q}, z = {z}, delta = N^-1.1")
+        ax.set_title(f"{name}: N = {n}, q = {q}, z = {z}\ndelta = N^-1.1", fontsize=10)
         ax.set_xlabel("rounds T")
         ax.set_ylabel("epsilon")
         ax.grid(alpha=0.3)

@@ -1,5 +1,6 @@
 // fbosim run CONFIG.yaml [--set key=value]... [--runs R] [--seed S] [--threads K] [--out DIR]
 //            [--accountants A,B]
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -40,15 +41,20 @@ void run(const RunArgs& a) {
   options.out_dir = a.out;
   options.progress = !a.quiet;
   const sim::ExperimentSummary s = sim::run_experiment(cfg.spec, cfg.resolved, options);
+  const std::string regret =
+      std::isfinite(s.final_mean_regret)
+          ? fmt::format("{:.4f} +- {:.4f} (mean +- s.e. over agents and runs)", s.final_mean_regret,
+                        s.final_se_regret)
+          : std::string("n/a (the objective's optimum is unknown)");
   std::printf(
       "%s: %d run(s) x %d agents x %d rounds in %.2f s (%d threads)\n"
-      "  final simple regret %.4f +- %.4f (mean +- s.e. over agents and runs)\n"
+      "  final simple regret %s\n"
       "  final best f        %.4f +- %.4f\n"
       "  epsilon %.4f (delta %.3g, %s accountant)%s, clipped %.2f%% of messages\n"
       "  wrote %s/{trace,server,summary}.csv and config.resolved.yaml\n",
-      cfg.spec.name.c_str(), s.runs, s.agents, s.rounds, s.seconds, options.threads,
-      s.final_mean_regret, s.final_se_regret, s.final_mean_best_f, s.final_se_best_f, s.epsilon,
-      cfg.spec.delta(), cfg.spec.server.accountant.c_str(),
+      cfg.spec.name.c_str(), s.runs, s.agents, s.rounds, s.seconds, options.threads, regret.c_str(),
+      s.final_mean_best_f, s.final_se_best_f, s.epsilon, cfg.spec.delta(),
+      cfg.spec.server.accountant.c_str(),
       cfg.spec.server.dp && cfg.spec.algorithm == sim::Algorithm::fts_de ? "" : " [no DP]",
       100 * s.clipped_fraction, s.out_dir.c_str());
   if (s.fallbacks > 0)

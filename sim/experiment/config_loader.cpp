@@ -53,6 +53,12 @@ void read_objective(ConfigReader& r, datasets::ObjectiveSpec& o) {
   o.data_root = r.get<std::string>("datasets.root", env && *env ? env : o.data_root);
   r.require(!o.data_root.empty(), "datasets.root", "must not be empty");
   if (!datasets::is_real_world(o.family)) read_synthetic(r, o.synthetic);
+  if (o.family == "landmine") {
+    auto& l = o.landmine;
+    l.split_seed = r.get<std::uint64_t>("objective.split_seed", l.split_seed);
+    l.cv_folds = r.get<int>("objective.cv_folds", l.cv_folds);
+    r.require(l.cv_folds >= 2 && l.cv_folds <= 20, "objective.cv_folds", "must be in [2, 20]");
+  }
   if (o.family == "activity") {
     auto& a = o.activity;
     a.split_seed = r.get<std::uint64_t>("objective.split_seed", a.split_seed);
