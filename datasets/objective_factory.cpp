@@ -37,6 +37,11 @@ std::unique_ptr<ObjectiveFamily> make_objective_family(const ObjectiveSpec& spec
     if (l.path.empty()) l.path = (root / "landmine" / "LandmineData.mat").string();
     return std::make_unique<LandmineFamily>(l);
   }
+  if (spec.family == "emnist") {
+    EmnistSpec e = spec.emnist;
+    if (e.data_dir.empty()) e.data_dir = (root / "femnist_digits").string();
+    return std::make_unique<EmnistFamily>(e);
+  }
   if (spec.family == "activity") {
     ActivitySpec a = spec.activity;
     if (a.data_dir.empty()) a.data_dir = (root / "har" / "UCI HAR Dataset").string();

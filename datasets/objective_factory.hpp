@@ -5,6 +5,7 @@
 #include <string>
 
 #include "datasets/activity/activity_objective.hpp"
+#include "datasets/emnist/emnist_objective.hpp"
 #include "datasets/landmine/landmine_objective.hpp"
 #include "datasets/objective_family.hpp"
 #include "datasets/synthetic/synthetic_family.hpp"
@@ -19,6 +20,7 @@ struct ObjectiveSpec {
   SyntheticSpec synthetic;  ///< the synthetic families' settings (synthetic.family == family)
   ActivitySpec activity;    ///< activity (data_dir is derived from data_root when empty)
   LandmineSpec landmine;    ///< landmine (path is derived from data_root when empty)
+  EmnistSpec emnist;        ///< emnist (data_dir is derived from data_root when empty)
 };
 
 /// True for the families that need files under data_root.

@@ -59,6 +59,20 @@ void read_objective(ConfigReader& r, datasets::ObjectiveSpec& o) {
     l.cv_folds = r.get<int>("objective.cv_folds", l.cv_folds);
     r.require(l.cv_folds >= 2 && l.cv_folds <= 20, "objective.cv_folds", "must be in [2, 20]");
   }
+  if (o.family == "emnist") {
+    auto& c = o.emnist.cnn;
+    c.conv1 = r.get<int>("objective.conv1", c.conv1);
+    c.conv2 = r.get<int>("objective.conv2", c.conv2);
+    c.hidden = r.get<int>("objective.hidden", c.hidden);
+    c.epochs = r.get<int>("objective.epochs", c.epochs);
+    c.batch = r.get<int>("objective.batch_size", c.batch);
+    const std::pair<const char*, int> sizes[] = {{"objective.conv1", c.conv1},
+                                                 {"objective.conv2", c.conv2},
+                                                 {"objective.hidden", c.hidden},
+                                                 {"objective.epochs", c.epochs},
+                                                 {"objective.batch_size", c.batch}};
+    for (const auto& [key, value] : sizes) r.require(value >= 1, key, "must be >= 1");
+  }
   if (o.family == "activity") {
     auto& a = o.activity;
     a.split_seed = r.get<std::uint64_t>("objective.split_seed", a.split_seed);

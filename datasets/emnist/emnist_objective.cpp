@@ -1,0 +1,76 @@
+#include "datasets/emnist/emnist_objective.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "datasets/torch_plugin.hpp"
+
+namespace fbosim::datasets {
+
+namespace {
+
+class EmnistObjective final : public Objective {
+ public:
+  EmnistObjective(std::shared_ptr<const WriterDigits> w, CnnOptions o, int agent)
+      : writer_(std::move(w)), cnn_(o), agent_(agent) {
+    domain_.dim = 3;
+  }
+  const core::Domain& domain() const override { return domain_; }
+  double evaluate(const Eigen::VectorXd& x) const override {
+    core::RngStream rng = core::RngFactory(0, 0).stream("emnist.evaluate", agent_);
+    return accuracy(x, rng);
+  }
+  double observe(const Eigen::VectorXd& x, core::RngStream& rng) const override {
+    return accuracy(x, rng);
+  }
+  Evaluation query(const Eigen::VectorXd& x, core::RngStream& rng) const override {
+    const double a = accuracy(x, rng);
+    return {a, a};
+  }
+
+ private:
+  double accuracy(const Eigen::VectorXd& x, core::RngStream& rng) const {
+    const Eigen::Vector3d h = emnist_hyperparameters(x);
+    return cnn_accuracy(*writer_, cnn_, h[0], h[1], h[2], rng.engine()());
+  }
+  std::shared_ptr<const WriterDigits> writer_;
+  CnnOptions cnn_;
+  int agent_;
+  core::Domain domain_;
+};
+
+}  // namespace
+
+Eigen::Vector3d emnist_hyperparameters(const Eigen::VectorXd& x) {
+  if (x.size() != 3 || !(x.array() >= 0).all() || !(x.array() <= 1).all())
+    throw std::invalid_argument(fmt::format("emnist: x must be a point of [0,1]^3, got [{}]",
+                                            fmt::join(x.data(), x.data() + x.size(), ", ")));
+  return (1e-7 + x.array() * (0.02 - 1e-7)).matrix();
+}
+
+EmnistFamily::EmnistFamily(const EmnistSpec& spec) : spec_(spec) {
+  const CnnOptions& c = spec.cnn;
+  if (c.conv1 < 1 || c.conv2 < 1 || c.hidden < 1 || c.epochs < 1 || c.batch < 1)
+    throw std::invalid_argument(fmt::format(
+        "objective.conv1/conv2/hidden/epochs/batch_size must be >= 1, got {}/{}/{}/{}/{}", c.conv1,
+        c.conv2, c.hidden, c.epochs, c.batch));
+  for (WriterDigits& w : load_femnist_digits(spec.data_dir))
+    writers_.push_back(std::make_shared<const WriterDigits>(std::move(w)));
+  torch_plugin_symbol("fbosim_cnn_train_and_score");  // fail now, not in round 0
+}
+
+std::vector<std::shared_ptr<const Objective>> EmnistFamily::make(int agents,
+                                                                 const core::RngFactory&) const {
+  if (agents < 1 || agents > max_agents())
+    throw std::invalid_argument(
+        fmt::format("agents.count: the FEMNIST digits have {} writers with test digits, got {}",
+                    max_agents(), agents));
+  std::vector<std::shared_ptr<const Objective>> out;
+  for (int n = 0; n < agents; ++n)
+    out.push_back(std::make_shared<EmnistObjective>(writers_[n], spec_.cnn, n));
+  return out;
+}
+
+}  // namespace fbosim::datasets

@@ -1,0 +1,37 @@
+#pragma once
+// EMNIST (DP-FTS-DE Sec. 5; spec dp-fts-de.md sections 7-8): agent n tunes the CNN of writer n
+// of the FEMNIST digits: x -> learning rate, learning-rate decay and L2, each linear in
+// [1e-7, 0.02]; one evaluation trains on the writer's training digits and returns the accuracy
+// on its test digits (y = f = accuracy; no known optimum). Needs the LibTorch plugin.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "datasets/emnist/cnn_trainer.hpp"
+#include "datasets/emnist/femnist_data.hpp"
+#include "datasets/objective_family.hpp"
+
+namespace fbosim::datasets {
+
+struct EmnistSpec {
+  std::string data_dir;  ///< <datasets.root>/femnist_digits
+  CnnOptions cnn;
+};
+
+class EmnistFamily final : public ObjectiveFamily {
+ public:
+  /// Loads the digits; throws std::runtime_error for missing data or a build without LibTorch.
+  explicit EmnistFamily(const EmnistSpec& spec);
+  int max_agents() const override { return static_cast<int>(writers_.size()); }
+  std::vector<std::shared_ptr<const Objective>> make(int agents,
+                                                     const core::RngFactory& rng) const override;
+
+ private:
+  EmnistSpec spec_;
+  std::vector<std::shared_ptr<const WriterDigits>> writers_;
+};
+
+/// x in [0,1]^3 -> (learning rate, decay, L2), each 1e-7 + x_k (0.02 - 1e-7).
+Eigen::Vector3d emnist_hyperparameters(const Eigen::VectorXd& x);
+
+}  // namespace fbosim::datasets

@@ -1,0 +1,102 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+#include <tuple>
+
+#include "datasets/emnist/emnist_objective.hpp"
+#include "datasets/emnist/idx_file.hpp"
+
+using namespace fbosim::datasets;
+
+namespace {
+const std::string kDir = std::string(FBOSIM_SHARED_DIR) + "/datasets/femnist_digits";
+const std::vector<WriterDigits>& writers() {
+  static const std::vector<WriterDigits> w = load_femnist_digits(kDir);
+  return w;
+}
+std::string temp(const std::string& name, const std::string& bytes) {
+  const auto p = std::filesystem::temp_directory_path() / name;
+  std::ofstream(p, std::ios::binary) << bytes;
+  return p.string();
+}
+}  // namespace
+
+TEST_CASE("IDX: big-endian header, dimensions and data") {
+  // magic 00 00 08 02, dims 2 x 3 (big-endian), 6 bytes of data.
+  const std::string bytes(
+      "\x00\x00\x08\x02\x00\x00\x00\x02\x00\x00\x00\x03\x01\x02\x03\x04\x05\xff", 18);
+  const IdxFile f = read_idx(temp("fbosim_ok.idx", bytes), 2);
+  CHECK(f.dims == std::vector<std::uint32_t>{2, 3});
+  CHECK(f.data == std::vector<std::uint8_t>{1, 2, 3, 4, 5, 255});
+  CHECK_THROWS_WITH(read_idx(temp("fbosim_short.idx", bytes.substr(0, 15)), 2),
+                    Catch::Contains("truncated data"));
+  CHECK_THROWS_WITH(read_idx(temp("fbosim_magic.idx", bytes), 3), Catch::Contains("bad magic"));
+  CHECK_THROWS_WITH(read_idx("/nonexistent/x.idx", 1), Catch::Contains("/nonexistent/x.idx"));
+}
+
+TEST_CASE("the shared FEMNIST digits: writers with train and test digits, counts as in the CSV") {
+  // Independent count from writers.csv: writer_id,n_train_digits,n_test_digits,...
+  std::ifstream csv(kDir + "/writers.csv");
+  std::string line;
+  std::getline(csv, line);
+  std::vector<std::tuple<std::string, std::size_t, std::size_t>> expected;
+  while (std::getline(csv, line)) {
+    std::stringstream cells(line);
+    std::string id, train, test;
+    std::getline(cells, id, ',');
+    std::getline(cells, train, ',');
+    std::getline(cells, test, ',');
+    if (std::stoul(train) > 0 && std::stoul(test) > 0)
+      expected.emplace_back(id, std::stoul(train), std::stoul(test));
+  }
+  REQUIRE(writers().size() == expected.size());
+  CHECK(writers().size() >= 100);
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const auto& w = writers()[i];
+    CHECK(w.writer == std::get<0>(expected[i]));
+    CHECK(w.train_y.size() == std::get<1>(expected[i]));
+    CHECK(w.test_y.size() == std::get<2>(expected[i]));
+    CHECK(w.train_x.rows() == static_cast<Eigen::Index>(w.train_y.size()));
+    CHECK(w.train_x.minCoeff() >= 0.0f);
+    CHECK(w.train_x.maxCoeff() <= 1.0f);
+  }
+  // Inverted: the background (most pixels) is 0 and ink is near 1.
+  CHECK(writers()[0].train_x.mean() < 0.3f);
+  CHECK(writers()[0].train_x.maxCoeff() > 0.9f);
+}
+
+TEST_CASE("a missing FEMNIST directory names the path") {
+  CHECK_THROWS_WITH(load_femnist_digits("/nonexistent/femnist"),
+                    Catch::Contains("/nonexistent/femnist"));
+}
+
+TEST_CASE("the hyperparameter map is linear on [1e-7, 0.02]") {
+  CHECK(emnist_hyperparameters(Eigen::Vector3d(0, 0.5, 1))[0] == Approx(1e-7));
+  CHECK(emnist_hyperparameters(Eigen::Vector3d(0, 0.5, 1))[1] == Approx((1e-7 + 0.02) / 2));
+  CHECK(emnist_hyperparameters(Eigen::Vector3d(0, 0.5, 1))[2] == Approx(0.02));
+  CHECK_THROWS_AS(emnist_hyperparameters(Eigen::Vector3d(0, 2, 0)), std::invalid_argument);
+}
+
+#ifdef FBOSIM_HAVE_TORCH
+TEST_CASE("the CNN learns a writer's digits well above chance, reproducibly on any thread") {
+  const WriterDigits& w = writers()[0];
+  CnnOptions o;
+  o.epochs = 5;
+  const double a = cnn_accuracy(w, o, 0.005, 1e-4, 1e-5, 42);
+  double b = -1;
+  std::thread other([&] { b = cnn_accuracy(w, o, 0.005, 1e-4, 1e-5, 42); });
+  other.join();
+  CHECK(a > 0.4);  // chance is 0.1
+  CHECK(a == b);
+}
+#else
+TEST_CASE("without LibTorch the EMNIST family says how to get it") {
+  EmnistSpec spec;
+  spec.data_dir = kDir;
+  CHECK_THROWS_WITH(EmnistFamily(spec), Catch::Contains("libtorch-dev"));
+}
+#endif
