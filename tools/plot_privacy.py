@@ -86,6 +86,13 @@ def fig3a_tight(binary, results, out_dir, rounds):
         d = df[df.accountant == acc].sort_values("epsilon")
         ax.errorbar(d.epsilon, d.error, yerr=d.se, fmt=marker, color=STYLE[acc][0],
                     label=LABEL[acc], capsize=2)
+    # The non-private baselines as horizontal lines, as in the paper.
+    for name, colour in (("landmine_ts", "black"), ("landmine_fts", "tab:purple"),
+                         ("landmine_fts_de", "tab:orange")):
+        path = os.path.join(results, name, "summary.csv")
+        if os.path.exists(path):
+            ax.axhline(1 - pd.read_csv(path).iloc[-1]["mean_best_f"], color=colour,
+                       linestyle="--", linewidth=1, label=name.replace("landmine_", "").upper())
     ax.set_xlabel(f"privacy loss epsilon after {rounds} rounds")
     ax.set_ylabel("best validation error (1 - AUC)")
     ax.set_title("Fig. 3a (landmine) with the tight epsilon")

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <complex>
 #include <functional>
+#include <future>
 #include <limits>
 #include <stdexcept>
 
@@ -77,6 +78,19 @@ void truncate(PldAccountant::Pld& d) {
   d.inf_mass += high_mass;
 }
 
+// The smallest 2^a 3^b 5^c >= n: kissfft's fast radices, padding far less than a power of two.
+std::size_t fft_size(std::size_t n) {
+  std::size_t best = 1;
+  while (best < n) best <<= 1;
+  for (std::size_t p5 = 1; p5 < best; p5 *= 5)
+    for (std::size_t p35 = p5; p35 < best; p35 *= 3) {
+      std::size_t m = p35;
+      while (m < n) m <<= 1;
+      best = std::min(best, m);
+    }
+  return best;
+}
+
 }  // namespace
 
 PldAccountant::PldAccountant(double grid_width) : grid_width_(grid_width) {
@@ -125,10 +139,13 @@ PldAccountant::Pld PldAccountant::single(double q, double z, double h, bool add)
 
 PldAccountant::Pld PldAccountant::convolve(const Pld& a, const Pld& b) {
   const std::size_t n = a.p.size() + b.p.size() - 1;
-  std::size_t nfft = 1;
-  while (nfft < n) nfft <<= 1;
-  Eigen::FFT<double> fft;
-  fft.SetFlag(Eigen::FFT<double>::HalfSpectrum);  // real input: half the work
+  const std::size_t nfft = fft_size(n);
+  // One FFT object per thread: it caches the twiddle factors of every size it has seen.
+  thread_local Eigen::FFT<double> fft = [] {
+    Eigen::FFT<double> f;
+    f.SetFlag(Eigen::FFT<double>::HalfSpectrum);  // real input: half the work
+    return f;
+  }();
   const auto spectrum = [&](const std::vector<double>& p) {
     std::vector<double> padded(p);
     padded.resize(nfft, 0.0);
@@ -207,8 +224,7 @@ void PldAccountant::compose(const DpEvent& e, int count) {
 }
 
 double PldAccountant::pessimistic_epsilon(double delta, double h) const {
-  double eps = 0;
-  for (bool add : {false, true}) {
+  const auto relation = [&](bool add) {
     Pld total;
     bool first = true;
     for (const Group& g : groups_) {
@@ -216,9 +232,13 @@ double PldAccountant::pessimistic_epsilon(double delta, double h) const {
       total = first ? std::move(part) : convolve(total, part);
       first = false;
     }
-    eps = std::max(eps, epsilon_of(total, h, delta));
-  }
-  return eps;
+    return epsilon_of(total, h, delta);
+  };
+  // The two neighbouring relations are independent computations: one on another thread.
+  // Deterministic (each is the same sequential computation whichever thread runs it).
+  auto add = std::async(std::launch::async, relation, true);
+  const double remove = relation(false);
+  return std::max(remove, add.get());
 }
 
 EpsilonBounds PldAccountant::epsilon_bounds(double delta) const {
