@@ -37,7 +37,7 @@ void* torch_plugin_symbol(const std::string& name) {
   if (!torch_plugin_built())
     throw std::runtime_error(
         "this fbosim was built without LibTorch: install libtorch-dev (Debian 12) and rebuild "
-        "(tools/setup.sh --with-torch)");
+        "(tools/setup.sh installs it unless FBOSIM_NO_TORCH=1)");
   static std::once_flag once;
   static void* handle = nullptr;
   static std::string error;

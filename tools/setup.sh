@@ -5,7 +5,15 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(build-essential cmake libeigen3-dev libyaml-cpp-dev libcli11-dev libboost-dev
-          catch2 libfmt-dev liblbfgspp-dev libsvm-dev libmatio-dev pkg-config)
+          catch2 libfmt-dev liblbfgspp-dev libsvm-dev libmatio-dev pkg-config
+          python3-matplotlib python3-pandas)
+# LibTorch (the EMNIST CNN) is optional: FBOSIM_NO_TORCH=1 skips it and builds without it.
+torch_flag=-DFBOSIM_TORCH=ON
+if [ "${FBOSIM_NO_TORCH:-0}" = 1 ]; then
+  torch_flag=-DFBOSIM_TORCH=OFF
+else
+  packages+=(libtorch-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -21,7 +29,7 @@ fi
 jobs=$(nproc 2>/dev/null || echo 2)
 mkdir -p build
 echo "fbosim: building in build/ (log: build/build.log)" >&2
-if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFBOSIM_WERROR=ON &&
+if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFBOSIM_WERROR=ON "$torch_flag" &&
        cmake --build build -j"$jobs"; } >build/build.log 2>&1; then
   tail -n 40 build/build.log >&2
   echo "fbosim: build failed; the whole log is build/build.log" >&2
