@@ -5,40 +5,27 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "datasets/score_objective.hpp"
 #include "datasets/torch_plugin.hpp"
 
 namespace fbosim::datasets {
 
 namespace {
 
-class EmnistObjective final : public Objective {
+class EmnistObjective final : public ScoreObjective {
  public:
   EmnistObjective(std::shared_ptr<const WriterDigits> w, CnnOptions o, int agent)
-      : writer_(std::move(w)), cnn_(o), agent_(agent) {
-    domain_.dim = 3;
-  }
-  const core::Domain& domain() const override { return domain_; }
-  double evaluate(const Eigen::VectorXd& x) const override {
-    core::RngStream rng = core::RngFactory(0, 0).stream("emnist.evaluate", agent_);
-    return accuracy(x, rng);
-  }
-  double observe(const Eigen::VectorXd& x, core::RngStream& rng) const override {
-    return accuracy(x, rng);
-  }
-  Evaluation query(const Eigen::VectorXd& x, core::RngStream& rng) const override {
-    const double a = accuracy(x, rng);
-    return {a, a};
-  }
+      : ScoreObjective(3, "emnist.evaluate", agent), writer_(std::move(w)), cnn_(o) {}
 
- private:
-  double accuracy(const Eigen::VectorXd& x, core::RngStream& rng) const {
+ protected:
+  double score(const Eigen::VectorXd& x, core::RngStream& rng) const override {
     const Eigen::Vector3d h = emnist_hyperparameters(x);
     return cnn_accuracy(*writer_, cnn_, h[0], h[1], h[2], rng.engine()());
   }
+
+ private:
   std::shared_ptr<const WriterDigits> writer_;
   CnnOptions cnn_;
-  int agent_;
-  core::Domain domain_;
 };
 
 }  // namespace

@@ -13,6 +13,7 @@
 
 #include "datasets/landmine/platt_scaling.hpp"
 #include "datasets/landmine/roc_auc.hpp"
+#include "datasets/score_objective.hpp"
 
 namespace fbosim::datasets {
 
@@ -91,29 +92,19 @@ void shuffle(std::vector<int>& v, core::RngStream& rng) {  // Fisher-Yates
   for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.uniform_int(i)]);
 }
 
-class LandmineObjective final : public Objective {
+class LandmineObjective final : public ScoreObjective {
  public:
   LandmineObjective(std::shared_ptr<const LandmineSplit> split, int field, int folds)
-      : split_(std::move(split)), field_(field), folds_(folds) {
-    domain_.dim = 2;
-  }
-  const core::Domain& domain() const override { return domain_; }
-  double evaluate(const Eigen::VectorXd& x) const override {
-    core::RngStream rng = core::RngFactory(0, 0).stream("landmine.evaluate", field_);
+      : ScoreObjective(2, "landmine.evaluate", field), split_(std::move(split)), folds_(folds) {}
+
+ protected:
+  double score(const Eigen::VectorXd& x, core::RngStream& rng) const override {
     return landmine_auc(*split_, x, folds_, rng);
-  }
-  double observe(const Eigen::VectorXd& x, core::RngStream& rng) const override {
-    return landmine_auc(*split_, x, folds_, rng);
-  }
-  Evaluation query(const Eigen::VectorXd& x, core::RngStream& rng) const override {
-    const double auc = landmine_auc(*split_, x, folds_, rng);
-    return {auc, auc};
   }
 
  private:
   std::shared_ptr<const LandmineSplit> split_;
-  int field_, folds_;
-  core::Domain domain_;
+  int folds_;
 };
 
 }  // namespace
