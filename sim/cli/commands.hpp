@@ -7,5 +7,7 @@ namespace fbosim::cli {
 void add_run_command(CLI::App& app);
 void add_privacy_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
+void add_sweep_command(CLI::App& app);
+void add_merge_command(CLI::App& app);
 
 }  // namespace fbosim::cli
