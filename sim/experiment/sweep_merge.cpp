@@ -79,7 +79,7 @@ MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string
     }
   }
   report.points = static_cast<int>(plan.rows.size());
-  SweepTable out{plan.keys, {}};
+  SweepTable out{plan.keys, {}, true};
   for (const SweepRow& p : plan.rows) {
     const auto it = rows.find(p.point);
     if (it == rows.end()) {

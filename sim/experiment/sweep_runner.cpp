@@ -5,6 +5,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -194,14 +195,14 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
       const std::size_t i = next++;
       if (i >= points.size()) break;
       const Prepared& p = points[i];
-      if (const auto done = finished_seconds(p)) {
-        seconds[i] = *done;
-        skipped[i] = 1;
-        progress.finished(p.point.name, *done, true);
-        continue;
-      }
-      progress.started(p.point.name);
       try {
+        if (const auto done = finished_seconds(p)) {
+          seconds[i] = *done;
+          skipped[i] = 1;
+          progress.finished(p.point.name, *done, true);
+          continue;
+        }
+        progress.started(p.point.name);
         fs::remove(p.dir + "/sweep.done");
         const auto start = Clock::now();
         RunOptions ro;
@@ -241,7 +242,7 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
   }
   for (std::thread& t : threads) t.join();
 
-  SweepTable table{plan.keys(), {}};
+  SweepTable table{plan.keys(), {}, true};
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (!seconds[i]) continue;
     table.rows.push_back(make_row(points[i], *seconds[i]));

@@ -22,9 +22,7 @@ std::string SweepRow::metric(const std::string& column) const {
 }
 
 std::vector<std::string> SweepTable::metric_columns() const {
-  const bool any =
-      std::any_of(rows.begin(), rows.end(), [](const SweepRow& r) { return !r.metrics.empty(); });
-  if (!any) return {};
+  if (!results) return {};
   std::vector<std::string> out = kUtility;
   for (const SweepRow& r : rows)
     for (const auto& [name, value] : r.metrics)
@@ -66,6 +64,7 @@ SweepTable SweepTable::read(const std::string& path) {
   std::size_t first_metric = 1;
   while (first_metric + 1 < h.size() && h[first_metric] != kUtility.front()) ++first_metric;
   SweepTable t;
+  t.results = h[first_metric] == kUtility.front();
   t.keys.assign(h.begin() + 1, h.begin() + static_cast<long>(first_metric));
   for (const auto& cells : csv.rows) {
     SweepRow r;

@@ -23,9 +23,10 @@ struct SweepRow {
 struct SweepTable {
   std::vector<std::string> keys;
   std::vector<SweepRow> rows;
+  bool results = false;  ///< a sweep.csv (metric columns even without rows), not a plan
 
   /// The metric columns: the four utility columns, every epsilon* column in order of first
-  /// appearance over the rows, clipped_fraction and seconds (none for a plan with no metrics).
+  /// appearance over the rows, clipped_fraction and seconds (none for a plan).
   std::vector<std::string> metric_columns() const;
   /// Writes the table atomically (AtomicFile); a missing metric is an empty cell.
   void write(const std::string& path) const;
