@@ -8,5 +8,7 @@ void add_run_command(CLI::App& app);
 void add_privacy_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_audit_command(CLI::App& app);
+void add_sweep_command(CLI::App& app);
+void add_merge_command(CLI::App& app);
 
 }  // namespace fbosim::cli

@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   fbosim::cli::add_privacy_command(app);
   fbosim::cli::add_bench_command(app);
   fbosim::cli::add_audit_command(app);
+  fbosim::cli::add_sweep_command(app);
+  fbosim::cli::add_merge_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -227,6 +227,9 @@ LoadedConfig load_config_text(const std::string& text, const std::string& source
     throw ConfigError(fmt::format("{}:{}:{}: malformed YAML: {}", source, e.mark.line + 1,
                                   e.mark.column + 1, e.msg));
   }
+  // A `sweep:` section lists the grids of `fbosim sweep` (sweep_plan.hpp); a single
+  // experiment is the config without it.
+  if (root.IsMap()) root.remove("sweep");
   for (const std::string& o : overrides) ConfigReader::apply_override(root, o);
   ConfigReader reader(root, source);
   try {

@@ -1,0 +1,47 @@
+// fbosim merge DIR... --out DIR [--allow-missing]
+// Gathers the sweep.csv of the shards of one sweep into one (docs/SWEEPS.md).
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/cli/commands.hpp"
+#include "sim/experiment/sweep_merge.hpp"
+
+namespace fbosim::cli {
+
+namespace {
+struct MergeArgs {
+  std::vector<std::string> dirs;
+  std::string out;
+  bool allow_missing = false;
+};
+
+void run(const MergeArgs& a) {
+  const sim::MergeReport r = sim::merge_sweeps(a.dirs, a.out);
+  std::printf("merged %d of %d point(s) from %zu director%s into %s/sweep.csv", r.rows, r.points,
+              a.dirs.size(), a.dirs.size() == 1 ? "y" : "ies", r.out_dir.c_str());
+  if (r.duplicates > 0) std::printf(" (%d agreeing duplicate(s) dropped)", r.duplicates);
+  std::printf("\n");
+  if (r.missing.empty()) return;
+  std::fprintf(stderr, "fbosim: %zu point(s) missing:\n", r.missing.size());
+  for (std::size_t k = 0; k < r.missing.size() && k < 20; ++k)
+    std::fprintf(stderr, "  %s\n", r.missing[k].c_str());
+  if (r.missing.size() > 20) std::fprintf(stderr, "  ... and %zu more\n", r.missing.size() - 20);
+  if (!a.allow_missing)
+    throw std::runtime_error("the merged sweep.csv is incomplete (--allow-missing accepts that)");
+}
+}  // namespace
+
+void add_merge_command(CLI::App& app) {
+  auto args = std::make_shared<MergeArgs>();
+  CLI::App* cmd = app.add_subcommand("merge", "Gather the sweep.csv of sweep shards into one");
+  cmd->add_option("dirs", args->dirs, "Shard directories (each with sweep_plan.csv)")->required();
+  cmd->add_option("--out", args->out, "Output directory")->required();
+  cmd->add_flag("--allow-missing", args->allow_missing,
+                "Exit 0 even when some points of the plan are in no shard");
+  cmd->callback([args] { run(*args); });
+}
+
+}  // namespace fbosim::cli

@@ -1,0 +1,26 @@
+#pragma once
+// Gathers the sweep.csv of several shard directories of one sweep into one sweep.csv
+// (docs/SWEEPS.md). Every input must hold the same sweep_plan.csv (the same grid); rows are
+// written in grid order with `dir` rewritten relative to the output directory. A point found
+// in several inputs is kept once (the first input given) if its results agree and refused
+// otherwise; points of the plan found in no input are reported as missing.
+#include <string>
+#include <vector>
+
+namespace fbosim::sim {
+
+struct MergeReport {
+  std::string out_dir;
+  int points = 0;                    ///< in the plan
+  int rows = 0;                      ///< written
+  int duplicates = 0;                ///< agreeing duplicates dropped
+  std::vector<std::string> missing;  ///< directory names of the points found nowhere
+};
+
+/// Reads DIR/sweep_plan.csv and DIR/sweep.csv of every input (a shard without sweep.csv
+/// contributes no rows), writes out_dir/sweep.csv and out_dir/sweep_plan.csv atomically under
+/// out_dir/.lock. Throws std::runtime_error naming the file when plans differ, a row does not
+/// match its plan or duplicates disagree.
+MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string& out_dir);
+
+}  // namespace fbosim::sim

@@ -1,0 +1,194 @@
+#include "sim/experiment/sweep_plan.hpp"
+
+#include <cstdint>
+#include <set>
+#include <stdexcept>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace fbosim::sim {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t");
+  return s.substr(b, e - b + 1);
+}
+
+// FNV-1a, 64 bits: a stable (platform-independent) hash for cut names.
+std::uint64_t fnv1a(const std::string& s) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+// A YAML value as the text `--set` parses back to the same value.
+std::string yaml_text(const YAML::Node& node) {
+  YAML::Emitter out;
+  out << YAML::Flow << node;
+  return out.c_str();
+}
+
+void check_unique_values(const SweepGrid& g, const std::string& where) {
+  if (g.values.empty()) throw std::invalid_argument(where + ": grid '" + g.key + "' has no values");
+  std::set<std::string> seen;
+  for (const std::string& v : g.values) {
+    if (v.empty()) throw std::invalid_argument(where + ": grid '" + g.key + "' has an empty value");
+    if (!seen.insert(v).second)
+      throw std::invalid_argument(where + ": grid '" + g.key + "' repeats the value '" + v + "'");
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> SweepPoint::overrides() const {
+  std::vector<std::string> out;
+  for (const auto& [key, value] : values) out.push_back(key + "=" + value);
+  return out;
+}
+
+SweepGrid parse_grid(const std::string& arg) {
+  const auto eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0 || trim(arg.substr(0, eq)).empty())
+    throw std::invalid_argument("--grid " + arg + ": expected KEY=V1,V2,...");
+  SweepGrid g{trim(arg.substr(0, eq)), {}};
+  std::string current;
+  int depth = 0;
+  for (char c : arg.substr(eq + 1)) {
+    if (c == '[' || c == '{') ++depth;
+    if (c == ']' || c == '}') --depth;
+    if (c == ',' && depth == 0) {
+      g.values.push_back(trim(current));
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  g.values.push_back(trim(current));
+  check_unique_values(g, "--grid " + arg);
+  return g;
+}
+
+ShardSpec parse_shard(const std::string& text) {
+  ShardSpec s;
+  const auto slash = text.find('/');
+  try {
+    if (slash == std::string::npos) throw std::invalid_argument("no slash");
+    std::size_t used = 0;
+    s.index = std::stoi(text.substr(0, slash), &used);
+    if (used != slash) throw std::invalid_argument("trailing text");
+    const std::string count = text.substr(slash + 1);
+    s.count = std::stoi(count, &used);
+    if (used != count.size()) throw std::invalid_argument("trailing text");
+  } catch (const std::exception&) {
+    throw std::invalid_argument("--shard " + text + ": expected I/K (1-based, e.g. 2/8)");
+  }
+  if (s.count < 1 || s.index < 1 || s.index > s.count)
+    throw std::invalid_argument("--shard " + text + ": need 1 <= I <= K");
+  return s;
+}
+
+std::vector<SweepGrid> grids_from_yaml(const YAML::Node& root, const std::string& source) {
+  std::vector<SweepGrid> grids;
+  if (!root.IsMap() || !root["sweep"]) return grids;
+  const YAML::Node sweep = root["sweep"];
+  if (!sweep.IsMap())
+    throw std::invalid_argument(source + ": sweep: must be a mapping {key: [values]}, got '" +
+                                yaml_text(sweep) + "'");
+  for (const auto& kv : sweep) {
+    SweepGrid g{kv.first.as<std::string>(), {}};
+    if (kv.second.IsSequence()) {
+      for (const auto& v : kv.second) g.values.push_back(yaml_text(v));
+    } else if (kv.second.IsScalar()) {
+      g.values.push_back(yaml_text(kv.second));
+    } else {
+      throw std::invalid_argument(source + ": sweep." + g.key +
+                                  ": must be a list of values, got '" + yaml_text(kv.second) + "'");
+    }
+    check_unique_values(g, source + ": sweep." + g.key);
+    grids.push_back(std::move(g));
+  }
+  return grids;
+}
+
+std::vector<SweepGrid> combine_grids(std::vector<SweepGrid> yaml,
+                                     const std::vector<SweepGrid>& cli) {
+  for (const SweepGrid& g : cli) {
+    bool replaced = false;
+    for (SweepGrid& y : yaml) {
+      if (y.key == g.key) {
+        y = g;
+        replaced = true;
+      }
+    }
+    if (!replaced) yaml.push_back(g);
+  }
+  return yaml;
+}
+
+std::string point_name(const std::vector<std::pair<std::string, std::string>>& values) {
+  if (values.empty()) return "base";
+  std::string full;
+  for (const auto& [key, value] : values) full += (full.empty() ? "" : ",") + key + "=" + value;
+  std::string name;
+  for (char c : full) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                    c == '.' || c == '_' || c == '=' || c == ',' || c == '+' || c == '-';
+    name += ok ? c : '_';
+  }
+  constexpr std::size_t kMax = 160;
+  if (name.size() > kMax) name = fmt::format("{}~{:016x}", name.substr(0, kMax), fnv1a(full));
+  return name;
+}
+
+SweepPlan::SweepPlan(std::vector<SweepGrid> grids) : grids_(std::move(grids)) {
+  std::set<std::string> keys;
+  for (const SweepGrid& g : grids_) {
+    if (!keys.insert(g.key).second)
+      throw std::invalid_argument("sweep: the key '" + g.key + "' is swept twice");
+    check_unique_values(g, "sweep");
+  }
+  std::size_t total = 1;
+  for (const SweepGrid& g : grids_) total *= g.values.size();
+  // Mixed-radix counting, the last grid fastest: point order = nested loops in grid order.
+  std::vector<std::size_t> digit(grids_.size(), 0);
+  std::unordered_map<std::string, int> names;
+  for (std::size_t i = 0; i < total; ++i) {
+    SweepPoint p;
+    p.index = static_cast<int>(i);
+    for (std::size_t k = 0; k < grids_.size(); ++k)
+      p.values.emplace_back(grids_[k].key, grids_[k].values[digit[k]]);
+    p.name = point_name(p.values);
+    if (const auto [it, fresh] = names.emplace(p.name, p.index); !fresh)
+      throw std::invalid_argument(fmt::format(
+          "sweep: points {} and {} have the same directory name '{}' once sanitised; use "
+          "values that differ in [A-Za-z0-9._+-]",
+          it->second, p.index, p.name));
+    points_.push_back(std::move(p));
+    for (std::size_t k = grids_.size(); k-- > 0;) {
+      if (++digit[k] < grids_[k].values.size()) break;
+      digit[k] = 0;
+    }
+  }
+}
+
+std::vector<std::string> SweepPlan::keys() const {
+  std::vector<std::string> out;
+  for (const SweepGrid& g : grids_) out.push_back(g.key);
+  return out;
+}
+
+std::vector<SweepPoint> SweepPlan::shard(const ShardSpec& shard) const {
+  std::vector<SweepPoint> out;
+  for (const SweepPoint& p : points_)
+    if (shard.contains(p.index)) out.push_back(p);
+  return out;
+}
+
+}  // namespace fbosim::sim

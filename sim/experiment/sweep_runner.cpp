@@ -1,0 +1,267 @@
+#include "sim/experiment/sweep_runner.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "sim/core/thread_pool.hpp"
+#include "sim/experiment/atomic_file.hpp"
+#include "sim/experiment/config_loader.hpp"
+#include "sim/experiment/csv_table.hpp"
+#include "sim/experiment/experiment_runner.hpp"
+#include "sim/experiment/interrupt.hpp"
+#include "sim/experiment/sweep_lock.hpp"
+#include "sim/experiment/sweep_progress.hpp"
+#include "sim/experiment/sweep_table.hpp"
+
+namespace fbosim::sim {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+// FNV-1a over the version and the resolved config: equal fingerprints mean the same program
+// would compute the same outputs (results do not depend on the thread count).
+std::string fingerprint(const std::string& version, const std::string& resolved_text) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (const std::string* s : {&version, &resolved_text}) {
+    for (unsigned char c : *s) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+    h ^= 0xff;  // separator, so ("ab", "c") and ("a", "bc") differ
+    h *= 1099511628211ull;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+struct Prepared {
+  SweepPoint point;
+  LoadedConfig config;
+  std::string fingerprint;
+  std::string dir;
+  bool dp = false;
+};
+
+// The seconds recorded in a finished point's sweep.done if its fingerprint matches and its
+// outputs are all present; nothing otherwise (the point must be run).
+std::optional<double> finished_seconds(const Prepared& p) {
+  std::ifstream in(p.dir + "/sweep.done");
+  if (!in) return std::nullopt;
+  std::string word, value, fp;
+  double seconds = -1;
+  while (in >> word >> value) {
+    if (word == "fingerprint") fp = value;
+    if (word == "seconds") seconds = std::atof(value.c_str());
+  }
+  if (fp != p.fingerprint || seconds < 0) return std::nullopt;
+  for (const char* f : {"trace.csv", "server.csv", "summary.csv", "config.resolved.yaml"})
+    if (!fs::exists(p.dir + "/" + f)) return std::nullopt;
+  return seconds;
+}
+
+void write_done(const Prepared& p, const std::string& version, double seconds) {
+  AtomicFile done(p.dir + "/sweep.done");
+  done.write(fmt::format("fingerprint {}\nversion {}\nseconds {:.3f}\n", p.fingerprint,
+                         version.empty() ? "unknown" : version, seconds));
+  done.commit();
+}
+
+// The sweep.csv row of a finished point, from its summary.csv (last row) and server.csv.
+SweepRow make_row(const Prepared& p, double seconds) {
+  SweepRow row;
+  row.point = p.point.index;
+  for (const auto& kv : p.point.values) row.values.push_back(kv.second);
+  row.dir = p.point.name;
+  const std::string summary_path = p.dir + "/summary.csv";
+  const CsvTable summary = CsvTable::read(summary_path);
+  if (summary.rows.empty()) throw std::runtime_error(summary_path + ": no rows");
+  const auto& last = summary.rows.back();
+  for (const char* c : {"mean_regret", "se_regret", "mean_best_f", "se_best_f"})
+    row.metrics.emplace_back(c, last[summary.column(c, summary_path)]);
+  for (std::size_t k = 0; k < summary.header.size(); ++k)
+    if (summary.header[k].rfind("epsilon", 0) == 0)
+      row.metrics.emplace_back(summary.header[k], last[k]);
+  std::string clipped;
+  if (p.dp) {
+    const std::string server_path = p.dir + "/server.csv";
+    const CsvTable server = CsvTable::read(server_path);
+    const int cc = server.column("clipped", server_path),
+              cs = server.column("selected", server_path);
+    double sum_clipped = 0, sum_selected = 0;
+    for (const auto& r : server.rows) {
+      sum_clipped += std::atof(r[cc].c_str());
+      sum_selected += std::atof(r[cs].c_str());
+    }
+    if (sum_selected > 0) clipped = fmt::format("{}", sum_clipped / sum_selected);
+  }
+  row.metrics.emplace_back("clipped_fraction", clipped);
+  row.metrics.emplace_back("seconds", fmt::format("{:.3f}", seconds));
+  return row;
+}
+
+}  // namespace
+
+SweepJobs choose_jobs(int jobs, int threads, int points, int hardware) {
+  hardware = std::max(1, hardware);
+  points = std::max(1, points);
+  SweepJobs j;
+  if (jobs <= 0 && threads <= 0) {
+    j.jobs = std::min(points, hardware);
+    j.threads = std::max(1, hardware / j.jobs);
+  } else if (jobs <= 0) {
+    j.threads = threads;
+    j.jobs = std::min(points, std::max(1, hardware / threads));
+  } else if (threads <= 0) {
+    j.jobs = std::min(points, jobs);
+    j.threads = std::max(1, hardware / j.jobs);
+  } else {
+    j.jobs = std::min(points, jobs);
+    j.threads = threads;
+  }
+  j.oversubscribed = j.jobs * j.threads > hardware;
+  return j;
+}
+
+SweepReport run_sweep(const std::string& config_text, const std::string& source,
+                      const std::string& default_name, const std::vector<std::string>& overrides,
+                      const SweepPlan& plan, const SweepOptions& options) {
+  const auto t0 = Clock::now();
+  if (options.out_dir.empty()) throw std::invalid_argument("run_sweep: no output directory");
+  SweepReport report;
+  report.out_dir = options.out_dir;
+  report.points = static_cast<int>(plan.points().size());
+
+  // Validate every point before running any: a bad value fails at once, naming the point.
+  std::vector<Prepared> points;
+  for (const SweepPoint& point : plan.shard(options.shard)) {
+    std::vector<std::string> all = overrides;
+    const std::vector<std::string> own = point.overrides();
+    all.insert(all.end(), own.begin(), own.end());
+    Prepared p{point, {}, "", options.out_dir + "/" + point.name, false};
+    try {
+      p.config = load_config_text(config_text, source, default_name, all);
+    } catch (const ConfigError& e) {
+      throw ConfigError("sweep point " + point.name + ": " + e.what());
+    }
+    YAML::Emitter yaml;
+    yaml << p.config.resolved;
+    p.fingerprint = fingerprint(options.version, std::string(yaml.c_str()) + "\n");
+    p.dp = p.config.spec.server.dp && p.config.spec.algorithm == Algorithm::fts_de;
+    points.push_back(std::move(p));
+  }
+  report.shard_points = static_cast<int>(points.size());
+  report.jobs = choose_jobs(options.jobs, options.threads, report.shard_points,
+                            core::ThreadPool::hardware_threads());
+
+  const SweepLock lock(options.out_dir);
+  {
+    SweepTable table{plan.keys(), {}};
+    for (const SweepPoint& point : plan.points()) {
+      SweepRow r;
+      r.point = point.index;
+      for (const auto& kv : point.values) r.values.push_back(kv.second);
+      r.dir = point.name;
+      table.rows.push_back(std::move(r));
+    }
+    table.write(options.out_dir + "/sweep_plan.csv");
+  }
+
+  // Workers take points in grid order; each point runs on its own pool of `threads`.
+  std::vector<std::optional<double>> seconds(points.size());
+  std::vector<char> skipped(points.size(), 0);
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;
+  std::condition_variable all_done;
+  int workers_left = report.jobs.jobs;
+  std::exception_ptr error;
+  SweepProgress progress(options.progress, report.shard_points, report.jobs.jobs);
+  auto worker = [&] {
+    while (!stop && !interrupt_requested()) {
+      const std::size_t i = next++;
+      if (i >= points.size()) break;
+      const Prepared& p = points[i];
+      try {
+        if (const auto done = finished_seconds(p)) {
+          seconds[i] = *done;
+          skipped[i] = 1;
+          progress.finished(p.point.name, *done, true);
+          continue;
+        }
+        progress.started(p.point.name);
+        fs::remove(p.dir + "/sweep.done");
+        const auto start = Clock::now();
+        RunOptions ro;
+        ro.threads = report.jobs.threads;
+        ro.out_dir = p.dir;
+        ro.progress = false;
+        run_experiment(p.config.spec, p.config.resolved, ro);
+        const double s = std::chrono::duration<double>(Clock::now() - start).count();
+        write_done(p, options.version, s);
+        seconds[i] = s;
+        progress.finished(p.point.name, s, false);
+      } catch (const Interrupted&) {
+        progress.abandoned(p.point.name);
+      } catch (const std::exception& e) {
+        progress.abandoned(p.point.name);
+        std::lock_guard<std::mutex> guard(mutex);
+        if (!error)
+          error = std::make_exception_ptr(
+              std::runtime_error("sweep point " + p.point.name + ": " + e.what()));
+        stop = true;
+      }
+    }
+    std::lock_guard<std::mutex> guard(mutex);
+    --workers_left;
+    all_done.notify_all();
+  };
+  std::vector<std::thread> threads;
+  for (int k = 0; k < report.jobs.jobs; ++k) threads.emplace_back(worker);
+  {
+    std::unique_lock<std::mutex> guard(mutex);
+    while (workers_left > 0) {
+      all_done.wait_for(guard, std::chrono::seconds(1));
+      guard.unlock();
+      progress.tick();
+      guard.lock();
+    }
+  }
+  for (std::thread& t : threads) t.join();
+
+  SweepTable table{plan.keys(), {}, true};
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!seconds[i]) continue;
+    table.rows.push_back(make_row(points[i], *seconds[i]));
+    if (skipped[i]) {
+      ++report.skipped;
+    } else {
+      ++report.ran;
+      report.run_seconds += *seconds[i];
+    }
+  }
+  table.write(options.out_dir + "/sweep.csv");
+  report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  if (error) std::rethrow_exception(error);
+  if (table.rows.size() < points.size())
+    throw SweepInterrupted(fmt::format(
+        "interrupted: {} of {} points finished (kept, listed in {}/sweep.csv); run the same "
+        "command again to resume",
+        table.rows.size(), points.size(), options.out_dir));
+  return report;
+}
+
+}  // namespace fbosim::sim
