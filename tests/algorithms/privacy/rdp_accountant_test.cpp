@@ -92,6 +92,15 @@ TEST_CASE("published DP-SGD values") {
   const double bu = rdp_epsilon(256.0 / 60000, 1.3, 4688, 1e-5, RdpAccountant::Conversion::classic);
   CHECK(bu >= 1.34);
   CHECK(bu < 1.35);
+  // TensorFlow Privacy tutorials/README.md ("Select Parameters"): N = 60000, batch 256,
+  // delta = 1e-5, steps = epochs * (60000 // 256), classic conversion; printed epsilons
+  // 2.92 (z = 1.12, 60 epochs) and 1.20 (z = 1.2, 10 epochs).
+  CHECK(std::abs(
+            rdp_epsilon(256.0 / 60000, 1.12, 60 * 234, 1e-5, RdpAccountant::Conversion::classic) -
+            2.92) <= 0.005);
+  CHECK(
+      std::abs(rdp_epsilon(256.0 / 60000, 1.2, 10 * 234, 1e-5, RdpAccountant::Conversion::classic) -
+               1.20) <= 0.005);
   // The improved conversion is never worse.
   CHECK(rdp_epsilon(256.0 / 60000, 1.3, 4688, 1e-5) <
         rdp_epsilon(256.0 / 60000, 1.3, 4688, 1e-5, RdpAccountant::Conversion::classic));
