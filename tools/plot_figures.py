@@ -3,7 +3,12 @@
 Optimization with Distributed Exploration" (NeurIPS 2021): Fig. 2a-d, 3a-f and 4-12, from the
 results fbosim writes (results/<name>/summary.csv and config.resolved.yaml).
 
-    tools/plot_figures.py [--results DIR] [--out DIR] [--only fig2a,fig3,...] [--self-test]
+    tools/plot_figures.py [--results DIR] [--out DIR] [--only fig2a,fig3,...] [--list]
+    tools/plot_figures.py --self-test
+
+--results defaults to results/, --out to <results>/figures/; each figure is <id>.png and
+<id>.pdf. --only takes ids or prefixes (fig3 = fig3a-f, fig7 = fig7a,b); --list prints the
+result names each figure reads; --self-test draws known data and checks what was drawn.
 
 Every curve is mean +- standard error over (agent, run) pairs, as summary.csv gives it (the
 paper: "All error bars denote standard errors"). Synthetic figures plot simple regret against
@@ -13,8 +18,9 @@ epsilon after the last iteration against that error, one point per (q, z), with 
 non-private baselines as horizontal lines. Legends come from each curve's
 config.resolved.yaml (the keys in which the curves of a figure differ), not from its name.
 
-A figure with missing results is skipped with one line on stderr naming the missing result
-directories; the exit status is 0 if at least one figure was drawn, else 1.
+A figure with missing (or unreadable) results is skipped with one line on stderr naming the
+missing result directories (or the bad file); the exit status is 0 if at least one figure was
+drawn, else 1.
 
 Uses only Debian's python3-matplotlib and python3-pandas and the standard library (hence the
 shebang: /usr/bin/python3, where Debian's packages live).
@@ -33,8 +39,9 @@ import pandas as pd  # noqa: E402
 
 # --------------------------------------------------------------------------------------------
 # Expected result names (results/<name>/), one table for every figure. The synthetic names are
-# those of configs/dp_fts_de/<figure>.yaml and their "# curve:" lines; the real-world names are
-# the conventions the real-world configs must follow (see the report / README).
+# those of configs/dp_fts_de/<figure>.yaml and their "# curve:" lines; the real-world ones those
+# of landmine/activity/emnist.yaml and fig8-12b.yaml, and the privacy grids that
+# tools/reproduce.sh runs (same q and z values as below).
 # --------------------------------------------------------------------------------------------
 DATASETS = {  # dataset -> (figure panel letters for Fig. 3 privacy / convergence, title)
     "landmine": ("a", "d", "Landmine detection (SVM, 1 - AUC)"),
@@ -181,10 +188,13 @@ class Curve:
 
     def __init__(self, directory):
         self.name = os.path.basename(os.path.normpath(directory))
-        self.summary = pd.read_csv(os.path.join(directory, "summary.csv"))
+        path = os.path.join(directory, "summary.csv")
+        self.summary = pd.read_csv(path)
         for column in ("round", "mean_regret", "se_regret", "mean_best_f", "se_best_f", "epsilon"):
             if column not in self.summary.columns:
-                raise ValueError(f"{directory}/summary.csv: no column '{column}'")
+                raise ValueError(f"{path}: no column '{column}'")
+        if self.summary.empty:
+            raise ValueError(f"{path}: no rows")
         resolved = os.path.join(directory, "config.resolved.yaml")
         self.config = read_resolved(resolved) if os.path.exists(resolved) else {}
 
@@ -389,13 +399,17 @@ def select(only):
 
 def plot_all(results, out, figure_ids):
     drawn = 0
-    os.makedirs(out, exist_ok=True)
     for fig_id in figure_ids:
         try:
             figure = draw_figure(fig_id, results)
         except FileNotFoundError as e:
             print(f"plot_figures: skipped {fig_id}: missing results {e.args[0]}", file=sys.stderr)
             continue
+        except (ValueError, KeyError, IndexError) as e:  # malformed or empty CSV / config
+            plt.close("all")
+            print(f"plot_figures: skipped {fig_id}: unreadable results: {e}", file=sys.stderr)
+            continue
+        os.makedirs(out, exist_ok=True)
         for ext in ("png", "pdf"):
             figure.savefig(os.path.join(out, f"{fig_id}.{ext}"), dpi=150)
         plt.close(figure)
@@ -517,8 +531,13 @@ def self_test():
         _check(cfg["server.sampling_rate"] == 0.5 and cfg["server.dp"] is True and
                cfg["exploration.weights.scheme"] == "softmax" and
                cfg["server.accountants"] == ("rdp", "pld"), f"parser: {cfg}")
+        # A result without the expected columns is skipped, not a crash.
+        os.makedirs(os.path.join(root, "fig4_dp_fts"))
+        with open(os.path.join(root, "fig4_dp_fts", "summary.csv"), "w", encoding="utf-8") as fh:
+            fh.write("round,epsilon\n0,0\n")
+        _write_result(root, "fig4_dp_fts_de", [(0, 0.2, 0.01, 0.8, 0.01, 0.0, 200)], _config("x"))
         out = os.path.join(root, "figures")
-        _check(plot_all(root, out, ["fig2a", "fig4"]) == 1, "one figure drawn")
+        _check(plot_all(root, out, ["fig2a", "fig4"]) == 1, "one figure drawn, fig4 skipped")
         _check(all(os.path.getsize(os.path.join(out, f"fig2a.{e}")) > 0 for e in ("png", "pdf")),
                "fig2a files written")
     print("plot_figures: self-test passed")

@@ -35,7 +35,7 @@ while (($#)); do
     --jobs=*) jobs=${1#--jobs=} ;;
     --results) results=${2:?--results needs a directory}; shift ;;
     --results=*) results=${1#--results=} ;;
-    -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "reproduce.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -109,7 +109,8 @@ for f in "${figures[@]}"; do
     elif [ ! -f "$cfg" ]; then
       echo "reproduce.sh: skipped: no config $cfg ($t)" >&2
     elif [ "${t%%:*}" = grid ]; then
-      # Fig. 3a-c: z in {1, 1.6, 2, 3, 4} at q = 0.35, q in {0.1, ..., 0.35} at z = 1.
+      # Fig. 3a-c: z in {1, 1.6, 2, 3, 4} at q = 0.35, q in {0.1, ..., 0.35} at z = 1 (the
+      # Z_SWEEP and Q_SWEEP of tools/plot_figures.py, written as its names write them).
       for qz in 0.35:1 0.35:1.6 0.35:2 0.35:3 0.35:4 0.1:1 0.15:1 0.2:1 0.25:1; do
         tasks+=("grid:$target:${qz%:*}:${qz#*:}")
       done
