@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# CTest "tools: reproduce --tiny draws every figure": runs tools/reproduce.sh at tiny scale
+# into a temporary results root, with no datasets, and checks that every synthetic figure
+# (Fig. 2a-d, 4, 5, 6, 7a, 7b, 12a) was drawn as a non-empty PNG and PDF, that every curve ran
+# at the tiny scale (rounds 0..4), and that the real-world parts were skipped with a line
+# naming the missing data. Usage: reproduce_tiny.sh FBOSIM_BINARY
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+export FBOSIM_BIN=${1:?usage: reproduce_tiny.sh FBOSIM_BINARY}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; cat "$tmp/out" "$tmp/err" >&2 || true; exit 1; }
+
+FBOSIM_DATA="$tmp/no-data" "$root/tools/reproduce.sh" --tiny --jobs 2 --results "$tmp/r" \
+  >"$tmp/out" 2>"$tmp/err" || fail "reproduce.sh --tiny exited $?"
+
+for fig in fig2a fig2b fig2c fig2d fig4 fig5 fig6 fig7a fig7b fig12a; do
+  png=$tmp/r/figures/$fig.png pdf=$tmp/r/figures/$fig.pdf
+  [ -s "$png" ] || fail "$png missing or empty"
+  [ -s "$pdf" ] || fail "$pdf missing or empty"
+  [ "$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "$png is not a PNG"
+  [ "$(head -c 5 "$pdf")" = "%PDF-" ] || fail "$pdf is not a PDF"
+done
+# Every synthetic curve the figures name exists and ran 4 rounds (the tiny scale was applied).
+synthetic=fig2a,fig2b,fig2c,fig2d,fig4,fig5,fig6,fig7a,fig7b,fig12a
+names=$("${FBOSIM_PYTHON:-/usr/bin/python3}" "$root/tools/plot_figures.py" --only "$synthetic" --list | cut -d: -f2)
+[ "$(wc -w <<<"$names")" -eq 34 ] || fail "plot_figures --list names too few curves: $names"
+for name in $names; do
+  [ -s "$tmp/r/$name/summary.csv" ] || fail "$tmp/r/$name/summary.csv missing"
+  last=$(tail -n 1 "$tmp/r/$name/summary.csv" | cut -d, -f1)
+  [ "$last" = 4 ] || fail "$name: last round $last, want 4 (tiny scale)"
+done
+grep -qF "skipped: no data at $tmp/no-data/landmine/LandmineData.mat" "$tmp/err" ||
+  fail "no 'skipped: no data' line for landmine"
+grep -qF "skipped: no data at $tmp/no-data/har/UCI HAR Dataset" "$tmp/err" ||
+  fail "no 'skipped: no data' line for activity"
+grep -q "total .* s (tiny scale" "$tmp/out" || fail "no total time printed"
+[ ! -e "$tmp/r/figures/fig3a.png" ] || fail "fig3a drawn without its results"
+echo "reproduce --tiny: every synthetic figure drawn"

@@ -1,0 +1,568 @@
+#!/usr/bin/python3
+"""Redraws the figures of Dai, Low, Jaillet, "Differentially Private Federated Bayesian
+Optimization with Distributed Exploration" (NeurIPS 2021): Fig. 2a-d, 3a-f and 4-12, from the
+results fbosim writes (results/<name>/summary.csv and config.resolved.yaml).
+
+    tools/plot_figures.py [--results DIR] [--out DIR] [--only fig2a,fig3,...] [--list]
+    tools/plot_figures.py --self-test
+
+--results defaults to results/, --out to <results>/figures/; each figure is <id>.png and
+<id>.pdf. --only takes ids or prefixes (fig3 = fig3a-f, fig7 = fig7a,b); --list prints the
+result names each figure reads; --self-test draws known data and checks what was drawn.
+
+Every curve is mean +- standard error over (agent, run) pairs, as summary.csv gives it (the
+paper: "All error bars denote standard errors"). Synthetic figures plot simple regret against
+iterations; real-world figures plot the best validation error (1 - best_f: 1 - AUC for
+landmine, 1 - accuracy for activity and EMNIST). Fig. 3a-c (and 11) plot the privacy loss
+epsilon after the last iteration against that error, one point per (q, z), with the
+non-private baselines as horizontal lines. Legends come from each curve's
+config.resolved.yaml (the keys in which the curves of a figure differ), not from its name.
+
+A figure with missing (or unreadable) results is skipped with one line on stderr naming the
+missing result directories (or the bad file); the exit status is 0 if at least one figure was
+drawn, else 1.
+
+Uses only Debian's python3-matplotlib and python3-pandas and the standard library (hence the
+shebang: /usr/bin/python3, where Debian's packages live).
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only; never needs a display
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+# --------------------------------------------------------------------------------------------
+# Expected result names (results/<name>/), one table for every figure. The synthetic names are
+# those of configs/dp_fts_de/<figure>.yaml and their "# curve:" lines; the real-world ones those
+# of landmine/activity/emnist.yaml and fig8-12b.yaml, and the privacy grids that
+# tools/reproduce.sh runs (same q and z values as below).
+# --------------------------------------------------------------------------------------------
+DATASETS = {  # dataset -> (figure panel letters for Fig. 3 privacy / convergence, title)
+    "landmine": ("a", "d", "Landmine detection (SVM, 1 - AUC)"),
+    "activity": ("b", "e", "Human activity recognition (logistic regression)"),
+    "emnist": ("c", "f", "EMNIST (CNN)"),
+}
+# Fig. 3a-c grid (Sec. 5.2): z sweep at q = 0.35 (green dots), q sweep at z = 1 (red dots).
+Z_SWEEP = [1, 1.6, 2, 3, 4]
+Q_SWEEP = [0.1, 0.15, 0.2, 0.25, 0.35]
+
+
+def grid_name(prefix, q, z):
+    """fig3_landmine_q0.35_z1.6 (numbers in %g form: 0.1, 0.35, 1, 1.6)."""
+    return f"{prefix}_q{q:g}_z{z:g}"
+
+
+def privacy_grid(prefix):
+    return {
+        "z sweep (q = 0.35)": [grid_name(prefix, 0.35, z) for z in Z_SWEEP],
+        "q sweep (z = 1)": [grid_name(prefix, q, 1) for q in Q_SWEEP],
+    }
+
+
+def regret(title, curves):
+    # Fig. 2c/2d quote epsilon after T = 40 iterations (Sec. 5.1).
+    return {"kind": "regret", "title": title, "curves": curves, "epsilon_round": 40}
+
+
+def error(title, curves):
+    # Real-world: epsilon after the last (60th) iteration (Sec. 5.2).
+    return {"kind": "error", "title": title, "curves": curves, "epsilon_round": None}
+
+
+FIGURES = {
+    "fig2a": regret("Fig. 2a: benefit of DE (no DP)",
+                    ["fig2a_ts", "fig2a_fts", "fig2a_fts_de_p2", "fig2a_fts_de_p3"]),
+    "fig2b": regret("Fig. 2b: impact of S",
+                    [f"fig2b_s{s}" for s in (5, 8, 11, 15, 20)]),
+    "fig2c": regret("Fig. 2c: impact of q", ["fig2c_q0.15", "fig2c_q0.25", "fig2c_q0.5"]),
+    "fig2d": regret("Fig. 2d: impact of z", ["fig2d_z1.0", "fig2d_z1.2", "fig2d_z1.5"]),
+    "fig4": regret("Fig. 4: DP-FTS vs DP-FTS-DE", ["fig4_dp_fts", "fig4_dp_fts_de"]),
+    "fig5": regret("Fig. 5: the two components of DE",
+                   ["fig5_dp_fts_de", "fig5_no_weights", "fig5_no_local_init"]),
+    "fig6": regret("Fig. 6: trade-off in P", [f"fig6_p{p}" for p in range(1, 6)]),
+    "fig7a": regret("Fig. 7a: heterogeneous agents, alpha = 0.7",
+                    ["fig7_alpha0.7_ts", "fig7_alpha0.7", "fig7_alpha0.7_fast"]),
+    "fig7b": regret("Fig. 7b: heterogeneous agents, alpha = 1.0",
+                    ["fig7_alpha1.0_ts", "fig7_alpha1.0", "fig7_alpha1.0_fast"]),
+    "fig12a": regret("Fig. 12a: adaptive vs non-adaptive weights (synthetic)",
+                     ["fig12a_ts", "fig12a_adaptive", "fig12a_non_adaptive"]),
+}
+for _d, (_pa, _pc, _title) in DATASETS.items():
+    FIGURES["fig3" + _pa] = {
+        "kind": "privacy", "title": f"Fig. 3{_pa}: {_title}",
+        "series": privacy_grid(f"fig3_{_d}"),
+        "baselines": [f"{_d}_ts", f"{_d}_fts", f"{_d}_fts_de"]}
+    # Fig. 3d-f "convergence results for some settings" [choice]: the baselines, the default
+    # DP-FTS-DE (q = 0.35, z = 1) and one more private setting along each sweep.
+    FIGURES["fig3" + _pc] = error(
+        f"Fig. 3{_pc}: {_title}",
+        [f"{_d}_ts", f"{_d}_fts", f"{_d}_fts_de", f"{_d}_dp_fts_de",
+         grid_name(f"fig3_{_d}", 0.35, 2), grid_name(f"fig3_{_d}", 0.15, 1)])
+# Fig. 8 (activity): DP-FTS (P = 1, S = 11) vs DP-FTS-DE (P = 4, S = 22) at q = 0.35, z = 1
+# (configs/dp_fts_de/fig8.yaml). The paper's three panels do not say their settings; one is drawn.
+FIGURES["fig8"] = error("Fig. 8: DP-FTS vs DP-FTS-DE (activity)",
+                        ["activity_ts", "fig8_dp_fts", "fig8_dp_fts_de"])
+for _panel, _d in (("a", "activity"), ("b", "emnist")):
+    # Fig. 9: default softmax weights and "weights 1-3" (App. B.2.3), FTS-DE and DP-FTS-DE
+    # (q = 0.35, z = 1), with standard TS for reference.
+    FIGURES["fig9" + _panel] = error(
+        f"Fig. 9{_panel}: choice of weights ({_d})",
+        [f"{_d}_ts"] + [f"fig9{_panel}_{alg}{w}" for alg in ("fts_de", "dp_fts_de")
+                        for w in ("", "_w1", "_w2", "_w3")])
+    # Fig. 10: P = 2, 3, 4, 6 sub-regions.
+    FIGURES["fig10" + _panel] = error(
+        f"Fig. 10{_panel}: number of sub-regions ({_d})",
+        [f"{_d}_ts"] + [f"fig10{_panel}_{alg}_p{p}" for alg in ("fts_de", "dp_fts_de")
+                        for p in (2, 3, 4, 6)])
+# Fig. 11: the Fig. 3a grid rerun from configs/dp_fts_de/fig11.yaml (fixed-size sampling, rdp).
+FIGURES["fig11"] = {"kind": "privacy", "title": "Fig. 11: landmine with Renyi DP (fixed-size sampling)",
+                    "series": privacy_grid("fig11_landmine"),
+                    "baselines": ["landmine_ts", "landmine_fts", "landmine_fts_de"]}
+FIGURES["fig12b"] = error("Fig. 12b: adaptive vs non-adaptive weights (activity)",
+                          ["activity_ts", "fig12b_adaptive", "fig12b_non_adaptive"])
+
+ORDER = ["fig2a", "fig2b", "fig2c", "fig2d", "fig3a", "fig3b", "fig3c", "fig3d", "fig3e",
+         "fig3f", "fig4", "fig5", "fig6", "fig7a", "fig7b", "fig8",
+         "fig9a", "fig9b", "fig10a", "fig10b", "fig11", "fig12a", "fig12b"]
+assert sorted(ORDER) == sorted(FIGURES)
+
+# --------------------------------------------------------------------------------------------
+# Reading results
+# --------------------------------------------------------------------------------------------
+def _scalar(text):
+    """A YAML scalar as config.resolved.yaml writes it (yaml-cpp's emitter)."""
+    t = text.strip()
+    if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
+        return t[1:-1]
+    low = t.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for conv in (int, float):
+        try:
+            return conv(t)
+        except ValueError:
+            pass
+    return t
+
+
+def read_resolved(path):
+    """Flattens the block mappings of config.resolved.yaml to {"server.clip_norm": 11, ...}.
+
+    Only what fbosim writes is needed (block maps, scalars, block lists of scalars), so the
+    standard library suffices; a list becomes a tuple of scalars."""
+    flat, stack = {}, []  # stack of (indent, key prefix)
+    last_key = None
+    with open(path, encoding="utf-8") as fh:
+        for raw in fh:
+            line = raw.split(" #", 1)[0].rstrip()
+            if not line.strip() or line.lstrip().startswith("#") or line.strip() == "---":
+                continue
+            indent = len(line) - len(line.lstrip())
+            body = line.strip()
+            if body.startswith("- "):
+                if last_key is not None:
+                    old = flat.get(last_key)
+                    flat[last_key] = (old if isinstance(old, tuple) else ()) + (_scalar(body[2:]),)
+                continue
+            while stack and stack[-1][0] >= indent:
+                stack.pop()
+            key, _, value = body.partition(":")
+            full = ".".join([p for _, p in stack] + [key.strip()])
+            if value.strip():
+                flat[full] = _scalar(value)
+                last_key = None
+            else:
+                stack.append((indent, key.strip()))
+                last_key = full
+    return flat
+
+
+class Curve:
+    """One result directory: its summary.csv and resolved config."""
+
+    def __init__(self, directory):
+        self.name = os.path.basename(os.path.normpath(directory))
+        path = os.path.join(directory, "summary.csv")
+        self.summary = pd.read_csv(path)
+        for column in ("round", "mean_regret", "se_regret", "mean_best_f", "se_best_f", "epsilon"):
+            if column not in self.summary.columns:
+                raise ValueError(f"{path}: no column '{column}'")
+        if self.summary.empty:
+            raise ValueError(f"{path}: no rows")
+        resolved = os.path.join(directory, "config.resolved.yaml")
+        self.config = read_resolved(resolved) if os.path.exists(resolved) else {}
+
+    def get(self, key, default=None):
+        return self.config.get(key, default)
+
+    def is_dp(self):
+        return self.get("algorithm", "fts_de") == "fts_de" and self.get("server.dp", True) is True
+
+    def epsilon_column(self):
+        """The epsilon of the configured accountant (the `epsilon` column); an explicit
+        epsilon_<accountant> column wins when present."""
+        acc = self.get("server.accountant")
+        col = f"epsilon_{acc}"
+        return col if acc and col in self.summary.columns else "epsilon"
+
+    def final_epsilon(self):
+        return float(self.summary[self.epsilon_column()].iloc[-1])
+
+    def epsilon_at(self, rnd):
+        rows = self.summary if rnd is None else self.summary[self.summary["round"] <= rnd]
+        row = rows.iloc[-1]
+        return float(row[self.epsilon_column()]), int(row["round"])
+
+    def y(self, kind):
+        """(x, mean, se) of the plotted quantity."""
+        s = self.summary
+        if kind == "regret":
+            return s["round"].to_numpy(), s["mean_regret"].to_numpy(), s["se_regret"].to_numpy()
+        # Best validation error = 1 - best score; the standard error is unchanged.
+        return s["round"].to_numpy(), 1.0 - s["mean_best_f"].to_numpy(), s["se_best_f"].to_numpy()
+
+
+def method_name(c):
+    """The paper's name of the algorithm a config runs."""
+    if c.get("algorithm", "fts_de") == "ts":
+        return "TS"
+    de = int(c.get("exploration.subregions", 1)) > 1
+    return ("DP-" if c.is_dp() else "") + ("FTS-DE" if de else "FTS")
+
+
+# Keys whose differences between the curves of a figure are worth a legend entry, with the
+# paper's symbols. Anything else that differs is shown as key = value.
+SYMBOLS = {
+    "exploration.subregions": "P",
+    "server.clip_norm": "S",
+    "server.sampling_rate": "q",
+    "server.noise_multiplier": "z",
+    "objective.alpha": "alpha",
+    "server.sampling": "sampling",
+}
+IGNORED = {"name", "seed", "runs", "algorithm", "server.dp"}
+
+
+def _describe(key, value, c):
+    if key == "exploration.schedule":
+        return {"inv_sqrt": "1-p_t = 1/sqrt(t)", "inv": "1-p_t = 1/t",
+                "inv_square": "1-p_t = 1/t^2"}.get(value, f"schedule {value}")
+    if key == "exploration.weights.adaptive":
+        return "adaptive weights" if value else "non-adaptive weights"
+    if key == "exploration.weights.scheme":
+        return {"equal": "equal weights", "softmax": "softmax weights",
+                "linear": "linear weights", "quadratic": "quadratic weights"}.get(value, value)
+    if key == "exploration.weights.start":
+        return f"a = {value}"
+    if key == "agents.init":
+        return {"region": "local init", "domain": "whole-domain init"}.get(value, value)
+    sym = SYMBOLS.get(key, key)
+    return f"{sym} = {value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        else f"{sym} = {value}"
+
+
+def legend_labels(curves, epsilon_round=-1):
+    """Method name plus the settings in which this curve differs from the figure's others.
+    Settings that only matter to DP (q, z, S, sampling) are not listed for non-DP curves, and
+    P is implied by the method name when it is 1. With epsilon_round != -1, DP curves also
+    show epsilon at that round (None: the last; the last one run when fewer were run)."""
+    order = list(SYMBOLS)  # the paper's order (P, S, q, z, ...), then the rest alphabetically
+    keys = sorted({k for c in curves for k in c.config} - IGNORED,
+                  key=lambda k: (order.index(k) if k in order else len(order), k))
+    varying = [k for k in keys if len({repr(c.get(k)) for c in curves}) > 1]
+    labels = []
+    for c in curves:
+        if not c.config:  # no resolved config: fall back on the result name
+            labels.append(c.name)
+            continue
+        parts = []
+        for k in varying:
+            v = c.get(k)
+            if v is None:
+                continue
+            if k.startswith("server.") and not c.is_dp():
+                continue
+            if c.get("algorithm") == "ts" and not k.startswith("objective."):
+                continue  # TS has no server, sub-regions or weights
+            if k == "exploration.subregions" and int(v) == 1:
+                continue
+            parts.append(_describe(k, v, c))
+        label = method_name(c) + (f" ({', '.join(parts)})" if parts else "")
+        if epsilon_round != -1 and c.is_dp():
+            eps, rnd = c.epsilon_at(epsilon_round)
+            label += f", eps = {eps:.2f} (t = {rnd})"
+        labels.append(label)
+    return labels
+
+
+# --------------------------------------------------------------------------------------------
+# Drawing
+# --------------------------------------------------------------------------------------------
+def expected_names(fig):
+    if fig["kind"] == "privacy":
+        return [n for names in fig["series"].values() for n in names] + fig["baselines"]
+    return fig["curves"]
+
+
+def missing_names(fig, results):
+    return [n for n in dict.fromkeys(expected_names(fig))
+            if not os.path.exists(os.path.join(results, n, "summary.csv"))]
+
+
+def draw_curves(ax, fig, curves):
+    kind = fig["kind"]
+    show_eps = any(len({c.get(k) for c in curves if c.is_dp()}) > 1
+                   for k in ("server.sampling_rate", "server.noise_multiplier"))
+    labels = legend_labels(curves, fig["epsilon_round"] if show_eps else -1)
+    for c, label in zip(curves, labels):
+        x, mean, se = c.y(kind)
+        (line,) = ax.plot(x, mean, label=label, linewidth=1.5)
+        ax.fill_between(x, mean - se, mean + se, color=line.get_color(), alpha=0.2, linewidth=0)
+    ax.set_xlabel("iterations (0 = after the N_init initial queries)")
+    ax.set_ylabel("simple regret" if kind == "regret" else "best validation error")
+    ax.legend(fontsize=8)
+
+
+def draw_privacy(ax, fig, curves_by_name):
+    """Fig. 3a-c / 11: epsilon after the last iteration (x) vs final best validation error (y),
+    one point per (q, z) with its standard error; non-private baselines as horizontal lines."""
+    colors = {"z sweep (q = 0.35)": "tab:green", "q sweep (z = 1)": "tab:red"}
+    acc = None
+    in_both = set.intersection(*(set(names) for names in fig["series"].values()))
+    annotated = set()
+    for series, names in fig["series"].items():
+        pts = [curves_by_name[n] for n in names]
+        xs = [c.final_epsilon() for c in pts]
+        mean = [float(c.y("error")[1][-1]) for c in pts]
+        se = [float(c.y("error")[2][-1]) for c in pts]
+        ax.errorbar(xs, mean, yerr=se, fmt="o", color=colors.get(series), capsize=3,
+                    label=series)
+        z_sweep = series.startswith("z")
+        for n, c, x, y in zip(names, pts, xs, mean):
+            q, z = c.get("server.sampling_rate"), c.get("server.noise_multiplier")
+            if n in annotated or q is None or z is None:
+                continue
+            annotated.add(n)
+            text = f"q={q:g}, z={z:g}" if n in in_both else (f"z={z:g}" if z_sweep else f"q={q:g}")
+            # z-sweep labels above their point, q-sweep labels below, so that they do not collide.
+            ax.annotate(text, (x, y), textcoords="offset points", fontsize=7,
+                        xytext=(4, 5) if z_sweep else (4, -11))
+        acc = acc or pts[0].get("server.accountant")
+    base = [curves_by_name[n] for n in fig["baselines"]]
+    for c, label, style in zip(base, legend_labels(base), ("--", "-.", ":")):
+        y = 1.0 - float(c.summary["mean_best_f"].iloc[-1])
+        ax.axhline(y, linestyle=style, color="0.3", label=label)
+    ax.set_xlabel(f"privacy loss epsilon after the last iteration ({acc or 'moments'} accountant)")
+    ax.set_ylabel("best validation error after the last iteration")
+    ax.legend(fontsize=8)
+
+
+def draw_figure(fig_id, results):
+    """Returns the matplotlib figure, or raises FileNotFoundError naming the missing results."""
+    fig = FIGURES[fig_id]
+    missing = missing_names(fig, results)
+    if missing:
+        raise FileNotFoundError(", ".join(os.path.join(results, n) for n in missing))
+    names = list(dict.fromkeys(expected_names(fig)))
+    curves = {n: Curve(os.path.join(results, n)) for n in names}
+    figure, ax = plt.subplots(figsize=(6.4, 4.4))
+    if fig["kind"] == "privacy":
+        draw_privacy(ax, fig, curves)
+    else:
+        draw_curves(ax, fig, [curves[n] for n in fig["curves"]])
+    ax.set_title(fig["title"], fontsize=10)
+    ax.grid(alpha=0.3)
+    figure.tight_layout()
+    return figure
+
+
+def select(only):
+    if not only:
+        return list(ORDER)
+    chosen = []
+    for item in (s.strip() for s in only.split(",") if s.strip()):
+        # "fig3" selects fig3a-f, "fig7" fig7a and fig7b; an exact id selects itself.
+        match = [f for f in ORDER if f == item] or \
+                [f for f in ORDER if f.startswith(item) and f[len(item):].isalpha()]
+        if not match:
+            raise SystemExit(f"plot_figures: unknown figure '{item}' in --only "
+                             f"(known: {', '.join(ORDER)})")
+        chosen += [f for f in match if f not in chosen]
+    return chosen
+
+
+def plot_all(results, out, figure_ids):
+    drawn = 0
+    for fig_id in figure_ids:
+        try:
+            figure = draw_figure(fig_id, results)
+        except FileNotFoundError as e:
+            print(f"plot_figures: skipped {fig_id}: missing results {e.args[0]}", file=sys.stderr)
+            continue
+        except (ValueError, KeyError, IndexError) as e:  # malformed or empty CSV / config
+            plt.close("all")
+            print(f"plot_figures: skipped {fig_id}: unreadable results: {e}", file=sys.stderr)
+            continue
+        os.makedirs(out, exist_ok=True)
+        for ext in ("png", "pdf"):
+            figure.savefig(os.path.join(out, f"{fig_id}.{ext}"), dpi=150)
+        plt.close(figure)
+        drawn += 1
+    print(f"plot_figures: drew {drawn} of {len(figure_ids)} figure(s) into {out}")
+    return drawn
+
+
+# --------------------------------------------------------------------------------------------
+# Self-test: synthetic results with known values must give the expected lines, bands, points,
+# baselines and legend entries.
+# --------------------------------------------------------------------------------------------
+def _write_result(root, name, rows, config):
+    d = os.path.join(root, name)
+    os.makedirs(d)
+    with open(os.path.join(d, "summary.csv"), "w", encoding="utf-8") as fh:
+        fh.write("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,n\n")
+        for r in rows:
+            fh.write(",".join("" if v is None else repr(v) for v in r) + "\n")
+    with open(os.path.join(d, "config.resolved.yaml"), "w", encoding="utf-8") as fh:
+        fh.write(config)
+
+
+def _config(name, algorithm="fts_de", p=2, dp=True, q=0.25, z=1.0, s=11):
+    return (f"name: {name}\nalgorithm: {algorithm}\nrounds: 2\nobjective:\n  family: gp_grid\n"
+            f"exploration:\n  subregions: {p}\n  weights:\n    scheme: softmax\n"
+            f"server:\n  dp: {str(dp).lower()}\n  sampling_rate: {q}\n  noise_multiplier: {z}\n"
+            f"  clip_norm: {s}\n  accountant: moments\n  accountants:\n    - rdp\n    - pld\n")
+
+
+def _check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+
+
+def _close(a, b, tol=1e-12):
+    return all(abs(x - y) <= tol for x, y in zip(a, b)) and len(list(a)) == len(list(b))
+
+
+def self_test():
+    with tempfile.TemporaryDirectory() as root:
+        # fig2c: three DP curves differing only in q; regret rows (round, mean, se).
+        known = {"fig2c_q0.15": (0.15, 0.5, 0.1), "fig2c_q0.25": (0.25, 0.4, 0.05),
+                 "fig2c_q0.5": (0.5, 0.3, 0.02)}
+        for name, (q, m, se) in known.items():
+            rows = [(t, m / (t + 1), se, 1 - m, se / 2, 2.0 * q * t, 400) for t in range(3)]
+            _write_result(root, name, rows, _config(name, q=q))
+        figure = draw_figure("fig2c", root)
+        ax = figure.axes[0]
+        lines, bands = ax.get_lines(), ax.collections
+        _check(len(lines) == 3 and len(bands) == 3, "fig2c: one line and one band per curve")
+        for line, band, (name, (q, m, se)) in zip(lines, bands, known.items()):
+            mean = [m / (t + 1) for t in range(3)]
+            _check(_close(line.get_xdata(), [0, 1, 2]), f"{name}: x = rounds")
+            _check(_close(line.get_ydata(), mean), f"{name}: line = mean_regret")
+            verts = band.get_paths()[0].vertices
+            for t, mt in enumerate(mean):
+                ys = sorted({round(y, 12) for x, y in verts if x == t})
+                _check(_close(ys, [round(mt - se, 12), round(mt + se, 12)]),
+                       f"{name}: band at round {t} = mean +- se, got {ys}")
+            # Legend: method name + the varying q, and epsilon at the last round (t = 2 < 40).
+            want = f"DP-FTS-DE (q = {q:g}), eps = {2.0 * q * 2:.2f} (t = 2)"
+            _check(line.get_label() == want, f"{name}: label {line.get_label()!r} != {want!r}")
+        plt.close(figure)
+
+        # fig2a: TS / FTS / FTS-DE naming from algorithm, P and dp; no DP keys in the labels.
+        for name, alg, p in (("fig2a_ts", "ts", 1), ("fig2a_fts", "fts_de", 1),
+                             ("fig2a_fts_de_p2", "fts_de", 2), ("fig2a_fts_de_p3", "fts_de", 3)):
+            _write_result(root, name, [(0, 0.2, 0.01, 0.8, 0.01, 0.0, 200)],
+                          _config(name, alg, p, dp=False))
+        figure = draw_figure("fig2a", root)
+        got = [l.get_label() for l in figure.axes[0].get_lines()]
+        want = ["TS", "FTS", "FTS-DE (P = 2)", "FTS-DE (P = 3)"]
+        _check(got == want, f"fig2a labels {got} != {want}")
+        plt.close(figure)
+
+        # fig3a: privacy points at (final epsilon, 1 - final best_f) with se bars; baselines
+        # at 1 - best_f. Values: error e = 0.1 + z/100 + (0.35 - q), epsilon = 10 q / z.
+        pts = {}
+        for q, z in dict.fromkeys([(0.35, z) for z in Z_SWEEP] + [(q, 1) for q in Q_SWEEP]):
+            name = grid_name("fig3_landmine", q, z)
+            err, eps = 0.1 + z / 100 + (0.35 - q), 10 * q / z
+            pts[(q, z)] = (eps, err)
+            _write_result(root, name, [(0, None, None, 0.5, 0.1, 0.0, 29),
+                                       (60, None, None, 1 - err, 0.003, eps, 29)],
+                          _config(name, p=4, q=q, z=z, s=22))
+        for i, name in enumerate(["landmine_ts", "landmine_fts", "landmine_fts_de"]):
+            alg, p = ("ts", 1) if i == 0 else ("fts_de", 1 + 3 * (i == 2))
+            _write_result(root, name, [(60, None, None, 0.9 - 0.01 * i, 0.002, 0.0, 29)],
+                          _config(name, alg, p, dp=False))
+        figure = draw_figure("fig3a", root)
+        ax = figure.axes[0]
+        containers = ax.containers
+        _check(len(containers) == 2, "fig3a: two error-bar series")
+        for cont, sweep in zip(containers, [[(0.35, z) for z in Z_SWEEP],
+                                            [(q, 1) for q in Q_SWEEP]]):
+            line = cont.lines[0]
+            _check(_close(line.get_xdata(), [pts[k][0] for k in sweep]), "fig3a: x = epsilon")
+            _check(_close(line.get_ydata(), [pts[k][1] for k in sweep], 1e-12),
+                   "fig3a: y = 1 - best_f")
+            segs = cont.lines[2][0].get_segments()
+            _check(all(abs((s[1][1] - s[0][1]) - 0.006) < 1e-12 for s in segs),
+                   "fig3a: error bars = +- se")
+        hlines = [l for l in ax.get_lines() if l.get_label() in ("TS", "FTS", "FTS-DE (P = 4)")]
+        _check(_close(sorted(l.get_ydata()[0] for l in hlines), [0.1, 0.11, 0.12], 1e-12),
+               "fig3a: baselines at 1 - best_f")
+        plt.close(figure)
+
+        # Missing results: named, not a crash; --only expands prefixes.
+        try:
+            draw_figure("fig4", root)
+            _check(False, "fig4 should be missing")
+        except FileNotFoundError as e:
+            _check(os.path.join(root, "fig4_dp_fts") in e.args[0], "missing dir named")
+        _check(select("fig3,fig2a") == ["fig3a", "fig3b", "fig3c", "fig3d", "fig3e", "fig3f",
+                                        "fig2a"], "--only prefix expansion")
+        # Resolved-config parser: nested keys, booleans, lists.
+        cfg = read_resolved(os.path.join(root, "fig2c_q0.5", "config.resolved.yaml"))
+        _check(cfg["server.sampling_rate"] == 0.5 and cfg["server.dp"] is True and
+               cfg["exploration.weights.scheme"] == "softmax" and
+               cfg["server.accountants"] == ("rdp", "pld"), f"parser: {cfg}")
+        # A result without the expected columns is skipped, not a crash.
+        os.makedirs(os.path.join(root, "fig4_dp_fts"))
+        with open(os.path.join(root, "fig4_dp_fts", "summary.csv"), "w", encoding="utf-8") as fh:
+            fh.write("round,epsilon\n0,0\n")
+        _write_result(root, "fig4_dp_fts_de", [(0, 0.2, 0.01, 0.8, 0.01, 0.0, 200)], _config("x"))
+        out = os.path.join(root, "figures")
+        _check(plot_all(root, out, ["fig2a", "fig4"]) == 1, "one figure drawn, fig4 skipped")
+        _check(all(os.path.getsize(os.path.join(out, f"fig2a.{e}")) > 0 for e in ("png", "pdf")),
+               "fig2a files written")
+    print("plot_figures: self-test passed")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--results", default="results", help="results root (default: results/)")
+    p.add_argument("--out", default=None, help="output dir (default: <results>/figures/)")
+    p.add_argument("--only", default="", help="comma-separated figure ids or prefixes "
+                   "(fig2a,fig3 = fig3a-f,...)")
+    p.add_argument("--list", action="store_true", help="print each figure's result names")
+    p.add_argument("--self-test", action="store_true", help="check the drawing on known data")
+    a = p.parse_args()
+    if a.self_test:
+        self_test()
+        return 0
+    ids = select(a.only)
+    if a.list:
+        for f in ids:
+            print(f"{f}: {' '.join(dict.fromkeys(expected_names(FIGURES[f])))}")
+        return 0
+    out = a.out or os.path.join(a.results, "figures")
+    return 0 if plot_all(a.results, out, ids) > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# Runs every experiment the DP-FTS-DE figures need (Dai, Low, Jaillet, NeurIPS 2021: Fig. 2-12),
+# then draws them with tools/plot_figures.py.
+#
+#   tools/reproduce.sh [--quick | --tiny] [--only fig2a,fig3,...] [--jobs J] [--results DIR]
+#
+# Scales (also FBOSIM_REPRO_SCALE=full|quick|tiny; the flags win). Each writes to its own results
+# root, so full, quick and tiny results never mix:
+#   full   the configs as they are (the paper's N, T and runs)              -> results/
+#   quick  synthetic: --runs 2 --set agents.count=50 --set rounds=30;
+#          real-world: --runs 1 --set rounds=20                             -> results/quick/
+#   tiny   synthetic: --runs 1 --set agents.count=10 --set rounds=4
+#          --set objective.grid_points=200; real-world: --runs 1 --set rounds=2
+#          (a smoke test of the pipeline, not a result)                     -> results/tiny/
+# Figures go to <results root>/figures/. --only takes figure ids or prefixes (fig3 = fig3a-f,
+# fig7 = fig7a,b); --jobs runs J experiments at once (each with nproc/J threads; results do not
+# depend on the thread count). The real-world experiments run only when their data is found
+# under ${FBOSIM_DATA:-data} (and their config exists); otherwise one "skipped:" line says why.
+# Environment: FBOSIM_BIN (default build/fbosim), FBOSIM_DATA, FBOSIM_PYTHON (default
+# /usr/bin/python3, Debian's, which has matplotlib and pandas).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+scale=${FBOSIM_REPRO_SCALE:-full}
+only=""
+jobs=1
+results=""
+while (($#)); do
+  case $1 in
+    --quick) scale=quick ;;
+    --tiny) scale=tiny ;;
+    --only) only=${2:?--only needs a list}; shift ;;
+    --only=*) only=${1#--only=} ;;
+    --jobs) jobs=${2:?--jobs needs a number}; shift ;;
+    --jobs=*) jobs=${1#--jobs=} ;;
+    --results) results=${2:?--results needs a directory}; shift ;;
+    --results=*) results=${1#--results=} ;;
+    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "reproduce.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "reproduce.sh: --jobs must be a positive integer, got '$jobs'" >&2; exit 2; }
+case $scale in
+  full) synthetic=(); realworld=(); : "${results:=results}" ;;
+  quick) synthetic=(--runs 2 --set agents.count=50 --set rounds=30)
+         realworld=(--runs 1 --set rounds=20); : "${results:=results/quick}" ;;
+  tiny) synthetic=(--runs 1 --set agents.count=10 --set rounds=4 --set objective.grid_points=200)
+        realworld=(--runs 1 --set rounds=2); : "${results:=results/tiny}" ;;
+  *) echo "reproduce.sh: scale must be full, quick or tiny, got '$scale'" >&2; exit 2 ;;
+esac
+
+export FBOSIM_BIN=${FBOSIM_BIN:-build/fbosim}
+[ -x "$FBOSIM_BIN" ] || { echo "reproduce.sh: no fbosim binary at $FBOSIM_BIN (cmake --build build --target fbosim, or set FBOSIM_BIN)" >&2; exit 2; }
+python=${FBOSIM_PYTHON:-/usr/bin/python3}
+[ -x "$python" ] || python=python3
+data=${FBOSIM_DATA:-data}
+export FBOSIM_DATA=$data FBOSIM_RESULTS=$results
+threads=$(( $(nproc 2>/dev/null || echo 2) / jobs ))
+((threads >= 1)) || threads=1
+mkdir -p "$results/logs"
+
+# The figure list, expanded from --only by the plotting script itself (one source of truth).
+mapfile -t figures < <("$python" tools/plot_figures.py --only "$only" --list | cut -d: -f1)
+((${#figures[@]})) || exit 2
+
+# Which experiments each figure needs. A task is "figure:CONFIG" (tools/run_figure.sh: the
+# config and its curve lines) or "grid:CONFIG" (the privacy-utility grid of Fig. 3a-c / 11 from
+# that config, one run per (q, z), named <prefix>_q<q>_z<z>: prefix fig3_<dataset> or
+# fig11_landmine, the names tools/plot_figures.py expects).
+declare -A needs=(
+  [fig3a]="figure:landmine grid:landmine" [fig3d]="figure:landmine grid:landmine"
+  [fig3b]="figure:activity grid:activity" [fig3e]="figure:activity grid:activity"
+  [fig3c]="figure:emnist grid:emnist" [fig3f]="figure:emnist grid:emnist"
+  [fig7a]="figure:fig7" [fig7b]="figure:fig7" [fig8]="figure:activity figure:fig8"
+  [fig9a]="figure:activity figure:fig9a" [fig9b]="figure:emnist figure:fig9b"
+  [fig10a]="figure:activity figure:fig10a" [fig10b]="figure:emnist figure:fig10b"
+  [fig11]="figure:landmine grid:fig11" [fig12b]="figure:activity figure:fig12b"
+)
+grid_prefix() { if [ "$1" = fig11 ]; then echo fig11_landmine; else echo "fig3_$1"; fi; }
+# The dataset a real-world config reads, and the path that must exist for it.
+dataset_of() {
+  case $1 in
+    landmine | fig11) echo landmine ;;
+    activity | fig8 | fig9a | fig10a | fig12b) echo activity ;;
+    emnist | fig9b | fig10b) echo emnist ;;
+    *) echo "" ;;
+  esac
+}
+data_path() {
+  case $1 in
+    landmine) echo "$data/landmine/LandmineData.mat" ;;
+    activity) echo "$data/har/UCI HAR Dataset" ;;
+    emnist) echo "$data/femnist_digits" ;;
+  esac
+}
+
+tasks=()
+declare -A seen=()
+for f in "${figures[@]}"; do
+  for t in ${needs[$f]:-figure:$f}; do
+    [ -z "${seen[$t]:-}" ] || continue
+    seen[$t]=1
+    target=${t#*:}
+    d=$(dataset_of "$target")
+    cfg=configs/dp_fts_de/$target.yaml
+    if [ -n "$d" ] && [ ! -e "$(data_path "$d")" ]; then
+      echo "reproduce.sh: skipped: no data at $(data_path "$d") ($t)" >&2
+    elif [ ! -f "$cfg" ]; then
+      echo "reproduce.sh: skipped: no config $cfg ($t)" >&2
+    elif [ "${t%%:*}" = grid ]; then
+      # Fig. 3a-c: z in {1, 1.6, 2, 3, 4} at q = 0.35, q in {0.1, ..., 0.35} at z = 1 (the
+      # Z_SWEEP and Q_SWEEP of tools/plot_figures.py, written as its names write them).
+      for qz in 0.35:1 0.35:1.6 0.35:2 0.35:3 0.35:4 0.1:1 0.15:1 0.2:1 0.25:1; do
+        tasks+=("grid:$target:${qz%:*}:${qz#*:}")
+      done
+    else
+      tasks+=("$t")
+    fi
+  done
+done
+
+# elapsed START: seconds since START (a date +%s.%N stamp), one decimal.
+elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+# run_task TASK: one experiment (or one figure's curves), logged to $results/logs/.
+run_task() {
+  local task=$1 opts log start status=0
+  local kind=${task%%:*} rest=${task#*:}
+  log="$results/logs/${task//:/_}.log"
+  start=$(date +%s.%N)
+  if [ "$kind" = grid ]; then
+    local c q z name
+    IFS=: read -r c q z <<<"$rest"
+    name=$(grid_prefix "$c")_q${q}_z${z}
+    "$FBOSIM_BIN" run "configs/dp_fts_de/$c.yaml" --set "server.sampling_rate=$q" \
+      --set "server.noise_multiplier=$z" --set "name=$name" "${realworld[@]}" \
+      --threads "$threads" --quiet --out "$results/$name" >"$log" 2>&1 || status=$?
+  else
+    opts=("${synthetic[@]}")
+    [ -z "$(dataset_of "$rest")" ] || opts=("${realworld[@]}")
+    tools/run_figure.sh "$rest" "${opts[@]}" --threads "$threads" --quiet >"$log" 2>&1 || status=$?
+  fi
+  if ((status)); then
+    echo "reproduce.sh: FAILED $task (exit $status; log $log)" >&2
+    tail -n 5 "$log" >&2
+  else
+    printf 'reproduce.sh: %-28s %7s s\n' "$task" "$(elapsed "$start")"
+  fi
+  return "$status"
+}
+
+t0=$(date +%s.%N)
+echo "reproduce.sh: $scale scale, ${#tasks[@]} task(s), $jobs at a time, results in $results/"
+failed=0
+running=0
+for task in "${tasks[@]}"; do
+  if ((running >= jobs)); then
+    wait -n || failed=$((failed + 1))
+    running=$((running - 1))
+  fi
+  run_task "$task" &
+  running=$((running + 1))
+done
+while ((running > 0)); do
+  wait -n || failed=$((failed + 1))
+  running=$((running - 1))
+done
+echo "reproduce.sh: experiments took $(elapsed "$t0") s"
+
+plot_status=0
+"$python" tools/plot_figures.py --results "$results" --out "$results/figures" \
+  --only "$(IFS=,; echo "${figures[*]}")" || plot_status=$?
+echo "reproduce.sh: total $(elapsed "$t0") s ($scale scale, experiments and figures)"
+((failed == 0)) || { echo "reproduce.sh: $failed task(s) failed" >&2; exit 1; }
+exit "$plot_status"
