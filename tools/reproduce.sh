@@ -49,6 +49,12 @@ case $scale in
         realworld=(--runs 1 --set rounds=2); : "${results:=results/tiny}" ;;
   *) echo "reproduce.sh: scale must be full, quick or tiny, got '$scale'" >&2; exit 2 ;;
 esac
+# EMNIST trains a CNN per query (~0.4 s): the reduced scales also use fewer writers and epochs.
+case $scale in
+  full) emnist=() ;;
+  quick) emnist=(--set agents.count=10 --set agents.init_points=3 --set objective.epochs=3) ;;
+  tiny) emnist=(--set agents.count=3 --set agents.init_points=2 --set objective.epochs=1) ;;
+esac
 
 export FBOSIM_BIN=${FBOSIM_BIN:-build/fbosim}
 [ -x "$FBOSIM_BIN" ] || { echo "reproduce.sh: no fbosim binary at $FBOSIM_BIN (cmake --build build --target fbosim, or set FBOSIM_BIN)" >&2; exit 2; }
@@ -133,12 +139,15 @@ run_task() {
     local c q z name
     IFS=: read -r c q z <<<"$rest"
     name=$(grid_prefix "$c")_q${q}_z${z}
+    opts=("${realworld[@]}")
+    [ "$(dataset_of "$c")" != emnist ] || opts+=("${emnist[@]}")
     "$FBOSIM_BIN" run "configs/dp_fts_de/$c.yaml" --set "server.sampling_rate=$q" \
-      --set "server.noise_multiplier=$z" --set "name=$name" "${realworld[@]}" \
+      --set "server.noise_multiplier=$z" --set "name=$name" "${opts[@]}" \
       --threads "$threads" --quiet --out "$results/$name" >"$log" 2>&1 || status=$?
   else
     opts=("${synthetic[@]}")
     [ -z "$(dataset_of "$rest")" ] || opts=("${realworld[@]}")
+    [ "$(dataset_of "$rest")" != emnist ] || opts+=("${emnist[@]}")
     tools/run_figure.sh "$rest" "${opts[@]}" --threads "$threads" --quiet >"$log" 2>&1 || status=$?
   fi
   if ((status)); then
