@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "fbosim_process.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -9,28 +11,9 @@
 #include <string>
 
 namespace {
-struct Output {
-  int status;
-  std::string text;
-};
-
-// Runs the fbosim binary with `args`, capturing stdout and stderr.
-Output fbosim(const std::string& args) {
-  const std::string cmd = std::string(FBOSIM_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), pipe)) out += buf.data();
-  const int status = pclose(pipe);
-  return {WEXITSTATUS(status), out};
-}
-
-std::string write_temp(const std::string& name, const std::string& text) {
-  const auto p = std::filesystem::temp_directory_path() / name;
-  std::ofstream(p) << text;
-  return p.string();
-}
+using fbosim_test::fbosim;
+using fbosim_test::Output;
+using fbosim_test::write_temp;
 }  // namespace
 
 TEST_CASE("fbosim privacy prints the paper's epsilon as CSV") {
@@ -157,10 +140,10 @@ TEST_CASE("fbosim privacy: every accountant, pld well below moments on the paper
 }
 
 TEST_CASE("fbosim audit exits 0 when consistent and 3 when a broken mechanism exceeds the bound") {
-  const std::string cfg = write_temp(
-      "fbosim_audit.yaml",
-      "agents: {count: 50}\nrff: {features: 20}\nexploration: {subregions: 1}\n"
-      "server: {dp: true, sampling_rate: 1.0, noise_multiplier: 1.0, clip_norm: 11}\n");
+  const std::string cfg =
+      write_temp("fbosim_audit.yaml",
+                 "agents: {count: 50}\nrff: {features: 20}\nexploration: {subregions: 1}\n"
+                 "server: {dp: true, sampling_rate: 1.0, noise_multiplier: 1.0, clip_norm: 11}\n");
   const Output ok = fbosim("audit " + cfg + " --trials 40000 --threads 2");
   INFO(ok.text);
   CHECK(ok.status == 0);

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "fbosim_process.hpp"
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -8,22 +10,9 @@
 #include <string>
 
 namespace {
-struct Output {
-  int status;
-  std::string text;
-};
-
-// Runs the fbosim binary with `args`, capturing stdout and stderr (not a terminal).
-Output fbosim(const std::string& args) {
-  const std::string cmd = std::string(FBOSIM_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), pipe)) out += buf.data();
-  const int status = pclose(pipe);
-  return {WEXITSTATUS(status), out};
-}
+using fbosim_test::fbosim;
+using fbosim_test::Output;
+using fbosim_test::write_temp;
 
 const char* kTiny =
     "rounds: 3\nruns: 1\nobjective: {grid_points: 100}\nagents: {count: 4, init_points: 2}\n"
