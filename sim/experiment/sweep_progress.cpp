@@ -63,24 +63,23 @@ void SweepProgress::started(const std::string& point) {
   if (tty_) draw_locked();
 }
 
+void SweepProgress::forget_locked(const std::string& point) {
+  const auto it = std::find(running_.begin(), running_.end(), point);
+  if (it == running_.end()) return;
+  running_since_.erase(running_since_.begin() + (it - running_.begin()));
+  running_.erase(it);
+}
+
 void SweepProgress::abandoned(const std::string& point) {
   if (!enabled_) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto it = std::find(running_.begin(), running_.end(), point);
-  if (it != running_.end()) {
-    running_since_.erase(running_since_.begin() + (it - running_.begin()));
-    running_.erase(it);
-  }
+  forget_locked(point);
 }
 
 void SweepProgress::finished(const std::string& point, double seconds, bool skipped) {
   if (!enabled_) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto it = std::find(running_.begin(), running_.end(), point);
-  if (it != running_.end()) {
-    running_since_.erase(running_since_.begin() + (it - running_.begin()));
-    running_.erase(it);
-  }
+  forget_locked(point);
   ++done_;
   if (!skipped) {
     ++ran_;

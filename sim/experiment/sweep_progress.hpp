@@ -28,6 +28,7 @@ class SweepProgress {
  private:
   double eta_locked() const;
   void draw_locked();
+  void forget_locked(const std::string& point);  // drops a point from the running list
 
   bool enabled_;
   bool tty_;
