@@ -43,6 +43,10 @@ void* torch_plugin_symbol(const std::string& name) {
   static std::string error;
   std::call_once(once, [] {
     const std::string path = plugin_path();
+    // LibTorch's dense layers call the system BLAS; a multi-threaded OpenBLAS (if Debian's
+    // alternatives pick one) would start threads inside every training while fbosim already runs
+    // one training per core. It reads this when it is loaded; a user's own setting wins.
+    setenv("OPENBLAS_NUM_THREADS", "1", /*overwrite=*/0);
     handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!handle) error = "cannot load the LibTorch plugin " + path + ": " + dlerror();
   });

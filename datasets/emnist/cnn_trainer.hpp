@@ -14,8 +14,8 @@
 namespace fbosim::datasets {
 
 // Defaults [choice]: half the channels of spec section 8's network (8/16/64), which keep
-// 0.77 mean test accuracy on the first 10 writers at lr 0.005 in 0.38 s per evaluation on one
-// core here (the 8/16/64 network: 0.81 in 0.60 s).
+// 0.77 mean test accuracy on the first 10 writers at lr 0.005 (the 8/16/64 network: 0.81, in
+// about 1.6 times the time); one evaluation takes 0.08-0.1 s on one core here (README).
 struct CnnOptions {
   int conv1 = 4;    ///< objective.conv1: channels of the first convolution
   int conv2 = 8;    ///< objective.conv2: channels of the second
