@@ -91,8 +91,8 @@ void ExactGp::add(const Eigen::VectorXd& x, double y) {
   const double d = std::sqrt(d2);
   if (n + 1 > L_.rows()) {  // amortised O(n) per add: the capacity doubles
     const Eigen::Index cap = std::max<Eigen::Index>(16, 2 * L_.rows());
-    L_.conservativeResize(cap, cap);
-    beta_.conservativeResize(cap);
+    L_.conservativeResizeLike(Eigen::MatrixXd::Zero(cap, cap));  // upper triangle stays 0
+    beta_.conservativeResizeLike(Eigen::VectorXd::Zero(cap));
   }
   L_.row(n).head(n) = l.transpose();
   L_(n, n) = d;
