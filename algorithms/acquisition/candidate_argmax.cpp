@@ -23,7 +23,7 @@ Eigen::Index CandidateArgmax::argmax(const Eigen::VectorXd& values) {
   return best;
 }
 
-CandidateChoice CandidateArgmax::maximise(const Eigen::VectorXd& values) const {
+CandidateChoice CandidateArgmax::maximise_values(const Eigen::VectorXd& values) const {
   if (values.size() != candidates_.rows())
     throw std::invalid_argument("CandidateArgmax: got " + std::to_string(values.size()) +
                                 " scores for " + std::to_string(candidates_.rows()) +
@@ -33,7 +33,7 @@ CandidateChoice CandidateArgmax::maximise(const Eigen::VectorXd& values) const {
 }
 
 CandidateChoice CandidateArgmax::maximise(const BatchScore& score) const {
-  return maximise(score(candidates_));
+  return maximise_values(score(candidates_));
 }
 
 }  // namespace fbosim::acq

@@ -25,7 +25,7 @@ class CandidateArgmax {
   /// argmax over the candidates of score(candidates).
   CandidateChoice maximise(const BatchScore& score) const;
   /// argmax of precomputed values (an m-vector aligned with the candidates).
-  CandidateChoice maximise(const Eigen::VectorXd& values) const;
+  CandidateChoice maximise_values(const Eigen::VectorXd& values) const;
 
   /// Index of the largest entry, the lowest such index on ties; NaN entries never win.
   /// Throws std::invalid_argument if values is empty or all NaN.
