@@ -29,6 +29,9 @@ void check_hyper(const gp::SeHyper& h, const ExactGp::Options& o) {
 
 // Cache-friendly chunk of query points for predict(): V is n x chunk.
 constexpr Eigen::Index kChunk = 512;
+
+// Storage for n points and then some: 1.5 n keeps the factor's memory within 2.25 n^2 doubles.
+Eigen::Index grown_capacity(Eigen::Index n) { return std::max<Eigen::Index>(16, n + n / 2); }
 }  // namespace
 
 ExactGp::ExactGp(int dim, gp::SeHyper hyper) : ExactGp(dim, hyper, Options{}) {}
@@ -56,7 +59,7 @@ void ExactGp::fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y) {
 
 void ExactGp::refactorise() {
   const Eigen::Index n = n_;
-  const Eigen::Index cap = std::max<Eigen::Index>(n, 16);
+  const Eigen::Index cap = grown_capacity(n);  // headroom: the next adds do not reallocate
   L_ = Eigen::MatrixXd::Zero(cap, cap);
   beta_ = Eigen::VectorXd::Zero(cap);
   if (n == 0) return;
@@ -89,8 +92,8 @@ void ExactGp::add(const Eigen::VectorXd& x, double y) {
                              std::to_string(n + 1) + " (Schur complement " + std::to_string(d2) +
                              ", s2 = " + std::to_string(diagonal_noise()) + ")");
   const double d = std::sqrt(d2);
-  if (n + 1 > L_.rows()) {  // amortised O(n) per add: the capacity doubles
-    const Eigen::Index cap = std::max<Eigen::Index>(16, 2 * L_.rows());
+  if (n + 1 > L_.rows()) {  // geometric growth: the copy costs amortised O(n) per add
+    const Eigen::Index cap = grown_capacity(n + 1);
     L_.conservativeResizeLike(Eigen::MatrixXd::Zero(cap, cap));  // upper triangle stays 0
     beta_.conservativeResizeLike(Eigen::VectorXd::Zero(cap));
   }
