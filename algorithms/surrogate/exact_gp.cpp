@@ -49,7 +49,7 @@ void ExactGp::fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y) {
   if (!X.allFinite() || !y.allFinite())
     throw std::invalid_argument("ExactGp::fit: X and y must be finite");
   // Strong guarantee: the state changes only once the new factor is known to exist.
-  ExactGp next(*this);
+  ExactGp next(dim_, hyper_, options_);  // not a copy: the old factor is not needed
   next.X_ = X;
   next.y_ = y;
   next.n_ = static_cast<int>(y.size());
@@ -172,7 +172,7 @@ JointPrediction ExactGp::predict_joint(const Eigen::MatrixXd& Xq) const {
   j.covariance = gp::se_kernel(Xq, Xq, hyper_.lengthscale, hyper_.signal_var);
   j.covariance.diagonal().setConstant(hyper_.signal_var);
   j.mean = Eigen::VectorXd::Constant(Xq.rows(), options_.prior_mean);
-  if (n_ == 0) return j;
+  if (n_ == 0 || Xq.rows() == 0) return j;
   const Eigen::MatrixXd V =
       solve_lower(gp::se_kernel(X_, Xq, hyper_.lengthscale, hyper_.signal_var));
   j.mean.noalias() += V.transpose() * beta_.head(n_);
@@ -185,8 +185,10 @@ std::unique_ptr<Surrogate> ExactGp::clone() const { return std::make_unique<Exac
 
 void ExactGp::set_hyper(const gp::SeHyper& hyper) {
   check_hyper(hyper, options_);
-  ExactGp next(*this);
-  next.hyper_ = hyper;
+  ExactGp next(dim_, hyper, options_);
+  next.X_ = X_;
+  next.y_ = y_;
+  next.n_ = n_;
   next.refactorise();
   *this = std::move(next);
 }

@@ -32,6 +32,8 @@ class ExactGp : public Surrogate {
 
   int dim() const override { return dim_; }
   int size() const override { return n_; }
+  /// hyper().noise_var (the jitter is numerical, not observation noise).
+  double noise_var() const override { return hyper_.noise_var; }
   void fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y) override;
   void add(const Eigen::VectorXd& x, double y) override;
   Prediction predict(const Eigen::MatrixXd& Xq) const override;

@@ -47,7 +47,8 @@ Eigen::MatrixXd sample_joint_gaussian(const Eigen::VectorXd& mean, const Eigen::
   // count x m, row s = z_s: draw s uses the s-th block of m normals whatever count is.
   const Eigen::MatrixXd Z = rng.normal_matrix(count, mean.size());
   Eigen::MatrixXd F(mean.size(), count);
-  if (mean.size() > 0) F.noalias() = chol.L.triangularView<Eigen::Lower>() * Z.transpose();
+  if (mean.size() > 0 && count > 0)
+    F.noalias() = chol.L.triangularView<Eigen::Lower>() * Z.transpose();
   F.colwise() += mean;
   return F;
 }

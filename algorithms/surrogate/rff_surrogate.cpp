@@ -42,11 +42,13 @@ void RffSurrogate::fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y) {
   const Eigen::Index M = features_.size();
   const Eigen::MatrixXd Phi = features_.features(X);  // n x M
   Eigen::MatrixXd sigma = noise_var_ * Eigen::MatrixXd::Identity(M, M);
-  sigma.selfadjointView<Eigen::Lower>().rankUpdate(Phi.transpose());  // eq. (3)
+  // (Eigen's products with an empty inner dimension are avoided: n may be 0.)
+  if (Phi.rows() > 0) sigma.selfadjointView<Eigen::Lower>().rankUpdate(Phi.transpose());
   Eigen::LLT<Eigen::MatrixXd> llt(sigma);
   check_factor(llt, "fit");
   llt_ = std::move(llt);
-  b_.noalias() = Phi.transpose() * y;
+  b_ = Eigen::VectorXd::Zero(M);
+  if (Phi.rows() > 0) b_.noalias() = Phi.transpose() * y;
   nu_ = llt_.solve(b_);
   n_ = static_cast<int>(y.size());
 }
@@ -71,6 +73,7 @@ Prediction RffSurrogate::predict(const Eigen::MatrixXd& Xq) const {
   if (Xq.cols() != dim())
     throw std::invalid_argument("RffSurrogate::predict: Xq must have " + std::to_string(dim()) +
                                 " columns");
+  if (Xq.rows() == 0) return {};
   const Eigen::MatrixXd Phi = features_.features(Xq);  // m x M
   Eigen::MatrixXd W = Phi.transpose();
   llt_.matrixL().solveInPlace(W);  // W = L^-1 Phi^T: |w_j|^2 = phi_j^T Sigma^-1 phi_j
@@ -99,6 +102,7 @@ JointPrediction RffSurrogate::predict_joint(const Eigen::MatrixXd& Xq) const {
   if (Xq.cols() != dim())
     throw std::invalid_argument("RffSurrogate::predict_joint: Xq must have " +
                                 std::to_string(dim()) + " columns");
+  if (Xq.rows() == 0) return {};
   const Eigen::MatrixXd Phi = features_.features(Xq);
   Eigen::MatrixXd W = Phi.transpose();
   llt_.matrixL().solveInPlace(W);
@@ -124,6 +128,10 @@ Eigen::MatrixXd RffSurrogate::sample(const Eigen::MatrixXd& Xq, int count,
   if (Xq.cols() != dim())
     throw std::invalid_argument("RffSurrogate::sample: Xq must have " + std::to_string(dim()) +
                                 " columns");
+  if (count == 0 || Xq.rows() == 0) {
+    rng.normal_matrix(count, features_.size());  // the same draws as a non-empty Xq
+    return Eigen::MatrixXd(Xq.rows(), count);
+  }
   // Row s of Z is draw s's z, so earlier draws do not depend on count (as sample_weights).
   Eigen::MatrixXd Omega = rng.normal_matrix(count, features_.size()).transpose();
   llt_.matrixU().solveInPlace(Omega);

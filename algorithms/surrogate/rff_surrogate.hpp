@@ -39,7 +39,7 @@ class RffSurrogate : public Surrogate {
   Eigen::VectorXd sample_weights(core::RngStream& rng) const;
 
   const rff::RandomFeatures& features() const { return features_; }
-  double noise_var() const { return noise_var_; }
+  double noise_var() const override { return noise_var_; }
   /// The lower Cholesky factor of Sigma (M x M).
   Eigen::MatrixXd cholesky_factor() const { return llt_.matrixL(); }
 

@@ -37,6 +37,10 @@ class Surrogate {
   virtual int dim() const = 0;
   /// Number of observations the posterior is conditioned on.
   virtual int size() const = 0;
+  /// Variance of the observation noise. predict() returns the variance of the latent f; add
+  /// this for the predictive variance of a new y (GPy's include_likelihood=True, which the FTS
+  /// authors' RGPE/TAF code uses for the target GP).
+  virtual double noise_var() const = 0;
 
   /// Replaces the data: X is n x d (one point per row), y an n-vector (n may be 0).
   virtual void fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y) = 0;

@@ -89,6 +89,7 @@ TEMPLATE_TEST_CASE("surrogate contract: prior without data, 0 <= variance <= pri
   const Eigen::MatrixXd Xq = rng.uniform_matrix(40, 3);
   const Prediction prior = s->predict(Xq);
   CHECK(s->size() == 0);
+  CHECK(s->noise_var() == 0.05);
   CHECK(prior.mean.cwiseAbs().maxCoeff() < 1e-12);
   // The SE kernel's (and the normalised features') prior variance is signal_var everywhere.
   CHECK(close(prior.variance, Eigen::VectorXd::Constant(40, kSignalVar), 1e-9));
@@ -101,6 +102,20 @@ TEMPLATE_TEST_CASE("surrogate contract: prior without data, 0 <= variance <= pri
   CHECK(post.variance.maxCoeff() <= kSignalVar * (1 + 1e-12));
   // Conditioning on data strictly reduces the variance at the data points.
   CHECK(post.variance.tail(30).maxCoeff() < 0.05);
+  // Fitting no data returns to the prior.
+  s->fit(Eigen::MatrixXd(0, 3), Eigen::VectorXd(0));
+  CHECK(s->size() == 0);
+  CHECK(close(s->predict(Xq).variance, prior.variance, 1e-12));
+  CHECK(s->predict(Xq).mean.cwiseAbs().maxCoeff() < 1e-12);
+  // No query points: empty answers.
+  s->fit(data.X, data.y);
+  const Eigen::MatrixXd none(0, 3);
+  CHECK(s->predict(none).mean.size() == 0);
+  CHECK(s->predict(none).variance.size() == 0);
+  CHECK(s->predict_joint(none).covariance.size() == 0);
+  RngStream r(8);
+  CHECK(s->sample(none, 4, r).size() == 0);
+  CHECK(s->sample(Xq, 0, r).cols() == 0);
 }
 
 TEMPLATE_TEST_CASE("surrogate contract: with tiny noise the mean interpolates the data",
