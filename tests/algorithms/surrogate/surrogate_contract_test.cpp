@@ -34,7 +34,7 @@ struct RffMaker {
   static std::unique_ptr<Surrogate> make(int dim, double noise_var) {
     RngStream rng(1234);  // fixed features: the model is a deterministic function of its data
     return std::make_unique<RffSurrogate>(
-        fbosim::rff::RandomFeatures::draw(dim, 300, kLengthscale, kSignalVar, rng), noise_var);
+        fbosim::rff::RandomFeatures::draw(dim, 150, kLengthscale, kSignalVar, rng), noise_var);
   }
 };
 
@@ -146,7 +146,7 @@ TEMPLATE_TEST_CASE("surrogate contract: joint samples have the predicted mean an
   const Prediction marg = s->predict(Xq);
   CHECK(close(joint.mean, marg.mean, 1e-10));
   CHECK(close(joint.covariance.diagonal(), marg.variance, 1e-9, marg.variance.maxCoeff()));
-  const int N = 40000;
+  const int N = 20000;
   RngStream draws(4);
   const Eigen::MatrixXd F = s->sample(Xq, N, draws);  // 4 x N
   REQUIRE(F.rows() == 4);
