@@ -28,7 +28,18 @@ fbosim=${FBOSIM:-build/fbosim}
 usage="usage: sbatch --array=1-K slurm_sweep.sh K CONFIG DIR [sweep options] | slurm_sweep.sh --merge DIR"
 if [ "${1:-}" = "--merge" ]; then
   dir=${2:?$usage}
-  exec "$fbosim" merge "$dir"/shard-* --out "$dir"
+  # A task that failed before its sweep started leaves no sweep_plan.csv (or no directory):
+  # leave it out, so that merge names its points as missing instead of refusing the input.
+  shards=()
+  for d in "$dir"/shard-*; do
+    if [ -f "$d/sweep_plan.csv" ]; then
+      shards+=("$d")
+    elif [ -e "$d" ]; then
+      echo "slurm_sweep.sh: $d holds no sweep_plan.csv (its task failed early); left out" >&2
+    fi
+  done
+  ((${#shards[@]})) || { echo "slurm_sweep.sh: no shard of a sweep in $dir/shard-*" >&2; exit 1; }
+  exec "$fbosim" merge "${shards[@]}" --out "$dir"
 fi
 count=${1:?$usage}
 config=${2:?$usage}
