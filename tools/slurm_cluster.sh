@@ -38,7 +38,8 @@ install_missing() {
   fi
   say "installing ${missing[*]}"
   apt-get update -qq
-  # policy-rc.d-style: RUNLEVEL=1 keeps invoke-rc.d from starting the system's own daemons.
+  # RUNLEVEL=1 (read by `runlevel`) keeps sysvinit's invoke-rc.d from starting the system-wide
+  # munged and slurm daemons: this script starts private ones.
   RUNLEVEL=1 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
     "${missing[@]}" >/dev/null
 }
