@@ -6,14 +6,15 @@
 #   tools/slurm_cluster.sh stop STATE_DIR
 #
 # `start` writes STATE_DIR/slurm.conf (node `localhost` with this machine's CPUs and memory, as
-# `slurmd -C` reports them), and starts its own munged (own key and socket), slurmctld and slurmd,
-# all on loopback, with every spool, log and pid file under STATE_DIR; nothing under /etc or /run
-# is read or written, and no systemd is needed. Ports come from this shell's pid (the first free
-# pair from 20000 + 2 * (pid mod 15000)), so two clusters can run side by side. It waits until the
-# node is idle. `stop` cancels the cluster's jobs and ends exactly the daemons whose pid files are
-# in STATE_DIR (checking each pid's command line names STATE_DIR); it is safe to call twice or
-# after a failed start. With OWNER_PID, a watchdog runs `stop` when that process is gone, so even
-# a SIGKILLed test (a CTest timeout) leaves no daemons behind.
+# `slurmd -C` reports them) and starts its own munged (own key and socket), slurmctld and slurmd,
+# listening on 127.0.0.1 only, with every key, spool, log and pid file under STATE_DIR: the
+# system's Slurm and munge setup (/etc/slurm, /etc/munge, /run/munge) is not used, and no systemd
+# is needed. Ports come from this shell's pid (the first free pair from 20000 + 2 * (pid mod
+# 15000)), so two clusters can run side by side. It waits until the node is idle. `stop` cancels
+# the cluster's jobs and ends exactly the daemons whose pid files are in STATE_DIR (checking that
+# each pid's command line names STATE_DIR); it is safe to call twice or after a failed start.
+# With OWNER_PID, a watchdog runs `stop` when that process is gone, so even a SIGKILLed test (a
+# CTest timeout) leaves no daemons behind.
 #
 # Packages: Debian's slurmctld, slurmd, slurm-client (= slurm-wlm) and munge. When one is missing
 # and we are root, `start` installs it with apt-get (tools/setup.sh does not: only this test needs
@@ -65,11 +66,10 @@ our_pid() {
 }
 
 stop() {
-  [ -f "$state/slurm.conf" ] || return 0
   local name pid
   if pid=$(our_pid watchdog) && [ "$pid" != $$ ]; then kill -TERM "$pid" 2>/dev/null || true; fi
   export SLURM_CONF=$state/slurm.conf
-  if our_pid slurmctld >/dev/null; then
+  if [ -f "$SLURM_CONF" ] && our_pid slurmctld >/dev/null; then
     # Jobs first: a batch job's slurmstepd outlives slurmd.
     local jobs
     jobs=$(squeue -h -o %A 2>/dev/null || true)
@@ -116,6 +116,14 @@ start() {
   [ ! -e "$state/slurm.conf" ] || { say "$state already holds a cluster (stop it first)"; exit 1; }
   mkdir -p "$state/ctld" "$state/spool"
   chmod 700 "$state"
+  # First, so that whatever starts below is stopped if the owner is killed meanwhile.
+  if [ -n "$owner" ]; then
+    # Detached (own session), so it outlives the owner; its command line names STATE_DIR.
+    # shellcheck disable=SC2016  # $1..$3 are the inner shell's arguments
+    setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; exec "$2" stop "$3"' \
+      watchdog "$owner" "$(realpath "${BASH_SOURCE[0]}")" "$state/" </dev/null >/dev/null 2>&1 &
+    echo $! >"$state/watchdog.pid"
+  fi
   local user port node
   user=$(id -un)
   port=$((20000 + 2 * ($$ % 15000)))
@@ -155,6 +163,7 @@ TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
+CommunicationParameters=NoCtldInAddrAny,NoInAddrAny
 MpiDefault=none
 MailProg=/bin/true
 SchedulerType=sched/builtin
@@ -167,21 +176,13 @@ EOF
   export SLURM_CONF=$state/slurm.conf
   slurmctld -f "$SLURM_CONF" || fail_start "slurmctld did not start"
   slurmd -f "$SLURM_CONF" -N localhost || fail_start "slurmd did not start"
-  local t
-  for t in $(seq 150); do
-    [ "$(sinfo -h -n localhost -o %t 2>/dev/null)" = idle ] && break
-    ((t < 150)) || fail_start "node localhost not idle after 30 s: $(sinfo -h -o '%t %E' 2>&1)"
+  local deadline=$((SECONDS + 30))
+  until [ "$(sinfo -h -n localhost -o %t 2>/dev/null)" = idle ]; do
+    ((SECONDS < deadline)) || fail_start "node localhost not idle after 30 s: $(sinfo -h -o '%t %E' 2>&1)"
     our_pid slurmctld >/dev/null || fail_start "slurmctld exited"
     our_pid slurmd >/dev/null || fail_start "slurmd exited"
     sleep 0.2
   done
-  if [ -n "$owner" ]; then
-    # Detached (own session), so it outlives the owner; its command line names STATE_DIR.
-    # shellcheck disable=SC2016  # $1..$3 are the inner shell's arguments
-    setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; exec "$2" stop "$3"' \
-      watchdog "$owner" "$(realpath "${BASH_SOURCE[0]}")" "$state/" </dev/null >/dev/null 2>&1 &
-    echo $! >"$state/watchdog.pid"
-  fi
   say "up: $(sinfo -h -o '%D node(s), %c CPU(s), %t') on ports $port-$((port + 1)); state in $state"
   echo "export SLURM_CONF=$SLURM_CONF"
 }
