@@ -1,35 +1,81 @@
 #!/usr/bin/env bash
-# One shard of an `fbosim sweep` per Slurm array task; each shard writes DIR/shard-I (one
-# directory per shard: a sweep directory is locked by the sweep that uses it). Then merge.
+# One shard of an `fbosim sweep` per Slurm array task: task I of an array of K runs shard I/K into
+# DIR/shard-I (one directory per shard: a sweep directory is locked by the sweep that uses it).
+# Then merge. From the repository root (or with FBOSIM=/path/to/fbosim):
 #
-#   jid=$(sbatch --parsable --array=1-8 tools/slurm_sweep.sh CONFIG DIR [fbosim sweep options])
+#   jid=$(sbatch --parsable --array=1-K tools/slurm_sweep.sh K CONFIG DIR [fbosim sweep options])
 #   sbatch --dependency=afterany:$jid tools/slurm_sweep.sh --merge DIR
 #
-# The array must be one contiguous range (1-8 or 0-7: the shard is the task's rank in it);
-# K = SLURM_ARRAY_TASK_COUNT. Each task runs SLURM_CPUS_PER_TASK points at once, one thread
-# each, unless --jobs/--threads are given. Re-submitting the same array resumes: finished
-# points are skipped. `--merge` exits non-zero if a point is missing (a failed task): look at
-# its slurm-*.out, re-submit that task (sbatch --array=I ...), merge again.
+# K is given explicitly and the shard is SLURM_ARRAY_TASK_ID itself, so the array must be 1-K.
+# Re-submitting task I alone then runs shard I again (its finished points are skipped):
+#
+#   sbatch --array=I tools/slurm_sweep.sh K CONFIG DIR [the same options]
+#
+# (The array's own size and minimum change on such a re-submission, so they are not used.)
+# `--merge` exits non-zero naming the missing points when a task failed: read its
+# slurm-JOB_I.out, re-submit task I as above, then merge again.
+#
+# CPUs: one per task by default (fits any node; Slurm runs as many tasks at once as there are
+# free CPUs), running the shard's points one at a time. `sbatch --cpus-per-task=C` (C at most a
+# node's CPUs, or the array stays pending for ever) runs C points at once, one thread each; with
+# `--threads T` among the sweep options, C / T points of T threads; `--jobs`/`--threads` given
+# together are used as they are.
 #SBATCH --job-name=fbosim-sweep
-#SBATCH --cpus-per-task=8
 #SBATCH --time=04:00:00
 #SBATCH --output=slurm-%A_%a.out
 set -euo pipefail
 fbosim=${FBOSIM:-build/fbosim}
+usage="usage: sbatch --array=1-K slurm_sweep.sh K CONFIG DIR [sweep options] | slurm_sweep.sh --merge DIR"
 if [ "${1:-}" = "--merge" ]; then
-  dir=${2:?usage: slurm_sweep.sh --merge DIR}
-  exec "$fbosim" merge "$dir"/shard-* --out "$dir"
+  dir=${2:?$usage}
+  # A task that failed before its sweep started leaves no sweep_plan.csv (or no directory):
+  # leave it out, so that merge names its points as missing instead of refusing the input.
+  shards=()
+  for d in "$dir"/shard-*; do
+    if [ -f "$d/sweep_plan.csv" ]; then
+      shards+=("$d")
+    elif [ -e "$d" ]; then
+      echo "slurm_sweep.sh: $d holds no sweep_plan.csv (its task failed early); left out" >&2
+    fi
+  done
+  ((${#shards[@]})) || { echo "slurm_sweep.sh: no shard of a sweep in $dir/shard-*" >&2; exit 1; }
+  exec "$fbosim" merge "${shards[@]}" --out "$dir"
 fi
-config=${1:?usage: sbatch --array=1-K slurm_sweep.sh CONFIG DIR [sweep options]}
-dir=${2:?usage: sbatch --array=1-K slurm_sweep.sh CONFIG DIR [sweep options]}
-shift 2
-: "${SLURM_ARRAY_TASK_ID:?not an array task: submit with sbatch --array=1-K}"
-count=${SLURM_ARRAY_TASK_COUNT:?SLURM_ARRAY_TASK_COUNT is unset (Slurm >= 17.11 sets it)}
-shard=$((SLURM_ARRAY_TASK_ID - ${SLURM_ARRAY_TASK_MIN:-1} + 1))
+count=${1:?$usage}
+config=${2:?$usage}
+dir=${3:?$usage}
+shift 3
+[[ $count =~ ^[1-9][0-9]*$ ]] ||
+  { echo "slurm_sweep.sh: K must be the array's size (a positive integer), not '$count'; $usage" >&2; exit 2; }
+shard=${SLURM_ARRAY_TASK_ID:?not an array task: submit with sbatch --array=1-$count}
+if ((shard < 1 || shard > count)); then
+  echo "slurm_sweep.sh: array task $shard is outside 1-$count: task I runs shard I/$count," \
+    "so submit --array=1-$count (or --array=I to re-run shard I)" >&2
+  exit 2
+fi
+cpus=${SLURM_CPUS_PER_TASK:-1}
+jobs="" threads=""
+for ((k = 1; k <= $#; ++k)); do
+  case ${!k} in
+    --jobs) ((k < $#)) && j=$((k + 1)) && jobs=${!j} ;;
+    --jobs=*) jobs=${!k#--jobs=} ;;
+    --threads) ((k < $#)) && j=$((k + 1)) && threads=${!j} ;;
+    --threads=*) threads=${!k#--threads=} ;;
+  esac
+done
+# Fill in what is not given so that jobs x threads = the task's CPUs (fbosim would otherwise size
+# itself on the whole node, not on the allocation).
 extra=()
-case " $* " in
-  *" --jobs"* | *" --threads"*) ;;
-  *) extra=(--jobs "${SLURM_CPUS_PER_TASK:-1}" --threads 1) ;;
-esac
+if [ -z "$jobs" ] && [ -z "$threads" ]; then
+  extra=(--jobs "$cpus" --threads 1)
+elif [ -z "$jobs" ] && [[ $threads =~ ^[1-9][0-9]*$ ]]; then
+  extra=(--jobs $((cpus / threads > 0 ? cpus / threads : 1)))
+elif [ -z "$threads" ] && [[ $jobs =~ ^[1-9][0-9]*$ ]]; then
+  extra=(--threads $((cpus / jobs > 0 ? cpus / jobs : 1)))
+fi
+if [[ $threads =~ ^[1-9][0-9]*$ ]] && ((threads > cpus)); then
+  echo "slurm_sweep.sh: warning: --threads $threads on $cpus CPU(s) per task; submit with" \
+    "sbatch --cpus-per-task=$threads (or more)" >&2
+fi
 exec "$fbosim" sweep "$config" --shard "$shard/$count" --out "$dir/shard-$shard" "${extra[@]}" \
   --quiet "$@"
