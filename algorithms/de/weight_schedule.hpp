@@ -12,7 +12,9 @@
 // Synthetic: start 16, hold 5, decay 5 (t = 6..10 -> 16, 12.25, 8.5, 4.75, 1).
 // Real-world: start 16, hold 10, decay 30 (uniform after 40 iterations).
 // The softmax of the paper, exp((a I + 1) / T_t) with T_t = a / (a_t - 1), has the same
-// normalised weights as exp(a_t) vs exp(1): the ratio is exp(a_t - 1) either way.
+// normalised weights as exp(a_t) vs exp(1): the ratio is exp(a_t - 1) either way. The weights
+// are computed from log h(a_t) with the max-logit shift of log-sum-exp, so they are finite for
+// every finite a_t >= 1 (exp(a_t) overflows from a_t = 710 on).
 #include <string>
 #include <vector>
 
@@ -36,7 +38,12 @@ class WeightSchedule {
     bool adaptive = true;  ///< false: a_t = start for ever (Fig. 12's non-adaptive weights)
   };
   WeightSchedule() = default;
-  explicit WeightSchedule(Options options) : options_(options) {}
+  /// Throws std::invalid_argument (see validate).
+  explicit WeightSchedule(Options options);
+
+  /// Rejects a schedule whose weights would be meaningless, naming the exploration.weights.*
+  /// key and value: start and end finite with 1 <= end <= start; hold, decay >= 0.
+  static void validate(const Options& options);
 
   /// a_t for round t >= 0.
   double a(int t) const;
@@ -47,6 +54,9 @@ class WeightSchedule {
   const Options& options() const { return options_; }
 
  private:
+  /// log(h(a_t) / h(1)) >= 0: a_t - 1 (softmax), log a_t (linear), 2 log a_t (quadratic), 0.
+  double log_ratio(int t) const;
+
   Options options_;
 };
 

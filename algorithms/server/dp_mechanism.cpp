@@ -6,18 +6,22 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/server/gaussian_noise.hpp"
+
 namespace fbosim::server {
 
 DpMechanism::DpMechanism(Options options, int features) : options_(options), features_(features) {
   if (!(options_.sampling_rate > 0 && options_.sampling_rate <= 1))
     throw std::invalid_argument(
         fmt::format("server.sampling_rate must be in (0, 1], got {}", options_.sampling_rate));
-  if (!(options_.noise_multiplier > 0))
+  if (!(std::isfinite(options_.noise_multiplier) && options_.noise_multiplier > 0))
+    throw std::invalid_argument(fmt::format(
+        "server.noise_multiplier must be finite and > 0, got {}", options_.noise_multiplier));
+  if (!(std::isfinite(options_.clip_norm) && options_.clip_norm > 0))
     throw std::invalid_argument(
-        fmt::format("server.noise_multiplier must be > 0, got {}", options_.noise_multiplier));
-  if (!(options_.clip_norm > 0))
-    throw std::invalid_argument(
-        fmt::format("server.clip_norm must be > 0, got {}", options_.clip_norm));
+        fmt::format("server.clip_norm must be finite and > 0, got {}", options_.clip_norm));
+  if (features_ < 1)
+    throw std::invalid_argument(fmt::format("rff.features must be >= 1, got {}", features_));
 }
 
 double DpMechanism::clip_bound(double clip_norm, int regions) {
@@ -25,10 +29,56 @@ double DpMechanism::clip_bound(double clip_norm, int regions) {
 }
 
 bool DpMechanism::clip(Eigen::VectorXd& v, double bound) {
-  const double norm = v.norm();
+  double norm = v.norm();
+  if (!std::isfinite(norm)) norm = v.stableNorm();  // finite entries whose squares overflow
+  if (!std::isfinite(norm)) {
+    v.setZero();  // inf or NaN entries: no direction to keep, and a NaN must not pass
+    return true;
+  }
   if (norm <= bound) return false;
   v *= bound / norm;
   return true;
+}
+
+std::size_t DpMechanism::batch(std::size_t agents) const {
+  // The same expression as the RDP accountant's floor(N q), so both see the same batch.
+  return static_cast<std::size_t>(std::floor(static_cast<double>(agents) * options_.sampling_rate));
+}
+
+double DpMechanism::sampling_fraction(std::size_t population) const {
+  if (options_.sampling == privacy::Sampling::poisson) return options_.sampling_rate;
+  const std::size_t b = batch(population);
+  if (b == 0)
+    throw std::invalid_argument(fmt::format(
+        "fixed-size sampling selects floor(N q) = 0 agents (N = {}, server.sampling_rate = {})",
+        population, options_.sampling_rate));
+  return static_cast<double>(b) / static_cast<double>(population);
+}
+
+void DpMechanism::check_weights(const Eigen::MatrixXd& weights, std::size_t agents) const {
+  if (weights.rows() < 1 || static_cast<std::size_t>(weights.cols()) != agents)
+    throw std::invalid_argument(fmt::format("DE weights are {} x {}, expected P x {} (P >= 1)",
+                                            weights.rows(), weights.cols(), agents));
+  if (!weights.allFinite() || weights.minCoeff() < 0)
+    throw std::invalid_argument(
+        "DE weights must be finite and >= 0; the noise cannot be calibrated to them");
+  for (Eigen::Index i = 0; i < weights.rows(); ++i)
+    if (!(weights.row(i).maxCoeff() > 0))
+      throw std::invalid_argument(fmt::format(
+          "DE weights of sub-region {} are all 0; the noise std z w_max S / q would be 0", i));
+}
+
+std::vector<double> DpMechanism::noise_stds(const Eigen::MatrixXd& weights,
+                                            std::size_t population) const {
+  check_weights(weights, population);
+  const double g = sampling_fraction(population);
+  const double global_w_max = weights.maxCoeff();
+  std::vector<double> stds(static_cast<std::size_t>(weights.rows()));
+  for (Eigen::Index i = 0; i < weights.rows(); ++i) {
+    const double w_max = options_.per_region_w_max ? weights.row(i).maxCoeff() : global_w_max;
+    stds[static_cast<std::size_t>(i)] = options_.noise_multiplier * w_max * options_.clip_norm / g;
+  }
+  return stds;
 }
 
 std::vector<bool> DpMechanism::select(std::size_t agents, core::RngStream& rng) const {
@@ -38,11 +88,10 @@ std::vector<bool> DpMechanism::select(std::size_t agents, core::RngStream& rng) 
     return chosen;
   }
   // Fixed size: a uniformly random subset of floor(N q) agents (partial Fisher-Yates).
-  const auto batch = static_cast<std::size_t>(
-      std::floor(static_cast<double>(agents) * options_.sampling_rate + 1e-9));
+  const std::size_t b = batch(agents);
   std::vector<std::size_t> order(agents);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  for (std::size_t k = 0; k < batch && k < agents; ++k) {
+  for (std::size_t k = 0; k < b && k < agents; ++k) {
     const std::size_t j = k + rng.uniform_int(agents - k);
     std::swap(order[k], order[j]);
     chosen[order[k]] = true;
@@ -53,7 +102,8 @@ std::vector<bool> DpMechanism::select(std::size_t agents, core::RngStream& rng) 
 Release DpMechanism::release(const Messages& messages, const Eigen::MatrixXd& weights,
                              core::RngStream& rng) const {
   const auto regions = static_cast<int>(weights.rows());
-  const double q = options_.sampling_rate;
+  const std::vector<double> stds = noise_stds(weights, messages.size());  // validates weights
+  const double g = sampling_fraction(messages.size());
   const double bound = clip_bound(options_.clip_norm, regions);
   Release out;
   // The selection is drawn for every agent, present or not, so that who is selected does not
@@ -65,22 +115,20 @@ Release DpMechanism::release(const Messages& messages, const Eigen::MatrixXd& we
     if (!messages[n]) continue;
     ++out.stats.received;
     if (!chosen[n]) continue;
+    if (messages[n]->size() != features_)
+      throw std::invalid_argument(
+          fmt::format("agent {} sent {} features, expected {}", n, messages[n]->size(), features_));
     clipped[n] = *messages[n];
     if (clip(clipped[n], bound)) ++out.stats.clipped;
     used[n] = &clipped[n];
     ++out.stats.selected;
   }
   out.broadcast.omegas = weighted_sums(used, weights, features_);
-  const double global_w_max = weights.maxCoeff();
-  for (int i = 0; i < regions; ++i) {
-    const double w_max = options_.per_region_w_max ? weights.row(i).maxCoeff() : global_w_max;
-    const double std = options_.noise_multiplier * w_max * options_.clip_norm / q;
-    out.broadcast.omegas[i] /= q;
-    for (Eigen::Index k = 0; k < features_; ++k) out.broadcast.omegas[i][k] += std * rng.normal();
-    out.stats.noise_std = std::max(out.stats.noise_std, std);
-  }
-  out.event = privacy::DpEvent{q, options_.noise_multiplier, options_.sampling,
-                               static_cast<int>(messages.size())};
+  for (auto& omega : out.broadcast.omegas) omega /= g;
+  add_gaussian_noise(out, stds,
+                     privacy::DpEvent{options_.sampling_rate, options_.noise_multiplier,
+                                      options_.sampling, static_cast<int>(messages.size())},
+                     rng);
   return out;
 }
 

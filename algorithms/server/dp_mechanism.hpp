@@ -1,14 +1,22 @@
 #pragma once
-// The privatised server of DP-FTS-DE (Algo. 1 lines 5-13; spec dp-fts-de.md section 3):
-//   1. subsample: each agent with probability q (Poisson) or exactly floor(N q) agents without
-//      replacement (fixed-size, Fig. 11);
-//   2. clip every selected omega_n to L2 norm S / sqrt(P);
-//   3. omega^(i) = (1/q) sum_{n selected} w_n^(i) clip(omega_n);
-//   4. add N(0, (z w_max S / q)^2) to every coordinate of every omega^(i).
+// The privatised server of DP-FTS-DE (Dai, Low, Jaillet 2021, Algo. 1 lines 5-13, Sec. 3.3):
+//   1. subsample: each agent with probability q (Poisson) or exactly B = floor(N q) agents
+//      without replacement (fixed-size, App. B.2.4 / Fig. 11, footnote 14);
+//   2. clip every selected omega_n to L2 norm S / sqrt(P) (line 9);
+//   3. omega^(i) = (1/g) sum_{n selected} w_n^(i) clip(omega_n) with g = q (line 10);
+//   4. add N(0, (z w_max S / g)^2) to every coordinate of every omega^(i) (line 11).
+// Sec. 3.3 divides by q N, "the expected number of agents selected, to make it unbiased"
+// (footnote 11). [choice] With fixed-size sampling the number selected is exactly B, so
+// g = B / N, which is q when N q is an integer (the paper's footnote 14 assumes it) and keeps
+// the estimator unbiased when it is not; the noise scales with 1/g too, so z stays the ratio of
+// the noise std to one agent's largest contribution w_max S / g and the accounting is unchanged.
 // w_max is the largest weight over all (i, n) by default (the paper's, conservative) or per
-// sub-region (the authors' code) [choice: `server.w_max`]. An empty selection still releases
-// the noise [choice]. Missing messages act as unselected agents: dropping out never increases
-// an agent's privacy loss, so the accounting of the Poisson step stays valid.
+// sub-region (the authors' code) [choice: `server.w_max`]; both bound every agent's whitened
+// joint contribution by 1/z. An empty selection still releases the noise [choice]. Missing
+// messages act as unselected agents: dropping out never increases an agent's privacy loss, so
+// the accounting of the Poisson step stays valid. A message that is not finite is replaced by
+// zero (counted as clipped): a NaN would otherwise pass through the noise and reveal that its
+// sender was selected.
 #include "algorithms/server/mechanism.hpp"
 
 namespace fbosim::server {
@@ -22,18 +30,29 @@ class DpMechanism final : public Mechanism {
     privacy::Sampling sampling = privacy::Sampling::poisson;
     bool per_region_w_max = false;  ///< false: max over all (i, n)
   };
+  /// Throws std::invalid_argument unless 0 < q <= 1 and z, S are finite and > 0.
   DpMechanism(Options options, int features);
 
+  /// weights: P x N (N = messages.size()), finite and >= 0 with a positive entry in every row;
+  /// throws std::invalid_argument otherwise. The release carries the sampled-Gaussian event.
   Release release(const Messages& messages, const Eigen::MatrixXd& weights,
                   core::RngStream& rng) const override;
 
+  /// g: q (Poisson) or floor(N q) / N (fixed-size) for a population of N agents; the sums are
+  /// divided by g. Throws std::invalid_argument when floor(N q) = 0.
+  double sampling_fraction(std::size_t population) const;
+  /// Per-coordinate noise std of each sub-region, z w_max S / g (w_max global or per region).
+  std::vector<double> noise_stds(const Eigen::MatrixXd& weights, std::size_t population) const;
+
   /// Clip bound of one message: S / sqrt(P).
   static double clip_bound(double clip_norm, int regions);
-  /// Scales v in place so that |v| <= bound; returns true if it was clipped.
+  /// Scales v in place so that |v| <= bound (a non-finite v becomes 0); true if it changed.
   static bool clip(Eigen::VectorXd& v, double bound);
 
  private:
+  std::size_t batch(std::size_t agents) const;  ///< floor(N q), as the RDP accountant
   std::vector<bool> select(std::size_t agents, core::RngStream& rng) const;
+  void check_weights(const Eigen::MatrixXd& weights, std::size_t agents) const;
 
   Options options_;
   int features_;

@@ -1,5 +1,6 @@
 // fbosim audit CONFIG [--set key=value]... [--trials N] [--seed S] [--threads K]
 //                     [--confidence C] [--noise-scale X] [--format text|csv]
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -24,6 +25,18 @@ struct AuditArgs {
   std::string format = "text";
 };
 
+// Usage errors (exit 2): the option and the value, before anything runs.
+void check_args(const AuditArgs& a) {
+  const auto fail = [](const std::string& what) { throw CLI::ValidationError(what, 2); };
+  const int t = a.options.trials;
+  if (t < 100 || t > 100000000) fail(fmt::format("--trials must be in [100, 1e8], got {}", t));
+  const double x = a.options.noise_scale;
+  if (!(std::isfinite(x) && x > 0))
+    fail(fmt::format("--noise-scale must be a finite number > 0, got {}", x));
+  const double c = a.options.confidence;
+  if (!(c > 0 && c < 1)) fail(fmt::format("--confidence must be in (0, 1), got {}", c));
+}
+
 int run(const AuditArgs& a) {
   const sim::LoadedConfig cfg = sim::load_config(a.config, a.sets);
   sim::AuditOptions o = a.options;
@@ -33,17 +46,20 @@ int run(const AuditArgs& a) {
   if (a.format == "csv") {
     std::printf(
         "q,z,clip_norm,subregions,agents,trials,threshold,fpr,fpr_upper,fnr,fnr_upper,"
-        "epsilon_estimate,epsilon_lower,accountant,epsilon_upper,delta,verdict\n");
+        "epsilon_estimate,epsilon_lower,accountant,epsilon_upper,delta,verdict,round,canary,"
+        "sensitivity_fraction\n");
     std::printf("%s\n",
-                fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", m.sampling_rate,
-                            m.noise_multiplier, m.clip_norm, cfg.spec.subregions, cfg.spec.agents,
-                            r.trials, r.threshold, r.fpr, r.fpr_upper, r.fnr, r.fnr_upper,
-                            r.epsilon_estimate, r.epsilon_lower, r.accountant, r.epsilon_upper,
-                            r.delta, r.violation() ? "VIOLATION" : "consistent")
+                fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                            m.sampling_rate, m.noise_multiplier, m.clip_norm, cfg.spec.subregions,
+                            cfg.spec.agents, r.trials, r.threshold, r.fpr, r.fpr_upper, r.fnr,
+                            r.fnr_upper, r.epsilon_estimate, r.epsilon_lower, r.accountant,
+                            r.epsilon_upper, r.delta, r.violation() ? "VIOLATION" : "consistent",
+                            r.round, r.canary, r.sensitivity_fraction)
                     .c_str());
   } else {
     std::printf(
         "audit of %s: one release, q = %g, z = %g%s, S = %g, P = %d, N = %d\n"
+        "  canary: agent %d with the DE weights of round %d, shift %.3g of the sensitivity\n"
         "  %d trials per input measured (as many used to choose the threshold %.4g)\n"
         "  false positives %lld (rate %.3g, upper %.3g), false negatives %lld (rate %.3g, upper "
         "%.3g)\n"
@@ -54,9 +70,10 @@ int run(const AuditArgs& a) {
         o.noise_scale != 1
             ? fmt::format(" (noise scaled by {} in the audited mechanism)", o.noise_scale).c_str()
             : "",
-        m.clip_norm, cfg.spec.subregions, cfg.spec.agents, r.trials, r.threshold, r.false_positives,
-        r.fpr, r.fpr_upper, r.false_negatives, r.fnr, r.fnr_upper, r.epsilon_lower,
-        100 * o.confidence, r.epsilon_estimate, r.accountant.c_str(), r.epsilon_upper, r.delta,
+        m.clip_norm, cfg.spec.subregions, cfg.spec.agents, r.canary, r.round,
+        r.sensitivity_fraction, r.trials, r.threshold, r.false_positives, r.fpr, r.fpr_upper,
+        r.false_negatives, r.fnr, r.fnr_upper, r.epsilon_lower, 100 * o.confidence,
+        r.epsilon_estimate, r.accountant.c_str(), r.epsilon_upper, r.delta,
         r.violation() ? "VIOLATION: the audit exceeds the accountant's bound"
                       : "consistent (the audit stays below the bound)");
   }
@@ -72,8 +89,7 @@ void add_audit_command(CLI::App& app) {
       "the accountant's upper bound; exits 3 on a violation");
   cmd->add_option("config", args->config, "Experiment YAML")->required();
   cmd->add_option("--set", args->sets, "Override a config key")->type_name("KEY=VALUE");
-  cmd->add_option("--trials", args->options.trials, "Trials per input (default 100000)")
-      ->check(CLI::Range(100, 100000000));
+  cmd->add_option("--trials", args->options.trials, "Trials per input (default 100000)");
   cmd->add_option("--seed", args->seed, "Seed of the audit's streams");
   cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")
       ->check(CLI::PositiveNumber);
@@ -86,6 +102,7 @@ void add_audit_command(CLI::App& app) {
       ->check(CLI::IsMember({"text", "csv"}))
       ->default_str("text");
   cmd->callback([args] {
+    check_args(*args);
     const int status = run(*args);
     if (status != 0) throw CLI::RuntimeError(status);
   });

@@ -90,10 +90,11 @@ void read_exploration(ConfigReader& r, ExperimentSpec& s) {
   w.scheme = de::parse_weight_scheme(r.get_choice("exploration.weights.scheme", to_string(w.scheme),
                                                   {"softmax", "linear", "quadratic", "equal"}));
   w.start = r.get<double>("exploration.weights.start", w.start);
-  r.require(w.start >= 1, "exploration.weights.start", "must be >= 1");
+  r.require(std::isfinite(w.start) && w.start >= 1, "exploration.weights.start",
+            "must be a finite number >= 1");
   w.end = r.get<double>("exploration.weights.end", w.end);
-  r.require(w.end >= 1 && w.end <= w.start, "exploration.weights.end",
-            "must be in [1, exploration.weights.start]");
+  r.require(std::isfinite(w.end) && w.end >= 1 && w.end <= w.start, "exploration.weights.end",
+            "must be a finite number in [1, exploration.weights.start]");
   w.hold = r.get<int>("exploration.weights.hold", w.hold);
   r.require(w.hold >= 0, "exploration.weights.hold", "must be >= 0");
   w.decay = r.get<int>("exploration.weights.decay", w.decay);

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <boost/math/special_functions/beta.hpp>
 
+#include "algorithms/de/partition.hpp"
 #include "algorithms/de/weight_schedule.hpp"
 #include "algorithms/privacy/accountant.hpp"
 #include "algorithms/server/dp_mechanism.hpp"
@@ -36,9 +37,50 @@ double epsilon_bound(double fpr, double fnr, double delta) {
   return eps;
 }
 
+// The worst-case release for the audit: the round and agent whose clipped message moves the
+// release furthest in units of the noise, |(w_n^(i) (S / sqrt(P)) / (g sigma_i))_i|.
+struct Canary {
+  int round = 0, agent = 0;
+  double shift = 0;  ///< in noise standard deviations, for the audited mechanism
+  Eigen::MatrixXd weights;
+  std::vector<double> stds;
+};
+
 // Counts of s > tau among sorted values.
 long long above(const std::vector<double>& sorted, double tau) {
   return static_cast<long long>(sorted.end() - std::upper_bound(sorted.begin(), sorted.end(), tau));
+}
+
+Canary choose_canary(const ExperimentSpec& spec, const server::DpMechanism& mechanism) {
+  const int n = spec.agents, regions = spec.subregions;
+  const de::Partition partition(1, regions);  // the engine's agent -> sub-region rule
+  std::vector<int> region(static_cast<std::size_t>(n));
+  for (int a = 0; a < n; ++a) region[static_cast<std::size_t>(a)] = partition.region_of_agent(a);
+  const de::WeightSchedule schedule(spec.weights);
+  const double g = mechanism.sampling_fraction(static_cast<std::size_t>(n));
+  const double bound = server::DpMechanism::clip_bound(spec.server.mechanism.clip_norm, regions);
+  Canary best;
+  // The rounds that release (0 .. rounds - 1); the first weights and agent with the largest
+  // whitened shift win, so the choice is deterministic.
+  for (int t = 0; t < std::max(1, spec.rounds); ++t) {
+    const Eigen::MatrixXd w = schedule.weights(t, region, regions);
+    const std::vector<double> stds = mechanism.noise_stds(w, static_cast<std::size_t>(n));
+    for (Eigen::Index a = 0; a < n; ++a) {
+      double shift2 = 0;
+      for (int i = 0; i < regions; ++i) {
+        const double d = w(i, a) * bound / g / stds[static_cast<std::size_t>(i)];
+        shift2 += d * d;
+      }
+      if (std::sqrt(shift2) > best.shift * (1 + 1e-12)) {
+        best.shift = std::sqrt(shift2);
+        best.round = t;
+        best.agent = static_cast<int>(a);
+        best.weights = w;
+        best.stds = stds;
+      }
+    }
+  }
+  return best;
 }
 
 }  // namespace
@@ -50,25 +92,34 @@ AuditResult run_audit(const ExperimentSpec& spec, const AuditOptions& o, std::ui
   if (!(o.confidence > 0 && o.confidence < 1))
     throw std::invalid_argument(
         fmt::format("--confidence must be in (0, 1), got {}", o.confidence));
-  if (!(o.noise_scale > 0))
-    throw std::invalid_argument(fmt::format("--noise-scale must be > 0, got {}", o.noise_scale));
+  if (!(std::isfinite(o.noise_scale) && o.noise_scale > 0))
+    throw std::invalid_argument(
+        fmt::format("--noise-scale must be a finite number > 0, got {}", o.noise_scale));
   const int n = spec.agents, regions = spec.subregions, m = spec.features;
-  std::vector<int> region(n);
-  for (int a = 0; a < n; ++a) region[a] = a % regions;
-  const Eigen::MatrixXd w = de::WeightSchedule(spec.weights).weights(1, region, regions);
-  Eigen::Index canary = 0;
-  w.colwise().maxCoeff().maxCoeff(&canary);
-  const Eigen::VectorXd wc = w.col(canary);  // the canary's weight in each region
 
   server::DpMechanism::Options mo = spec.server.mechanism;
   mo.noise_multiplier *= o.noise_scale;
   const server::DpMechanism mechanism(mo, m);
+  const Canary canary = choose_canary(spec, mechanism);
+  const Eigen::MatrixXd& w = canary.weights;
+  // Likelihood-ratio direction of the canary's mean shift w_c^(i) (S / sqrt(P)) v / g in
+  // sub-region i against independent noise of std sigma_i: sum_i w_c^(i) / sigma_i^2 <., v>.
+  Eigen::VectorXd coef(regions);
+  for (int i = 0; i < regions; ++i)
+    coef[i] = w(i, canary.agent) /
+              (canary.stds[static_cast<std::size_t>(i)] * canary.stds[static_cast<std::size_t>(i)]);
+  coef /= coef.maxCoeff();
   // The canary's message: on the clipping bound, in a fixed direction.
   const double bound = server::DpMechanism::clip_bound(mo.clip_norm, regions);
   const Eigen::VectorXd direction = Eigen::VectorXd::Ones(m) / std::sqrt(static_cast<double>(m));
-  const Eigen::VectorXd message = bound * direction;
-  server::Messages with(n, nullptr), without(n, nullptr);
-  with[static_cast<std::size_t>(canary)] = &message;
+  const Eigen::VectorXd message = bound * direction, opposite = -message;
+  server::Messages with(static_cast<std::size_t>(n), nullptr),
+      without(static_cast<std::size_t>(n), nullptr);
+  with[static_cast<std::size_t>(canary.agent)] = &message;
+  // Fixed-size sampling is accounted for replace-one neighbours (sensitivity 2, Wang, Balle,
+  // Kasiviswanathan 2019): D' replaces the canary's message by its opposite.
+  if (mo.sampling == privacy::Sampling::fixed)
+    without[static_cast<std::size_t>(canary.agent)] = &opposite;
 
   // s for every trial of both inputs; trial i of input b uses its own stream (any --threads).
   const core::RngFactory rf(seed, 0);
@@ -81,7 +132,9 @@ AuditResult run_audit(const ExperimentSpec& spec, const AuditOptions& o, std::ui
     core::RngStream rng = rf.stream(present ? "audit.with" : "audit.without", i);
     const server::Release r = mechanism.release(present ? with : without, w, rng);
     double s = 0;
-    for (int j = 0; j < regions; ++j) s += wc[j] * r.broadcast.omegas[j].dot(direction);
+    for (int j = 0; j < regions; ++j)
+      if (coef[j] > 0)
+        s += coef[j] * r.broadcast.omegas[static_cast<std::size_t>(j)].dot(direction);
     (present ? s_with : s_without)[i] = s;
   });
 
@@ -120,6 +173,10 @@ AuditResult run_audit(const ExperimentSpec& spec, const AuditOptions& o, std::ui
   res.epsilon_estimate = epsilon_bound(res.fpr, res.fnr, delta);
   res.epsilon_lower = epsilon_bound(res.fpr_upper, res.fnr_upper, delta);
   res.delta = delta;
+  res.round = canary.round;
+  res.canary = canary.agent;
+  // The shift of the intact mechanism, relative to the 1 / z the accountant assumes.
+  res.sensitivity_fraction = canary.shift * mo.noise_multiplier;
   res.accountant = spec.server.accountant;
   auto acc = privacy::make_accountant(spec.server.accountant);
   acc->compose({spec.server.mechanism.sampling_rate, spec.server.mechanism.noise_multiplier,

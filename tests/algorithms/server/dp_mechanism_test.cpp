@@ -1,8 +1,13 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
 
+#include "algorithms/de/weight_schedule.hpp"
 #include "algorithms/server/dp_mechanism.hpp"
+#include "algorithms/server/gaussian_noise.hpp"
 #include "algorithms/server/plain_aggregator.hpp"
 
 using namespace fbosim;
@@ -15,6 +20,82 @@ server::Messages pointers(const std::vector<Eigen::VectorXd>& v) {
   return m;
 }
 Eigen::MatrixXd uniform_weights(int P, int N) { return Eigen::MatrixXd::Constant(P, N, 1.0 / N); }
+
+// Clip to S / sqrt(P) by hand (Algo. 1 line 9).
+Eigen::VectorXd clip_by_hand(const Eigen::VectorXd& v, double S, int P) {
+  const double b = S / std::sqrt(static_cast<double>(P));
+  return v.norm() > b ? Eigen::VectorXd(v * (b / v.norm())) : v;
+}
+
+// Messages of varied norms around the clip bound and row-normalised weights whose rows have
+// different maxima (so that global and per-region w_max differ).
+struct Round {
+  std::vector<Eigen::VectorXd> msgs;
+  Eigen::MatrixXd w;
+};
+// Message n has norm (0.4 + 1.6 n / (N - 1)) S / sqrt(P): the first ones are left alone, the
+// others clipped.
+Round make_round(int N, int M, int P, double S, std::uint64_t seed) {
+  core::RngStream gen(seed);
+  Round r;
+  for (int n = 0; n < N; ++n) {
+    const Eigen::VectorXd v = gen.normal_vector(M);
+    r.msgs.push_back(v / v.norm() * (0.4 + 1.6 * n / (N - 1)) * S / std::sqrt(double(P)));
+  }
+  r.w = gen.uniform_matrix(P, N);
+  for (int i = 0; i < P; ++i) {
+    r.w(i, i % N) += 1.0 + i;  // a dominant agent per region, larger in later regions
+    r.w.row(i) /= r.w.row(i).sum();
+  }
+  return r;
+}
+
+// Monte Carlo mean and standard deviation of every coordinate of every sub-region's broadcast.
+struct Moments {
+  std::vector<Eigen::VectorXd> mean, sd;
+};
+Moments moments(const DpMechanism& mech, const server::Messages& m, const Eigen::MatrixXd& w,
+                int draws, std::uint64_t seed) {
+  const auto P = static_cast<std::size_t>(w.rows());
+  std::vector<Eigen::VectorXd> s1, s2;
+  core::RngStream rng(seed);
+  for (int d = 0; d < draws; ++d) {
+    const server::Release r = mech.release(m, w, rng);
+    REQUIRE(r.event);
+    if (s1.empty()) {
+      for (const auto& o : r.broadcast.omegas) {
+        s1.push_back(Eigen::VectorXd::Zero(o.size()));
+        s2.push_back(Eigen::VectorXd::Zero(o.size()));
+      }
+    }
+    for (std::size_t i = 0; i < P; ++i) {
+      s1[i] += r.broadcast.omegas[i];
+      s2[i] += r.broadcast.omegas[i].cwiseProduct(r.broadcast.omegas[i]);
+    }
+  }
+  Moments out;
+  for (std::size_t i = 0; i < P; ++i) {
+    const Eigen::VectorXd mean = s1[i] / draws;
+    out.mean.push_back(mean);
+    out.sd.push_back(
+        ((s2[i] / draws - mean.cwiseProduct(mean)) * draws / (draws - 1.0)).cwiseSqrt());
+  }
+  return out;
+}
+
+// Checks the Monte Carlo moments against the expected mean and standard deviation: the mean to
+// 5 standard errors, the standard deviation to 4 % (its relative standard error is ~0.5 % at
+// 40000 draws, a little more with the heavier tails of the subsampling mixture).
+void check_moments(const Moments& got, const std::vector<Eigen::VectorXd>& mean,
+                   const std::vector<Eigen::VectorXd>& sd, int draws) {
+  REQUIRE(got.mean.size() == mean.size());
+  for (std::size_t i = 0; i < mean.size(); ++i)
+    for (Eigen::Index k = 0; k < mean[i].size(); ++k) {
+      INFO("sub-region " << i << ", coordinate " << k);
+      CHECK(got.mean[i][k] == Approx(mean[i][k]).margin(5 * sd[i][k] / std::sqrt(draws)));
+      CHECK(got.sd[i][k] == Approx(sd[i][k]).epsilon(0.04));
+    }
+}
 }  // namespace
 
 TEST_CASE("clipping bounds the norm by S/sqrt(P) and leaves short vectors alone") {
@@ -77,6 +158,221 @@ TEST_CASE("with q = 1 the broadcast is (1/q) sum w clip(omega) plus noise of std
   }
 }
 
+TEST_CASE("Poisson q < 1: every sub-region's mean and std match Algo. 1 lines 9-11") {
+  // Independent computation: with I_n ~ Bernoulli(q) iid and c_n the clipped messages,
+  //   omega^(i) = (1/q) sum_n I_n w_n^(i) c_n + N(0, sigma^2),  sigma = z w_max S / q,
+  //   E omega^(i)_k = sum_n w_n^(i) c_nk,
+  //   Var omega^(i)_k = ((1 - q) / q) sum_n (w_n^(i) c_nk)^2 + sigma^2.
+  // A missing 1/q, a 1/(qN) or 1/q^2 shifts the mean by a factor >= 1/q = 3.3.
+  const int N = 6, M = 3, P = 3, draws = 40000;
+  const double q = 0.3, z = 0.7, S = 3.0;
+  for (const bool per_region : {false, true}) {
+    INFO("per_region_w_max = " << per_region);
+    const Round rd = make_round(N, M, P, S, 11);
+    DpMechanism::Options o;
+    o.sampling_rate = q;
+    o.noise_multiplier = z;
+    o.clip_norm = S;
+    o.per_region_w_max = per_region;
+    const DpMechanism mech(o, M);
+    std::vector<Eigen::VectorXd> mean(P, Eigen::VectorXd::Zero(M)), var(P);
+    int clipped_msgs = 0;
+    for (int n = 0; n < N; ++n) clipped_msgs += rd.msgs[n].norm() > S / std::sqrt(3.0);
+    REQUIRE(clipped_msgs >= 2);  // the bound S / sqrt(P) matters here
+    REQUIRE(clipped_msgs <= N - 2);
+    for (int i = 0; i < P; ++i) {
+      const double w_max = per_region ? rd.w.row(i).maxCoeff() : rd.w.maxCoeff();
+      const double sigma = z * w_max * S / q;
+      var[i] = Eigen::VectorXd::Constant(M, sigma * sigma);
+      for (int n = 0; n < N; ++n) {
+        const Eigen::VectorXd x = rd.w(i, n) * clip_by_hand(rd.msgs[n], S, P);
+        mean[i] += x;
+        var[i] += (1 - q) / q * x.cwiseProduct(x);
+      }
+      var[i] = var[i].cwiseSqrt();
+    }
+    check_moments(moments(mech, pointers(rd.msgs), rd.w, draws, 12), mean, var, draws);
+  }
+}
+
+TEST_CASE("noise alone: std z w_max S / q in every sub-region, w_max global or per region") {
+  // With no message present the broadcast is the noise: sigma_i = z w_max S / q with w_max the
+  // largest weight overall, or of row i with server.w_max: per_region.
+  const int N = 5, M = 4, P = 3, draws = 40000;
+  const double q = 0.25, z = 1.3, S = 2.0;
+  const Round rd = make_round(N, M, P, S, 13);
+  REQUIRE(rd.w.row(0).maxCoeff() < rd.w.row(2).maxCoeff());
+  for (const bool per_region : {false, true}) {
+    INFO("per_region_w_max = " << per_region);
+    DpMechanism::Options o;
+    o.sampling_rate = q;
+    o.noise_multiplier = z;
+    o.clip_norm = S;
+    o.per_region_w_max = per_region;
+    const DpMechanism mech(o, M);
+    std::vector<Eigen::VectorXd> mean(P, Eigen::VectorXd::Zero(M)), sd;
+    double largest = 0;
+    for (int i = 0; i < P; ++i) {
+      const double sigma = z * (per_region ? rd.w.row(i).maxCoeff() : rd.w.maxCoeff()) * S / q;
+      sd.push_back(Eigen::VectorXd::Constant(M, sigma));
+      largest = std::max(largest, sigma);
+    }
+    const server::Messages none(N, nullptr);
+    check_moments(moments(mech, none, rd.w, draws, 14), mean, sd, draws);
+    core::RngStream rng(15);
+    CHECK(mech.release(none, rd.w, rng).stats.noise_std == Approx(largest).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("fixed-size sampling: unbiased with g = floor(N q) / N, noise z w_max S / g") {
+  // Exactly B = floor(N q) of N agents without replacement: P(I_n) = g = B / N and
+  // P(I_n I_m) = g (B - 1) / (N - 1) for n != m, so with x_n = w_n^(i) c_nk
+  //   Var sum_n I_n x_n = g (1 - g) sum x_n^2 + (g (B - 1) / (N - 1) - g^2) sum_{n != m} x_n x_m.
+  // N = 10, q = 0.25: B = 2, g = 0.2; dividing by q instead would scale the mean by 0.8.
+  const int N = 10, M = 2, P = 2, draws = 40000;
+  const double q = 0.25, z = 0.9, S = 4.0, g = 0.2;
+  const Round rd = make_round(N, M, P, S, 16);
+  DpMechanism::Options o;
+  o.sampling_rate = q;
+  o.noise_multiplier = z;
+  o.clip_norm = S;
+  o.sampling = privacy::Sampling::fixed;
+  const DpMechanism mech(o, M);
+  CHECK(mech.sampling_fraction(N) == Approx(g).epsilon(1e-15));
+  const double pair = g * (2 - 1) / (N - 1);
+  std::vector<Eigen::VectorXd> mean(P, Eigen::VectorXd::Zero(M)), sd(P);
+  for (int i = 0; i < P; ++i) {
+    const double sigma = z * rd.w.maxCoeff() * S / g;
+    Eigen::VectorXd sum = Eigen::VectorXd::Zero(M), sum_sq = Eigen::VectorXd::Zero(M);
+    for (int n = 0; n < N; ++n) {
+      const Eigen::VectorXd x = rd.w(i, n) * clip_by_hand(rd.msgs[n], S, P);
+      mean[i] += x;
+      sum += x;
+      sum_sq += x.cwiseProduct(x);
+    }
+    const Eigen::VectorXd cross = sum.cwiseProduct(sum) - sum_sq;  // sum over n != m
+    const Eigen::VectorXd var_sum = g * (1 - g) * sum_sq + (pair - g * g) * cross;
+    sd[i] = (var_sum / (g * g) + Eigen::VectorXd::Constant(M, sigma * sigma)).cwiseSqrt();
+  }
+  check_moments(moments(mech, pointers(rd.msgs), rd.w, draws, 17), mean, sd, draws);
+  core::RngStream rng(18);
+  const server::Release r = mech.release(pointers(rd.msgs), rd.w, rng);
+  CHECK(r.stats.selected == 2);
+  CHECK(r.stats.noise_std == Approx(z * rd.w.maxCoeff() * S / g).epsilon(1e-12));
+  REQUIRE(r.event);
+  CHECK(r.event->sampling == privacy::Sampling::fixed);
+  CHECK(r.event->population == N);
+  // floor(N q) = 0 cannot be released.
+  o.sampling_rate = 0.05;
+  CHECK_THROWS_WITH(DpMechanism(o, M).release(pointers(rd.msgs), rd.w, rng),
+                    Catch::Contains("floor(N q) = 0"));
+}
+
+TEST_CASE("a Gaussian event is attached only after noise of finite positive std was drawn") {
+  const auto fresh = [] {
+    server::Release r;
+    r.broadcast.omegas = {Eigen::VectorXd::Zero(3), Eigen::VectorXd::Zero(3)};
+    return r;
+  };
+  const privacy::DpEvent event{0.25, 1.0, privacy::Sampling::poisson, 10};
+  core::RngStream rng(19);
+  for (const double bad : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
+                           std::numeric_limits<double>::infinity()}) {
+    INFO("std " << bad);
+    server::Release r = fresh();
+    CHECK_THROWS_AS(server::add_gaussian_noise(r, {1.0, bad}, event, rng), std::logic_error);
+    CHECK_FALSE(r.event);
+  }
+  server::Release r = fresh();
+  CHECK_THROWS_AS(server::add_gaussian_noise(r, {1.0}, event, rng), std::logic_error);
+  CHECK_FALSE(r.event);
+  privacy::DpEvent no_noise = event;
+  no_noise.noise_multiplier = 0;
+  CHECK_THROWS_AS(server::add_gaussian_noise(r, {1.0, 1.0}, no_noise, rng), std::logic_error);
+  CHECK_FALSE(r.event);
+  r = fresh();
+  r.broadcast.omegas[1][0] = std::numeric_limits<double>::infinity();  // not finite after noise
+  CHECK_THROWS_AS(server::add_gaussian_noise(r, {1.0, 1.0}, event, rng), std::logic_error);
+  CHECK_FALSE(r.event);
+  r = fresh();
+  server::add_gaussian_noise(r, {0.5, 2.0}, event, rng);
+  REQUIRE(r.event);
+  CHECK(r.stats.noise_std == 2.0);
+  CHECK(r.broadcast.omegas[0].cwiseAbs().minCoeff() > 0);  // every coordinate was noised
+  CHECK(r.broadcast.omegas[1].cwiseAbs().minCoeff() > 0);
+}
+
+TEST_CASE("weights that would give zero or NaN noise are refused, not released") {
+  const int N = 4, M = 3;
+  std::vector<Eigen::VectorXd> msgs(N, Eigen::VectorXd::Ones(M));
+  DpMechanism::Options o;
+  o.sampling_rate = 0.5;
+  const DpMechanism mech(o, M);
+  core::RngStream rng(20);
+  Eigen::MatrixXd w = uniform_weights(2, N);
+  w.row(1).setZero();  // the softmax of an overflowed exp: 0 / inf
+  CHECK_THROWS_WITH(mech.release(pointers(msgs), w, rng),
+                    Catch::Contains("sub-region 1") && Catch::Contains("0"));
+  o.per_region_w_max = true;
+  CHECK_THROWS_AS(DpMechanism(o, M).release(pointers(msgs), w, rng), std::invalid_argument);
+  w = uniform_weights(2, N);
+  w(0, 2) = std::numeric_limits<double>::quiet_NaN();  // inf / inf
+  CHECK_THROWS_AS(mech.release(pointers(msgs), w, rng), std::invalid_argument);
+  w(0, 2) = -0.1;
+  CHECK_THROWS_AS(mech.release(pointers(msgs), w, rng), std::invalid_argument);
+  CHECK_THROWS_AS(mech.release(pointers(msgs), uniform_weights(2, N + 1), rng),
+                  std::invalid_argument);
+}
+
+TEST_CASE("DE weights with a_t = 710 and beyond give finite positive noise (issue #10)") {
+  // exp(a_t - 1) overflowed the row sums, every weight became 0 and the noise std 0.
+  const int N = 8, M = 3, P = 2;
+  std::vector<int> region(N);
+  for (int n = 0; n < N; ++n) region[n] = n % P;
+  std::vector<Eigen::VectorXd> msgs(N, Eigen::VectorXd::Ones(M));
+  DpMechanism::Options o;
+  o.sampling_rate = 0.5;
+  o.clip_norm = 2.0;
+  const DpMechanism mech(o, M);
+  core::RngStream rng(21);
+  for (const double start : {710.0, 711.0, 1e4, 1e300}) {
+    INFO("start " << start);
+    de::WeightSchedule::Options wo;
+    wo.start = start;
+    const de::WeightSchedule schedule(wo);
+    for (const int t : {0, 7, 8, 10, 11}) {
+      const server::Release r = mech.release(pointers(msgs), schedule.weights(t, region, P), rng);
+      REQUIRE(r.event);
+      // w_max is 1/4 (4 agents per region) until a_t = 1 makes it 1/8.
+      CHECK(r.stats.noise_std == Approx(1.0 * (t < 10 ? 0.25 : 0.125) * 2.0 / 0.5));
+      for (const auto& omega : r.broadcast.omegas) CHECK(omega.allFinite());
+    }
+  }
+}
+
+TEST_CASE("non-finite messages contribute nothing; huge finite ones are clipped") {
+  const double bound = 2.0;
+  Eigen::VectorXd v = Eigen::VectorXd::Constant(4, 1e200);  // |v|^2 overflows
+  CHECK(DpMechanism::clip(v, bound));
+  CHECK(v.norm() == Approx(bound));
+  CHECK((v.array() == v[0]).all());
+  v << 1, std::numeric_limits<double>::quiet_NaN(), 0, 0;
+  CHECK(DpMechanism::clip(v, bound));
+  CHECK(v.isZero(0));
+  v << 1, -std::numeric_limits<double>::infinity(), 0, 0;
+  CHECK(DpMechanism::clip(v, bound));
+  CHECK(v.isZero(0));
+  // A NaN message would otherwise make the release NaN exactly when its sender is selected.
+  std::vector<Eigen::VectorXd> msgs(3, Eigen::VectorXd::Ones(4));
+  msgs[1][2] = std::numeric_limits<double>::quiet_NaN();
+  DpMechanism::Options o;
+  o.sampling_rate = 1.0;
+  core::RngStream rng(22);
+  const server::Release r = DpMechanism(o, 4).release(pointers(msgs), uniform_weights(2, 3), rng);
+  CHECK(r.stats.clipped == 1);
+  for (const auto& omega : r.broadcast.omegas) CHECK(omega.allFinite());
+}
+
 TEST_CASE("Poisson subsampling selects each agent with probability q; fixed selects floor(Nq)") {
   const int N = 40, M = 3;
   std::vector<Eigen::VectorXd> msgs(N, Eigen::VectorXd::Ones(M));
@@ -117,6 +413,12 @@ TEST_CASE("invalid mechanism parameters are rejected with the value named") {
   o.sampling_rate = 0.5;
   o.noise_multiplier = 0;
   CHECK_THROWS_WITH(DpMechanism(o, 3), Catch::Contains("noise_multiplier"));
+  o.noise_multiplier = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_WITH(DpMechanism(o, 3),
+                    Catch::Contains("noise_multiplier") && Catch::Contains("inf"));
+  o.noise_multiplier = 1;
+  o.clip_norm = std::numeric_limits<double>::quiet_NaN();
+  CHECK_THROWS_WITH(DpMechanism(o, 3), Catch::Contains("clip_norm") && Catch::Contains("nan"));
 }
 
 TEST_CASE("the plain aggregator averages with the DE weights and renormalises over arrivals") {

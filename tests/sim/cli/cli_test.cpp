@@ -153,3 +153,16 @@ TEST_CASE("fbosim audit exits 0 when consistent and 3 when a broken mechanism ex
   CHECK(broken.status == 3);
   CHECK(broken.text.find("VIOLATION") != std::string::npos);
 }
+
+TEST_CASE("fbosim audit rejects a non-finite or non-positive --noise-scale with exit code 2") {
+  const std::string cfg = write_temp("fbosim_audit_usage.yaml",
+                                     "agents: {count: 10}\nrff: {features: 5}\n"
+                                     "server: {dp: true, sampling_rate: 1.0}\n");
+  for (const std::string v : {"inf", "nan", "0", "-1"}) {
+    const Output o = fbosim("audit " + cfg + " --trials 100 --noise-scale " + v);
+    INFO(o.text);
+    CHECK(o.status == 2);
+    CHECK(o.text.find("--noise-scale") != std::string::npos);
+    CHECK(o.text.find("got " + v) != std::string::npos);
+  }
+}
