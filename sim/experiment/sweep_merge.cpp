@@ -36,7 +36,6 @@ bool same_results(const SweepRow& a, const SweepRow& b) {
 
 MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string& out_dir) {
   if (dirs.empty()) throw std::invalid_argument("merge: no input directories");
-  const SweepLock lock(out_dir);
   MergeReport report;
   report.out_dir = out_dir;
   SweepTable plan;
@@ -89,6 +88,8 @@ MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string
     }
   }
   report.rows = static_cast<int>(out.rows.size());
+  // Every input was read and checked first: a failed merge creates nothing.
+  const SweepLock lock(out_dir);
   plan.write(out_dir + "/sweep_plan.csv");
   out.write(out_dir + "/sweep.csv");
   return report;

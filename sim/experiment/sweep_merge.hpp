@@ -19,8 +19,9 @@ struct MergeReport {
 
 /// Reads DIR/sweep_plan.csv and DIR/sweep.csv of every input (a shard without sweep.csv
 /// contributes no rows), writes out_dir/sweep.csv and out_dir/sweep_plan.csv atomically under
-/// out_dir/.lock. Throws std::runtime_error naming the file when plans differ, a row does not
-/// match its plan or duplicates disagree.
+/// out_dir/.lock, after every input was checked (a failed merge creates nothing). Throws
+/// std::runtime_error naming the file when plans differ, a row does not match its plan or
+/// duplicates disagree.
 MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string& out_dir);
 
 }  // namespace fbosim::sim
