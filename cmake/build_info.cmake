@@ -1,13 +1,22 @@
 # Writes OUT (a C++ header) with the version and the source identity of this build; run at every
 # build by the fbosim_build_info target (cmake -P), so a rebuild after a commit or an edit
 # reports the new state. OUT is rewritten only when its text changes (no needless recompiles).
-#   -DSRC=<source dir> -DOUT=<header> -DVERSION=<project version>
+#   -DSRC=<source dir> -DOUT=<header> -DVERSION=<project version> [-DBIN=<build dir>]
 # FBOSIM_COMMIT   full commit hash, or "unknown" outside a git checkout (a tarball)
 # FBOSIM_MODIFIED 1 when tracked files differ from the commit or untracked files exist
 # FBOSIM_BUILD_ID identifies the sources: the commit when clean; commit + "-modified-" + 12 hex
 #                 digits of SHA-256 over `git diff HEAD` and the untracked files when modified;
 #                 "unknown-src-" + 12 hex digits of SHA-256 over every source file without git.
 set(commit "unknown")
+# A build directory inside the source tree that .gitignore does not cover is not a source
+# change (its files change at every build).
+set(pathspec "")
+if(BIN)
+  file(RELATIVE_PATH rel_bin ${SRC} ${BIN})
+  if(NOT rel_bin STREQUAL "" AND NOT rel_bin MATCHES "^\\.\\.")
+    set(pathspec -- . ":(exclude)${rel_bin}")
+  endif()
+endif()
 set(modified 0)
 set(id "")
 find_package(Git QUIET)
@@ -17,12 +26,14 @@ if(GIT_FOUND)
   if(rc EQUAL 0 AND head MATCHES "^[0-9a-f]+$")
     set(commit ${head})
     execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SRC} status --porcelain --untracked-files=all
+                            ${pathspec}
                     OUTPUT_VARIABLE status ERROR_QUIET)
     if(NOT status STREQUAL "")
       set(modified 1)
       execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SRC} diff HEAD --binary
                       OUTPUT_VARIABLE diff ERROR_QUIET)
       execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SRC} ls-files --others --exclude-standard
+                              ${pathspec}
                       OUTPUT_VARIABLE untracked ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
       set(material "${diff}")
       if(untracked)
