@@ -230,6 +230,11 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
          {"trace.csv", "server.csv", "summary.csv", "config.resolved.yaml", "provenance.yaml"})
       AtomicFile::remove_stale(out.out_dir + "/" + f);
     checkpoints.emplace(out.out_dir, "build " + build_info().build_id + "\n" + config_text);
+    if (checkpoints->discarded())  // never a silent choice, even in a sweep
+      std::fprintf(stderr,
+                   "fbosim: %s: discarded the finished runs of an interrupted attempt with "
+                   "another config or build\n",
+                   checkpoints->dir().c_str());
     write_outputs(spec, engine, config_text, options, *checkpoints, provenance, out);
     checkpoints->remove();
   } catch (...) {

@@ -122,7 +122,10 @@ std::optional<RunResult> parse_checkpoint(const std::string& text) {
 RunCheckpoints::RunCheckpoints(const std::string& out_dir, const std::string& key)
     : dir_(out_dir + "/" + kFolder) {
   const std::string key_path = dir_ + "/key";
-  if (fs::exists(dir_) && read_file(key_path) != key) fs::remove_all(dir_);
+  if (fs::exists(dir_) && read_file(key_path) != key) {
+    discarded_ = !empty();
+    fs::remove_all(dir_);
+  }
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) throw std::runtime_error("cannot create " + dir_ + ": " + ec.message());

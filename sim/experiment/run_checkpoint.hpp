@@ -26,11 +26,14 @@ class RunCheckpoints {
   /// True if the folder holds no checkpoint.
   bool empty() const;
   const std::string& dir() const { return dir_; }
+  /// True if the constructor cleared checkpoints made for another key.
+  bool discarded() const { return discarded_; }
 
   static constexpr const char* kFolder = ".fbosim-partial";
 
  private:
   std::string dir_;
+  bool discarded_ = false;
 };
 
 /// The checkpoint text of a run, and back (std::nullopt if malformed or truncated).

@@ -216,6 +216,12 @@ TEST_CASE("checkpoints of another config are not reused") {
     CHECK_THROWS_AS(run_to(dir, {"server.noise_multiplier=3"}), Interrupted);
   }
   REQUIRE(fs::exists(dir + "/.fbosim-partial/run-1.ckpt"));
+  CHECK(RunCheckpoints(dir, "another key").discarded());
+  CHECK_FALSE(RunCheckpoints(dir, "another key").discarded());  // nothing left to discard
+  {  // interrupted again with the noise of 3, then resumed with the config's noise of 1
+    const ScopedEnv stop("FBOSIM_TEST_STOP_AFTER_RUNS", "2");
+    CHECK_THROWS_AS(run_to(dir, {"server.noise_multiplier=3"}), Interrupted);
+  }
   run_to(dir);
   const std::string whole = fresh("other_whole");
   run_to(whole);
