@@ -3,7 +3,9 @@
 // (docs/SWEEPS.md). Every input must hold the same sweep_plan.csv (the same grid); rows are
 // written in grid order with `dir` rewritten relative to the output directory. A point found
 // in several inputs is kept once (the first input given) if its results agree and refused
-// otherwise; points of the plan found in no input are reported as missing.
+// otherwise; points of the plan found in no input are reported as missing. Points made by
+// different builds (the `build` line of their sweep.done) are refused: one sweep.csv holds the
+// results of one build.
 #include <string>
 #include <vector>
 

@@ -278,4 +278,12 @@ TEST_CASE("shards merged equal the unsharded sweep and duplicates and gaps are h
   sweep(dir + "/rounds5", {"rounds=5"});
   CHECK_THROWS_WITH(merge_sweeps({dir + "/all", dir + "/rounds5"}, dir + "/bad"),
                     Catch::Contains("different results"));
+  // Shards of different builds are refused (one sweep.csv, one build), creating nothing.
+  sweep(dir + "/shard-1-other-build", {}, {1, 3}, "test-2");
+  CHECK_THROWS_WITH(
+      merge_sweeps({dir + "/shard-1-other-build", dir + "/shard-2", dir + "/shard-3"},
+                   dir + "/mixed"),
+      Catch::Contains("was made by build test-1") && Catch::Contains("by build test-2"));
+  CHECK_FALSE(fs::exists(dir + "/mixed"));
+  CHECK_FALSE(fs::exists(dir + "/bad"));
 }
