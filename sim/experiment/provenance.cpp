@@ -138,9 +138,10 @@ std::string utc_now() {
   return buf;
 }
 
-std::string provenance_text(const ExperimentSpec& spec, const Provenance& p) {
+namespace {
+// The keys every provenance.yaml starts with.
+void begin_record(YAML::Emitter& y, const Provenance& p) {
   const BuildInfo& b = build_info();
-  YAML::Emitter y;
   y << YAML::BeginMap;
   y << YAML::Key << "version" << YAML::Value << b.version;
   y << YAML::Key << "commit" << YAML::Value << b.commit;
@@ -148,6 +149,25 @@ std::string provenance_text(const ExperimentSpec& spec, const Provenance& p) {
   y << YAML::Key << "build" << YAML::Value << b.build_id;
   y << YAML::Key << "command" << YAML::Value << p.command;
   y << YAML::Key << "cwd" << YAML::Value << p.cwd;
+}
+}  // namespace
+
+std::string sweep_provenance_text(const Provenance& p, int jobs, const std::string& shard) {
+  YAML::Emitter y;
+  begin_record(y, p);
+  y << YAML::Key << "jobs" << YAML::Value << jobs;
+  y << YAML::Key << "threads" << YAML::Value << p.threads;
+  y << YAML::Key << "shard" << YAML::Value << shard;
+  y << YAML::Key << "started" << YAML::Value << p.started;
+  y << YAML::Key << "finished" << YAML::Value << p.finished;
+  y << YAML::EndMap;
+  return "# How this sweep.csv was made (fbosim); each point directory has its own record\n" +
+         std::string(y.c_str()) + "\n";
+}
+
+std::string provenance_text(const ExperimentSpec& spec, const Provenance& p) {
+  YAML::Emitter y;
+  begin_record(y, p);
   y << YAML::Key << "seed" << YAML::Value << spec.seed;
   y << YAML::Key << "runs" << YAML::Value << spec.runs;
   y << YAML::Key << "threads" << YAML::Value << p.threads;

@@ -51,5 +51,8 @@ struct Provenance {
 
 /// The text of provenance.yaml for these results.
 std::string provenance_text(const ExperimentSpec& spec, const Provenance& p);
+/// The text of a sweep directory's provenance.yaml: the build, command line, working
+/// directory, jobs, threads per point, shard and times (each point records its seed and delta).
+std::string sweep_provenance_text(const Provenance& p, int jobs, const std::string& shard);
 
 }  // namespace fbosim::sim

@@ -175,6 +175,7 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
                       const std::string& default_name, const std::vector<std::string>& overrides,
                       const SweepPlan& plan, const SweepOptions& options) {
   const auto t0 = Clock::now();
+  Provenance provenance{command_line(), fs::current_path().string(), utc_now(), "", 0, 0};
   if (options.out_dir.empty()) throw std::invalid_argument("run_sweep: no output directory");
   SweepReport report;
   report.out_dir = options.out_dir;
@@ -215,6 +216,7 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
   report.shard_points = static_cast<int>(points.size());
   report.jobs = choose_jobs(options.jobs, options.threads, report.shard_points,
                             core::ThreadPool::hardware_threads());
+  provenance.threads = report.jobs.threads;
 
   const SweepLock lock(options.out_dir);
   {
@@ -310,6 +312,12 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
     }
   }
   table.write(options.out_dir + "/sweep.csv");
+  provenance.finished = utc_now();
+  AtomicFile record(options.out_dir + "/provenance.yaml");
+  record.write(
+      sweep_provenance_text(provenance, report.jobs.jobs,
+                            fmt::format("{}/{}", options.shard.index, options.shard.count)));
+  record.commit();
   report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   if (error) std::rethrow_exception(error);
   if (table.rows.size() < points.size())

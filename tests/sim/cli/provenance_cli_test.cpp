@@ -234,7 +234,19 @@ TEST_CASE("a plain fbosim run into a sweep point cannot make sweep.csv report it
 TEST_CASE("fbosim sweep re-runs, with a line saying so, the points of another build") {
   const std::string cfg = write_temp("fbosim_provcli.yaml", kTiny);
   const fs::path out = fresh("sweep_build");
-  REQUIRE(fbosim("sweep " + cfg + " --quiet --out " + out.string()).status == 0);
+  REQUIRE(fbosim("sweep " + cfg + " --quiet --jobs 2 --threads 1 --out " + out.string()).status ==
+          0);
+  // The sweep directory and every point record the build and the command line.
+  for (const fs::path& record :
+       {out / "provenance.yaml", out / "server.noise_multiplier=1" / "provenance.yaml"}) {
+    const std::string text = slurp(record);
+    INFO(text);
+    CHECK(text.find("command: " + std::string(FBOSIM_BINARY) + " sweep " + cfg) !=
+          std::string::npos);
+    CHECK(text.find("\nbuild: ") != std::string::npos);
+  }
+  CHECK(slurp(out / "provenance.yaml").find("jobs: 2\nthreads: 1\nshard: 1/1") !=
+        std::string::npos);
   const fs::path done = out / "server.noise_multiplier=2" / "sweep.done";
   std::string text = slurp(done);
   const auto at = text.find("build ");
