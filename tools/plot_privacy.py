@@ -8,9 +8,15 @@
    epsilon of each (q, z) point under the moments accountant and under pld, when the results of
    the Fig. 3a grid exist (results/fig3_landmine_q<q>_z<z>/summary.csv, as tools/reproduce.sh
    writes them); otherwise that panel is skipped with a message.
+   Each point's epsilon is the one its results recorded: the last row of summary.csv, column
+   `epsilon` (the config's server.accountant) or `epsilon_<accountant>` (server.accountants).
+   An accountant the results did not record is computed for that result's own q, z, rounds,
+   delta (the `delta` column; older results: server.delta or agents.count^-1.1), sampling and
+   N, with a line saying so; never for fixed settings.
 
-Epsilons come from `fbosim privacy --format csv` (build/fbosim, or $FBOSIM_BIN).
-Only python3-matplotlib and python3-pandas are needed.
+Epsilons not recorded come from `fbosim privacy --format csv` (build/fbosim, or $FBOSIM_BIN).
+Only python3-matplotlib and python3-pandas are needed. --self-test checks the recorded values
+are the ones drawn (no binary needed).
 """
 import argparse
 import csv
@@ -18,12 +24,16 @@ import io
 import os
 import subprocess
 import sys
+import tempfile
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plot_figures import read_resolved  # noqa: E402
 
 ACCOUNTANTS = ["moments", "rdp", "pld", "gdp"]
 STYLE = {"moments": ("tab:red", "-"), "rdp": ("tab:blue", "--"), "pld": ("tab:green", "-"),
@@ -66,21 +76,56 @@ def privacy_vs_rounds(binary, out_dir, rounds):
     save(fig, out_dir, "privacy_vs_rounds")
 
 
-def fig3a_tight(binary, results, out_dir, rounds):
-    rows = []
+def recorded_point(directory, compute):
+    """{accountant: epsilon}, error, se and the settings of one result directory.
+
+    Epsilons the results recorded are taken as they are; `compute(accountant, settings)` gives
+    the others (settings: q, z, rounds, delta, sampling, agents of this result)."""
+    summary = pd.read_csv(os.path.join(directory, "summary.csv"))
+    config = read_resolved(os.path.join(directory, "config.resolved.yaml"))
+    last = summary.iloc[-1]
+    agents = int(config.get("agents.count"))
+    if "delta" in summary.columns and pd.notna(last["delta"]):
+        delta = float(last["delta"])
+    elif isinstance(config.get("server.delta"), (int, float)):
+        delta = float(config["server.delta"])
+    else:  # results written before delta was recorded: `~` meant N^-1.1
+        delta = agents ** -1.1
+    settings = {"q": config["server.sampling_rate"], "z": config["server.noise_multiplier"],
+                "rounds": int(last["round"]), "delta": delta, "agents": agents,
+                "sampling": config.get("server.sampling", "poisson")}
+    eps = {config.get("server.accountant", "moments"): float(last["epsilon"])}
+    for column in summary.columns:
+        if column.startswith("epsilon_"):
+            eps[column[len("epsilon_"):]] = float(last[column])
+    for acc in ("moments", "pld"):
+        if acc not in eps:
+            print(f"fig3a_tight: {directory}: no {acc} epsilon recorded; computed for its "
+                  f"q = {settings['q']}, z = {settings['z']}, T = {settings['rounds']}, "
+                  f"delta = {delta:g}", file=sys.stderr)
+            eps[acc] = compute(acc, settings)
+    return eps, 1 - float(last["mean_best_f"]), float(last["se_best_f"]), settings
+
+
+def fig3a_rows(results, compute):
+    rows, rounds = [], set()
     for q, z in GRID:
-        path = os.path.join(results, f"fig3_landmine_q{q:g}_z{z:g}", "summary.csv")
-        if not os.path.exists(path):
+        directory = os.path.join(results, f"fig3_landmine_q{q:g}_z{z:g}")
+        if not os.path.exists(os.path.join(directory, "summary.csv")):
             continue
-        last = pd.read_csv(path).iloc[-1]
-        error, se = 1 - last["mean_best_f"], last["se_best_f"]
+        eps, error, se, settings = recorded_point(directory, compute)
+        rounds.add(settings["rounds"])
         for acc in ("moments", "pld"):
-            rows.append((acc, q, z, epsilon(binary, acc, q, z, rounds, 29), error, se))
-    if not rows:
+            rows.append((acc, settings["q"], settings["z"], eps[acc], error, se))
+    return pd.DataFrame(rows, columns=["accountant", "q", "z", "epsilon", "error", "se"]), rounds
+
+
+def fig3a_tight(compute, results, out_dir):
+    df, rounds = fig3a_rows(results, compute)
+    if df.empty:
         print(f"fig3a_tight: skipped, no results/fig3_landmine_q*_z* under {results}",
               file=sys.stderr)
-        return False
-    df = pd.DataFrame(rows, columns=["accountant", "q", "z", "epsilon", "error", "se"])
+        return None
     fig, ax = plt.subplots(figsize=(5, 3.8))
     for acc, marker in (("moments", "o"), ("pld", "s")):
         d = df[df.accountant == acc].sort_values("epsilon")
@@ -93,13 +138,62 @@ def fig3a_tight(binary, results, out_dir, rounds):
         if os.path.exists(path):
             ax.axhline(1 - pd.read_csv(path).iloc[-1]["mean_best_f"], color=colour,
                        linestyle="--", linewidth=1, label=name.replace("landmine_", "").upper())
-    ax.set_xlabel(f"privacy loss epsilon after {rounds} rounds")
+    after = f"{rounds.pop()} rounds" if len(rounds) == 1 else "the last round"
+    ax.set_xlabel(f"privacy loss epsilon after {after} (as recorded)")
     ax.set_ylabel("best validation error (1 - AUC)")
     ax.set_title("Fig. 3a (landmine) with the tight epsilon")
     ax.grid(alpha=0.3)
     ax.legend()
     save(fig, out_dir, "fig3a_tight")
-    return True
+    return df
+
+
+def binary_epsilon(binary):
+    def compute(accountant, s):
+        out = subprocess.run([binary, "privacy", "--accountant", accountant, "--q", str(s["q"]),
+                              "--z", str(s["z"]), "--steps", str(s["rounds"]), "--agents",
+                              str(s["agents"]), "--delta", repr(s["delta"]), "--sampling",
+                              s["sampling"], "--format", "csv"],
+                             check=True, capture_output=True, text=True).stdout
+        return float(next(csv.DictReader(io.StringIO(out)))["epsilon"])
+    return compute
+
+
+def self_test():
+    """Results recording epsilons unlike any fixed setting (T = 7, N = 13, delta = 0.01): the
+    figure must draw the recorded values and compute only the missing ones, for that result."""
+    calls = []
+
+    def compute(accountant, s):
+        calls.append((accountant, s))
+        return 0.25
+
+    with tempfile.TemporaryDirectory() as root:
+        points = {(0.35, 1): (1.234, 0.5), (0.1, 1): (0.75, None)}
+        for (q, z), (eps, pld) in points.items():
+            d = os.path.join(root, f"fig3_landmine_q{q:g}_z{z:g}")
+            os.makedirs(d)
+            with open(os.path.join(d, "summary.csv"), "w", encoding="utf-8") as fh:
+                fh.write("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n"
+                         + (",epsilon_pld" if pld is not None else "") + "\n")
+                for t in range(8):
+                    fh.write(f"{t},,,0.9,0.01,{eps * t / 7},0.01,13"
+                             + (f",{pld * t / 7}" if pld is not None else "") + "\n")
+            with open(os.path.join(d, "config.resolved.yaml"), "w", encoding="utf-8") as fh:
+                fh.write(f"rounds: 7\nagents:\n  count: 13\nserver:\n  sampling_rate: {q}\n"
+                         f"  noise_multiplier: {z}\n  delta: 0.01\n  accountant: moments\n")
+        df = fig3a_tight(compute, root, os.path.join(root, "figures"))
+        ok = df is not None and os.path.exists(os.path.join(root, "figures", "fig3a_tight.png"))
+        got = {(r.accountant, r.q): r.epsilon for r in df.itertuples()} if ok else {}
+        ok = ok and abs(got[("moments", 0.35)] - 1.234) < 1e-12
+        ok = ok and abs(got[("pld", 0.35)] - 0.5) < 1e-12
+        ok = ok and abs(got[("moments", 0.1)] - 0.75) < 1e-12
+        ok = ok and got[("pld", 0.1)] == 0.25
+        ok = ok and len(calls) == 1 and calls[0][0] == "pld"
+        ok = ok and calls[0][1] == {"q": 0.1, "z": 1, "rounds": 7, "delta": 0.01, "agents": 13,
+                                    "sampling": "poisson"}
+    print("plot_privacy self-test: " + ("ok" if ok else f"FAILED: {got}, {calls}"))
+    return 0 if ok else 1
 
 
 def main():
@@ -107,13 +201,17 @@ def main():
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--results", default="results")
     p.add_argument("--out", default="results/figures")
-    p.add_argument("--rounds", type=int, default=60)
+    p.add_argument("--rounds", type=int, default=60,
+                   help="rounds of the privacy_vs_rounds panel (the paper's settings)")
     p.add_argument("--binary", default=os.environ.get("FBOSIM_BIN", "build/fbosim"))
+    p.add_argument("--self-test", action="store_true")
     a = p.parse_args()
+    if a.self_test:
+        sys.exit(self_test())
     if not os.access(a.binary, os.X_OK):
         sys.exit(f"plot_privacy: no fbosim binary at {a.binary} (build first or set FBOSIM_BIN)")
     privacy_vs_rounds(a.binary, a.out, a.rounds)
-    fig3a_tight(a.binary, a.results, a.out, a.rounds)
+    fig3a_tight(binary_epsilon(a.binary), a.results, a.out)
 
 
 if __name__ == "__main__":

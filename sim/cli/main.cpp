@@ -5,12 +5,14 @@
 #include <CLI/CLI.hpp>
 
 #include "sim/cli/commands.hpp"
+#include "sim/experiment/build_info.hpp"
 
 int main(int argc, char** argv) {
-  CLI::App app{"fbosim " FBOSIM_VERSION
+  CLI::App app{fbosim::sim::version_line() +
                ": simulator of differentially private federated Bayesian optimisation "
                "(DP-FTS-DE and its baselines)"};
-  app.set_version_flag("--version", FBOSIM_VERSION);
+  // The commit and whether the tree was modified, from the build (cmake/build_info.cmake).
+  app.set_version_flag("--version", fbosim::sim::version_line());
   app.require_subcommand(1);
   fbosim::cli::add_run_command(app);
   fbosim::cli::add_privacy_command(app);

@@ -1,5 +1,5 @@
 // fbosim run CONFIG.yaml [--set key=value]... [--runs R] [--seed S] [--threads K] [--out DIR]
-//            [--accountants A,B]
+//            [--accountants A,B] [--force]
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -25,6 +25,7 @@ struct RunArgs {
   std::string out;
   std::string accountants;
   bool quiet = false;
+  bool force = false;
 };
 
 void run(const RunArgs& a) {
@@ -40,6 +41,7 @@ void run(const RunArgs& a) {
   options.threads = a.threads > 0 ? a.threads : core::ThreadPool::hardware_threads();
   options.out_dir = a.out;
   options.progress = !a.quiet;
+  options.force = a.force;
   const sim::ExperimentSummary s = sim::run_experiment(cfg.spec, cfg.resolved, options);
   const std::string regret =
       std::isfinite(s.final_mean_regret)
@@ -51,7 +53,7 @@ void run(const RunArgs& a) {
       "  final simple regret %s\n"
       "  final best f        %.4f +- %.4f\n"
       "  epsilon %.4f (delta %.3g, %s accountant)%s, clipped %.2f%% of messages\n"
-      "  wrote %s/{trace,server,summary}.csv and config.resolved.yaml\n",
+      "  wrote %s/{trace,server,summary}.csv, config.resolved.yaml and provenance.yaml\n",
       cfg.spec.name.c_str(), s.runs, s.agents, s.rounds, s.seconds, options.threads, regret.c_str(),
       s.final_mean_best_f, s.final_se_best_f, s.epsilon, cfg.spec.delta(),
       cfg.spec.server.accountant.c_str(),
@@ -80,6 +82,8 @@ void add_run_command(CLI::App& app) {
                   "e.g. rdp,pld")
       ->type_name("A,B,...");
   cmd->add_flag("--quiet", args->quiet, "No progress line");
+  cmd->add_flag("--force", args->force,
+                "Replace the results of a different config in the output directory");
   cmd->callback([args] { run(*args); });
 }
 

@@ -1,5 +1,5 @@
 // fbosim sweep CONFIG [--grid KEY=V1,V2,...]... [--set KEY=VALUE]... [--runs R] [--seed S]
-//                     [--jobs J] [--threads K] [--shard I/K] [--out DIR] [--quiet]
+//                     [--jobs J] [--threads K] [--shard I/K] [--out DIR] [--quiet] [--force]
 // Runs the cartesian product of the grids (and of the config's `sweep:` section), one run
 // directory per point, and writes DIR/sweep.csv (docs/SWEEPS.md).
 #include <cstdio>
@@ -33,6 +33,7 @@ struct SweepArgs {
   std::string shard;
   std::string out;
   bool quiet = false;
+  bool force = false;
 };
 
 void run(const SweepArgs& a) {
@@ -67,8 +68,8 @@ void run(const SweepArgs& a) {
                  jobs.jobs, jobs.threads, jobs.jobs * jobs.threads, hardware);
   options.jobs = jobs.jobs;
   options.threads = jobs.threads;
-  options.version = FBOSIM_VERSION;
   options.progress = !a.quiet;
+  options.force = a.force;
   sim::install_interrupt_handlers();
   const sim::SweepReport r = sim::run_sweep(text, a.config, stem, overrides, plan, options);
   std::printf(
@@ -108,6 +109,8 @@ void add_sweep_command(CLI::App& app) {
       ->type_name("I/K");
   cmd->add_option("--out", args->out, "Sweep directory (default: results/<name>_sweep)");
   cmd->add_flag("--quiet", args->quiet, "No progress on stderr");
+  cmd->add_flag("--force", args->force,
+                "Replace points whose directory holds the results of a different config");
   cmd->callback([args] { run(*args); });
 }
 

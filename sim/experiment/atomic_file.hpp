@@ -1,6 +1,9 @@
 #pragma once
-// An output file that appears only when complete: written to "<path>.tmp", renamed over <path>
-// by commit(); removed if destroyed uncommitted (an error or Ctrl-C never leaves half a CSV).
+// An output file that appears only when complete. It is written to an unnamed file in the
+// target's directory (open(2) with O_TMPFILE), so a process killed with SIGKILL leaves nothing;
+// commit() links it as "<path>.tmp" and renames that over <path>. Where the file system has no
+// O_TMPFILE the temporary is "<path>.tmp" from the start; remove_stale() deletes such a
+// leftover. Destroyed uncommitted (an error, Ctrl-C), no file is left.
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -20,10 +23,14 @@ class AtomicFile {
   void commit();
   const std::string& path() const { return path_; }
 
+  /// Removes "<path>.tmp" left by a process killed between its creation and the rename.
+  static void remove_stale(const std::string& path);
+
  private:
   std::string path_;
   std::string tmp_;
   std::FILE* file_ = nullptr;
+  bool unnamed_ = false;  ///< an O_TMPFILE file, linked as tmp_ only by commit()
 };
 
 }  // namespace fbosim::sim

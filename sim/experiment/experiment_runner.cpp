@@ -4,14 +4,19 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 
 #include "sim/core/thread_pool.hpp"
 #include "sim/experiment/atomic_file.hpp"
+#include "sim/experiment/build_info.hpp"
 #include "sim/experiment/interrupt.hpp"
+#include "sim/experiment/provenance.hpp"
+#include "sim/experiment/run_checkpoint.hpp"
 #include "sim/experiment/run_engine.hpp"
 
 namespace fbosim::sim {
@@ -19,6 +24,7 @@ namespace fbosim::sim {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
 
 // Mean and standard error of the finite entries of a set of values.
 std::pair<double, double> mean_se(const std::vector<double>& v) {
@@ -73,40 +79,56 @@ std::string join_prefixed(const std::vector<double>& values) {
   return out;
 }
 
-}  // namespace
+// Test hook FBOSIM_TEST_STOP_AFTER_RUNS=k: once k runs were newly finished, the next run is
+// interrupted at its first round, as Ctrl-C would (k = 0: the first run).
+int stop_after_runs() {
+  const char* v = std::getenv("FBOSIM_TEST_STOP_AFTER_RUNS");
+  return v && *v ? std::atoi(v) : -1;
+}
 
-ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& resolved,
-                                 const RunOptions& options) {
-  const auto t0 = Clock::now();
-  ExperimentSummary out;
-  out.out_dir = options.out_dir.empty() ? "results/" + spec.name : options.out_dir;
-  out.runs = spec.runs;
-  out.rounds = spec.rounds;
-  out.agents = spec.agents;
-  // The engine loads real data first: a missing file fails before anything is created.
-  core::ThreadPool pool(options.threads);
-  const RunEngine engine(spec, pool);
-  std::error_code ec;
-  std::filesystem::create_directories(out.out_dir, ec);
-  if (ec)
-    throw std::runtime_error("cannot create output directory " + out.out_dir + ": " + ec.message());
-
+// Runs (or reuses the checkpoints of) every run and writes the outputs; fills `out`.
+void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
+                   const std::string& config_text, const RunOptions& options,
+                   const RunCheckpoints& checkpoints, Provenance& provenance,
+                   ExperimentSummary& out) {
+  const bool dp = spec.server.dp && spec.algorithm == Algorithm::fts_de;
+  // delta next to epsilon: the pair is the guarantee (empty without DP: there is none).
+  const std::string delta = dp ? fmt::format("{}", spec.delta()) : "";
   AtomicFile trace(out.out_dir + "/trace.csv");
   AtomicFile server(out.out_dir + "/server.csv");
   std::string extra_columns;  // ",epsilon_<name>" per server.accountants
   for (const std::string& a : spec.server.accountants) extra_columns += ",epsilon_" + a;
-  server.write("run,round,time,received,selected,clipped,noise_std,epsilon" + extra_columns + "\n");
+  server.write("run,round,time,received,selected,clipped,noise_std,epsilon,delta" + extra_columns +
+               "\n");
   ProgressLine progress(options.progress, spec.runs);
   // per round: values over (run, agent)
   std::vector<std::vector<double>> regret(spec.rounds + 1), best_f(spec.rounds + 1);
   std::vector<double> epsilon;
   std::vector<std::vector<double>> extra_epsilon;
   long long messages = 0, clipped = 0;
+  const int stop_after = stop_after_runs();
+  int fresh = 0;
   for (int r = 0; r < spec.runs; ++r) {
-    const RunResult res = engine.run(r, [&](int t, int rounds) {
-      progress.update(r, t, rounds);
-      check_interrupt();
-    });
+    std::optional<RunResult> loaded = checkpoints.load(r);
+    if (loaded) {
+      ++out.resumed_runs;
+    } else {
+      try {
+        loaded = engine.run(r, [&](int t, int rounds) {
+          progress.update(r, t, rounds);
+          check_interrupt();
+          if (stop_after >= 0 && fresh >= stop_after) throw Interrupted();
+        });
+        checkpoints.save(*loaded);
+        ++fresh;
+      } catch (const Interrupted&) {
+        throw Interrupted(fmt::format(
+            "interrupted; {} of {} runs finished, kept in {}: run the same command again to "
+            "resume (the outputs will be those of an uninterrupted run)",
+            out.resumed_runs + fresh, spec.runs, checkpoints.dir()));
+      }
+    }
+    const RunResult& res = *loaded;
     if (r == 0) {  // the input dimension is known once the objectives exist
       std::string header = "run,agent,round";
       for (int k = 0; k < res.dim; ++k) header += fmt::format(",x{}", k);
@@ -115,8 +137,9 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
     trace.write(res.trace_csv);
     std::string rows;
     for (const ServerRow& s : res.server)
-      rows += fmt::format("{},{},{},{},{},{},{},{}{}\n", r, s.round, s.time, s.received, s.selected,
-                          s.clipped, s.noise_std, s.epsilon, join_prefixed(s.extra_epsilon));
+      rows +=
+          fmt::format("{},{},{},{},{},{},{},{},{}{}\n", r, s.round, s.time, s.received, s.selected,
+                      s.clipped, s.noise_std, s.epsilon, delta, join_prefixed(s.extra_epsilon));
     server.write(rows);
     for (int t = 0; t <= spec.rounds; ++t) {
       for (Eigen::Index n = 0; n < res.best_f.cols(); ++n) {
@@ -130,17 +153,20 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
     clipped += res.clipped;
     out.fallbacks += res.fallbacks;
   }
+  if (out.resumed_runs > 0 && options.progress)
+    std::fprintf(stderr, "fbosim: resumed: %d finished run(s) of an interrupted attempt reused\n",
+                 out.resumed_runs);
 
   AtomicFile summary(out.out_dir + "/summary.csv");
-  summary.write("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,n" + extra_columns +
-                "\n");
+  summary.write("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n" +
+                extra_columns + "\n");
   for (int t = 0; t <= spec.rounds; ++t) {
     const auto [mr, sr] = mean_se(regret[t]);
     const auto [mb, sb] = mean_se(best_f[t]);
     std::vector<double> extra;
     for (const auto& e : extra_epsilon) extra.push_back(e[t]);
-    summary.write(fmt::format("{},{},{},{},{},{},{}{}\n", t, csv_number(mr), csv_number(sr),
-                              csv_number(mb), csv_number(sb), epsilon[t], best_f[t].size(),
+    summary.write(fmt::format("{},{},{},{},{},{},{},{}{}\n", t, csv_number(mr), csv_number(sr),
+                              csv_number(mb), csv_number(sb), epsilon[t], delta, best_f[t].size(),
                               join_prefixed(extra)));
     if (t == spec.rounds) {
       out.final_mean_regret = mr;
@@ -151,15 +177,75 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
     }
   }
   AtomicFile config(out.out_dir + "/config.resolved.yaml");
-  YAML::Emitter yaml;
-  yaml << resolved;
-  config.write(std::string(yaml.c_str()) + "\n");
+  config.write(config_text);
+  provenance.resumed_runs = out.resumed_runs;
+  provenance.finished = utc_now();
+  AtomicFile record(out.out_dir + "/provenance.yaml");
+  record.write(provenance_text(spec, provenance));
 
   trace.commit();
   server.commit();
   summary.commit();
   config.commit();
+  record.commit();
   out.clipped_fraction = messages > 0 ? static_cast<double>(clipped) / messages : 0.0;
+}
+
+// The directories create_directories(dir) would create, outermost first.
+std::vector<fs::path> missing_directories(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (fs::path p = fs::absolute(dir).lexically_normal(); !p.empty() && !fs::exists(p);
+       p = p.parent_path()) {
+    out.insert(out.begin(), p);
+    if (p == p.parent_path()) break;
+  }
+  return out;
+}
+
+}  // namespace
+
+ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& resolved,
+                                 const RunOptions& options) {
+  const auto t0 = Clock::now();
+  ExperimentSummary out;
+  out.out_dir = options.out_dir.empty() ? "results/" + spec.name : options.out_dir;
+  out.runs = spec.runs;
+  out.rounds = spec.rounds;
+  out.agents = spec.agents;
+  const std::string config_text = resolved_config_text(spec, resolved);
+  check_results_dir(out.out_dir, config_text, options.force);
+  Provenance provenance{
+      command_line(), fs::current_path().string(), utc_now(), "", options.threads, 0};
+  // The engine loads real data first: a missing file fails before anything is created.
+  core::ThreadPool pool(options.threads);
+  const RunEngine engine(spec, pool);
+  const std::vector<fs::path> created = missing_directories(out.out_dir);
+  std::error_code ec;
+  fs::create_directories(out.out_dir, ec);
+  if (ec)
+    throw std::runtime_error("cannot create output directory " + out.out_dir + ": " + ec.message());
+  std::optional<RunCheckpoints> checkpoints;
+  try {
+    for (const char* f :
+         {"trace.csv", "server.csv", "summary.csv", "config.resolved.yaml", "provenance.yaml"})
+      AtomicFile::remove_stale(out.out_dir + "/" + f);
+    checkpoints.emplace(out.out_dir, "build " + build_info().build_id + "\n" + config_text);
+    if (checkpoints->discarded())  // never a silent choice, even in a sweep
+      std::fprintf(stderr,
+                   "fbosim: %s: discarded the finished runs of an interrupted attempt with "
+                   "another config or build\n",
+                   checkpoints->dir().c_str());
+    write_outputs(spec, engine, config_text, options, *checkpoints, provenance, out);
+    checkpoints->remove();
+  } catch (...) {
+    // Keep finished runs for a resume; leave no empty folder behind.
+    if (checkpoints && checkpoints->empty()) checkpoints->remove();
+    for (auto it = created.rbegin(); it != created.rend(); ++it) {
+      std::error_code ignored;
+      if (fs::is_empty(*it, ignored)) fs::remove(*it, ignored);
+    }
+    throw;
+  }
   out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   return out;
 }

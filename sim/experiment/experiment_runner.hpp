@@ -1,10 +1,17 @@
 #pragma once
 // Runs every run of an experiment and writes its outputs into one directory:
-//   config.resolved.yaml  every key with its effective value
+//   config.resolved.yaml  every key with its effective value (server.delta as a number)
+//   provenance.yaml       build, command line, threads, times (sim/experiment/provenance.hpp)
 //   trace.csv             run,agent,round,x0..,y,f,best_f,regret,source (one row per query)
-//   server.csv            run,round,time,received,selected,clipped,noise_std,epsilon
-//   summary.csv           round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,n
-// Files are written to temporaries and renamed at the end: a failed run leaves none of them.
+//   server.csv            run,round,time,received,selected,clipped,noise_std,epsilon,delta
+//   summary.csv           round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n
+// Files are written to temporaries and renamed at the end: a failed run leaves none of them
+// (and removes the output directory again if it created it and nothing is kept there).
+// A directory holding another config's results is refused unless `force`. Each finished run
+// is checkpointed (sim/experiment/run_checkpoint.hpp): after an interruption, the same command
+// with the same build reuses the finished runs, and the outputs are byte-identical to an
+// uninterrupted run's. FBOSIM_TEST_STOP_AFTER_RUNS=k (tests only) interrupts the run after k
+// newly finished ones.
 #include <string>
 
 #include <yaml-cpp/yaml.h>
@@ -17,6 +24,7 @@ struct RunOptions {
   int threads = 1;
   std::string out_dir;   ///< default results/<name>
   bool progress = true;  ///< progress line on stderr after one second
+  bool force = false;    ///< replace the results of another config in out_dir
 };
 
 /// Headline numbers of a finished experiment (printed by `fbosim run`).
@@ -28,6 +36,7 @@ struct ExperimentSummary {
   double epsilon = 0;
   double clipped_fraction = 0;
   int fallbacks = 0;
+  int resumed_runs = 0;  ///< finished runs reused from an interrupted attempt
   double seconds = 0;
 };
 

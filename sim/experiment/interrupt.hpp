@@ -3,6 +3,7 @@
 // round, so an interrupted run unwinds normally and its temporary files are removed (no
 // half-written CSV is ever left under a final name).
 #include <stdexcept>
+#include <string>
 
 namespace fbosim::sim {
 
@@ -10,6 +11,7 @@ namespace fbosim::sim {
 class Interrupted : public std::runtime_error {
  public:
   Interrupted() : std::runtime_error("interrupted; no output was written") {}
+  explicit Interrupted(const std::string& what) : std::runtime_error(what) {}
 };
 
 /// Installs the SIGINT/SIGTERM handlers (idempotent).

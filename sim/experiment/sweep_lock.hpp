@@ -1,6 +1,7 @@
 #pragma once
 // An exclusive lock on a sweep directory: flock(2) on DIR/.lock, held for the object's
-// lifetime. The kernel drops it when the process ends, so a crash never leaves a stale lock.
+// lifetime. The file is removed on release (a success or an error leaves no .lock); the
+// kernel drops the flock when the process ends, so the .lock a SIGKILL leaves is never stale.
 #include <string>
 
 namespace fbosim::sim {
@@ -15,6 +16,7 @@ class SweepLock {
   SweepLock& operator=(const SweepLock&) = delete;
 
  private:
+  std::string path_;
   int fd_ = -1;
 };
 

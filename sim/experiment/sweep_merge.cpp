@@ -1,6 +1,7 @@
 #include "sim/experiment/sweep_merge.hpp"
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <stdexcept>
 
@@ -32,17 +33,25 @@ bool same_results(const SweepRow& a, const SweepRow& b) {
   };
   return strip(a) == strip(b);
 }
+// The build id in a point's sweep.done ("" if it has none).
+std::string build_of(const std::string& point_dir) {
+  std::ifstream in(point_dir + "/sweep.done");
+  std::string word, value;
+  while (in >> word >> value)
+    if (word == "build") return value;
+  return "";
+}
 }  // namespace
 
 MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string& out_dir) {
   if (dirs.empty()) throw std::invalid_argument("merge: no input directories");
-  const SweepLock lock(out_dir);
   MergeReport report;
   report.out_dir = out_dir;
   SweepTable plan;
   std::string plan_source;
   std::map<int, SweepRow> rows;
   std::map<int, std::string> row_source;
+  std::string build, build_source;  // every merged point must come from one build
   for (const std::string& dir : dirs) {
     const std::string plan_path = dir + "/sweep_plan.csv";
     if (!fs::exists(plan_path))
@@ -65,7 +74,19 @@ MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string
       if (at >= plan.rows.size() || plan.rows[at].values != r.values)
         throw std::runtime_error(
             fmt::format("merge: {}: point {} does not match {}", csv_path, r.point, plan_source));
-      r.dir = fs::proximate(fs::path(dir) / r.dir, out_dir).string();
+      const std::string point_dir = (fs::path(dir) / r.dir).string();
+      const std::string made_by = build_of(point_dir);
+      if (!made_by.empty()) {
+        if (build.empty()) {
+          build = made_by;
+          build_source = point_dir;
+        } else if (made_by != build) {
+          throw std::runtime_error("merge: " + point_dir + " was made by build " + made_by +
+                                   " and " + build_source + " by build " + build +
+                                   ": re-run the shards with one build (fbosim --version)");
+        }
+      }
+      r.dir = fs::proximate(point_dir, out_dir).string();
       const auto [it, fresh] = rows.emplace(r.point, r);
       if (fresh) {
         row_source[r.point] = csv_path;
@@ -89,6 +110,8 @@ MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string
     }
   }
   report.rows = static_cast<int>(out.rows.size());
+  // Every input was read and checked first: a failed merge creates nothing.
+  const SweepLock lock(out_dir);
   plan.write(out_dir + "/sweep_plan.csv");
   out.write(out_dir + "/sweep.csv");
   return report;

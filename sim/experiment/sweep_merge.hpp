@@ -3,7 +3,9 @@
 // (docs/SWEEPS.md). Every input must hold the same sweep_plan.csv (the same grid); rows are
 // written in grid order with `dir` rewritten relative to the output directory. A point found
 // in several inputs is kept once (the first input given) if its results agree and refused
-// otherwise; points of the plan found in no input are reported as missing.
+// otherwise; points of the plan found in no input are reported as missing. Points made by
+// different builds (the `build` line of their sweep.done) are refused: one sweep.csv holds the
+// results of one build.
 #include <string>
 #include <vector>
 
@@ -19,8 +21,9 @@ struct MergeReport {
 
 /// Reads DIR/sweep_plan.csv and DIR/sweep.csv of every input (a shard without sweep.csv
 /// contributes no rows), writes out_dir/sweep.csv and out_dir/sweep_plan.csv atomically under
-/// out_dir/.lock. Throws std::runtime_error naming the file when plans differ, a row does not
-/// match its plan or duplicates disagree.
+/// out_dir/.lock, after every input was checked (a failed merge creates nothing). Throws
+/// std::runtime_error naming the file when plans differ, a row does not match its plan or
+/// duplicates disagree.
 MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string& out_dir);
 
 }  // namespace fbosim::sim

@@ -5,10 +5,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -18,10 +20,12 @@
 
 #include "sim/core/thread_pool.hpp"
 #include "sim/experiment/atomic_file.hpp"
+#include "sim/experiment/build_info.hpp"
 #include "sim/experiment/config_loader.hpp"
 #include "sim/experiment/csv_table.hpp"
 #include "sim/experiment/experiment_runner.hpp"
 #include "sim/experiment/interrupt.hpp"
+#include "sim/experiment/provenance.hpp"
 #include "sim/experiment/sweep_lock.hpp"
 #include "sim/experiment/sweep_progress.hpp"
 #include "sim/experiment/sweep_table.hpp"
@@ -33,17 +37,39 @@ namespace {
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
-// FNV-1a over the version and the resolved config: equal fingerprints mean the same program
-// would compute the same outputs (results do not depend on the thread count).
-std::string fingerprint(const std::string& version, const std::string& resolved_text) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (const std::string* s : {&version, &resolved_text}) {
+// FNV-1a 64 over strings (a separator after each, so ("ab", "c") and ("a", "bc") differ).
+std::uint64_t fnv(std::initializer_list<const std::string*> parts,
+                  std::uint64_t h = 14695981039346656037ull) {
+  for (const std::string* s : parts) {
     for (unsigned char c : *s) {
       h ^= c;
       h *= 1099511628211ull;
     }
-    h ^= 0xff;  // separator, so ("ab", "c") and ("a", "bc") differ
+    h ^= 0xff;
     h *= 1099511628211ull;
+  }
+  return h;
+}
+
+// Equal fingerprints mean the same sources would compute the same outputs from the same
+// config (results do not depend on the thread count).
+std::string fingerprint(const std::string& build, const std::string& resolved_text) {
+  return fmt::format("{:016x}", fnv({&build, &resolved_text}));
+}
+
+const char* const kOutputs[] = {"trace.csv", "server.csv", "summary.csv", "config.resolved.yaml"};
+
+// FNV-1a over the point's four output files as they are now ("" if one is missing): a later
+// `fbosim run --out` into the point directory changes it, so its rows are never taken for the
+// point's.
+std::string outputs_hash(const std::string& dir) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (const char* f : kOutputs) {
+    std::ifstream in(dir + "/" + f, std::ios::binary);
+    if (!in) return "";
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string name = f;
+    h = fnv({&name, &text}, h);
   }
   return fmt::format("{:016x}", h);
 }
@@ -51,32 +77,41 @@ std::string fingerprint(const std::string& version, const std::string& resolved_
 struct Prepared {
   SweepPoint point;
   LoadedConfig config;
+  std::string config_text;  ///< its config.resolved.yaml
   std::string fingerprint;
   std::string dir;
   bool dp = false;
 };
 
-// The seconds recorded in a finished point's sweep.done if its fingerprint matches and its
-// outputs are all present; nothing otherwise (the point must be run).
-std::optional<double> finished_seconds(const Prepared& p) {
+// What sweep.done says about a point.
+struct DoneState {
+  std::optional<double> seconds;  ///< set when the point is finished and can be skipped
+  std::string rerun_reason;       ///< why a point that has a sweep.done is run again
+};
+
+DoneState done_state(const Prepared& p, const std::string& build) {
   std::ifstream in(p.dir + "/sweep.done");
-  if (!in) return std::nullopt;
-  std::string word, value, fp;
+  if (!in) return {};
+  std::string word, value, fp, made_by, outputs;
   double seconds = -1;
   while (in >> word >> value) {
     if (word == "fingerprint") fp = value;
+    if (word == "build") made_by = value;
+    if (word == "outputs") outputs = value;
     if (word == "seconds") seconds = std::atof(value.c_str());
   }
-  if (fp != p.fingerprint || seconds < 0) return std::nullopt;
-  for (const char* f : {"trace.csv", "server.csv", "summary.csv", "config.resolved.yaml"})
-    if (!fs::exists(p.dir + "/" + f)) return std::nullopt;
-  return seconds;
+  if (made_by.empty()) made_by = "unknown (a sweep.done without build)";
+  if (made_by != build) return {{}, "made by build " + made_by + ", this is build " + build};
+  if (fp != p.fingerprint) return {{}, "its config changed"};
+  if (outputs.empty() || outputs != outputs_hash(p.dir) || seconds < 0)
+    return {{}, "its files changed since the sweep wrote them (e.g. a later fbosim run into it)"};
+  return {seconds, ""};
 }
 
-void write_done(const Prepared& p, const std::string& version, double seconds) {
+void write_done(const Prepared& p, const std::string& build, double seconds) {
   AtomicFile done(p.dir + "/sweep.done");
-  done.write(fmt::format("fingerprint {}\nversion {}\nseconds {:.3f}\n", p.fingerprint,
-                         version.empty() ? "unknown" : version, seconds));
+  done.write(fmt::format("fingerprint {}\nbuild {}\noutputs {}\nseconds {:.3f}\n", p.fingerprint,
+                         build, outputs_hash(p.dir), seconds));
   done.commit();
 }
 
@@ -93,7 +128,7 @@ SweepRow make_row(const Prepared& p, double seconds) {
   for (const char* c : {"mean_regret", "se_regret", "mean_best_f", "se_best_f"})
     row.metrics.emplace_back(c, last[summary.column(c, summary_path)]);
   for (std::size_t k = 0; k < summary.header.size(); ++k)
-    if (summary.header[k].rfind("epsilon", 0) == 0)
+    if (summary.header[k].rfind("epsilon", 0) == 0 || summary.header[k] == "delta")
       row.metrics.emplace_back(summary.header[k], last[k]);
   std::string clipped;
   if (p.dp) {
@@ -140,32 +175,48 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
                       const std::string& default_name, const std::vector<std::string>& overrides,
                       const SweepPlan& plan, const SweepOptions& options) {
   const auto t0 = Clock::now();
+  Provenance provenance{command_line(), fs::current_path().string(), utc_now(), "", 0, 0};
   if (options.out_dir.empty()) throw std::invalid_argument("run_sweep: no output directory");
   SweepReport report;
   report.out_dir = options.out_dir;
   report.points = static_cast<int>(plan.points().size());
 
   // Validate every point before running any: a bad value fails at once, naming the point.
+  const std::string build = options.build.empty() ? build_info().build_id : options.build;
   std::vector<Prepared> points;
   for (const SweepPoint& point : plan.shard(options.shard)) {
     std::vector<std::string> all = overrides;
     const std::vector<std::string> own = point.overrides();
     all.insert(all.end(), own.begin(), own.end());
-    Prepared p{point, {}, "", options.out_dir + "/" + point.name, false};
+    Prepared p{point, {}, "", "", options.out_dir + "/" + point.name, false};
     try {
       p.config = load_config_text(config_text, source, default_name, all);
     } catch (const ConfigError& e) {
       throw ConfigError("sweep point " + point.name + ": " + e.what());
     }
-    YAML::Emitter yaml;
-    yaml << p.config.resolved;
-    p.fingerprint = fingerprint(options.version, std::string(yaml.c_str()) + "\n");
+    p.config_text = resolved_config_text(p.config.spec, p.config.resolved);
+    p.fingerprint = fingerprint(build, p.config_text);
     p.dp = p.config.spec.server.dp && p.config.spec.algorithm == Algorithm::fts_de;
     points.push_back(std::move(p));
   }
+  // A point directory holding another config's results is refused before anything runs.
+  std::vector<std::string> clashes;
+  for (const Prepared& p : points) {
+    try {
+      check_results_dir(p.dir, p.config_text, options.force);
+    } catch (const ResultsClash& e) {
+      clashes.push_back(e.what());
+    }
+  }
+  if (!clashes.empty())
+    throw ResultsClash(fmt::format(
+        "sweep point {}{}", clashes.front(),
+        clashes.size() > 1 ? fmt::format(" ({} more point(s) likewise)", clashes.size() - 1)
+                           : std::string()));
   report.shard_points = static_cast<int>(points.size());
   report.jobs = choose_jobs(options.jobs, options.threads, report.shard_points,
                             core::ThreadPool::hardware_threads());
+  provenance.threads = report.jobs.threads;
 
   const SweepLock lock(options.out_dir);
   {
@@ -196,11 +247,17 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
       if (i >= points.size()) break;
       const Prepared& p = points[i];
       try {
-        if (const auto done = finished_seconds(p)) {
-          seconds[i] = *done;
+        const DoneState done = done_state(p, build);
+        if (done.seconds) {
+          seconds[i] = *done.seconds;
           skipped[i] = 1;
-          progress.finished(p.point.name, *done, true);
+          progress.finished(p.point.name, *done.seconds, true);
           continue;
+        }
+        if (!done.rerun_reason.empty()) {  // even with --quiet: never a silent re-run
+          std::lock_guard<std::mutex> guard(mutex);
+          std::fprintf(stderr, "fbosim: point %s: %s: running it again\n", p.point.name.c_str(),
+                       done.rerun_reason.c_str());
         }
         progress.started(p.point.name);
         fs::remove(p.dir + "/sweep.done");
@@ -209,9 +266,10 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
         ro.threads = report.jobs.threads;
         ro.out_dir = p.dir;
         ro.progress = false;
+        ro.force = true;  // checked above: the same config, or --force
         run_experiment(p.config.spec, p.config.resolved, ro);
         const double s = std::chrono::duration<double>(Clock::now() - start).count();
-        write_done(p, options.version, s);
+        write_done(p, build, s);
         seconds[i] = s;
         progress.finished(p.point.name, s, false);
       } catch (const Interrupted&) {
@@ -254,6 +312,12 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
     }
   }
   table.write(options.out_dir + "/sweep.csv");
+  provenance.finished = utc_now();
+  AtomicFile record(options.out_dir + "/provenance.yaml");
+  record.write(
+      sweep_provenance_text(provenance, report.jobs.jobs,
+                            fmt::format("{}/{}", options.shard.index, options.shard.count)));
+  record.commit();
   report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   if (error) std::rethrow_exception(error);
   if (table.rows.size() < points.size())

@@ -2,8 +2,12 @@
 // Runs the points of a sweep plan (docs/SWEEPS.md): each point is one experiment written by
 // run_experiment into DIR/<point name>/, several points at once on their own thread pools.
 //   - resume: a point whose DIR/<point>/sweep.done holds the fingerprint of its resolved config
-//     and of the program version is skipped; any other point is (re)run, its sweep.done removed
-//     first and written last (atomically), so an interrupted point is redone next time;
+//     and of this build (BuildInfo::build_id) and the hash of its four output files as they
+//     are now is skipped; any other point is (re)run with a line saying why (another build,
+//     files changed since), its sweep.done removed first and written last (atomically), so an
+//     interrupted point is redone next time (reusing its finished runs' checkpoints);
+//   - a point directory holding the results of another config is refused before anything
+//     runs unless `force` (sim/experiment/provenance.hpp);
 //   - DIR/.lock (flock) refuses a second sweep on the same directory;
 //   - DIR/sweep_plan.csv lists the full grid, DIR/sweep.csv one row per finished point of this
 //     shard, in grid order (sim/experiment/sweep_table.hpp).
@@ -40,7 +44,8 @@ struct SweepOptions {
   int jobs = 0;         ///< 0: choose_jobs
   int threads = 0;      ///< per point; 0: choose_jobs
   ShardSpec shard;
-  std::string version;  ///< program version, part of every point's fingerprint
+  std::string build;   ///< part of every point's fingerprint; "" = build_info().build_id
+  bool force = false;  ///< replace points holding the results of another config
   bool progress = true;
 };
 
@@ -57,7 +62,8 @@ struct SweepReport {
 /// The config of every point is `config_text` (YAML; its `sweep:` section is ignored) with
 /// `overrides` then the point's values applied; all points are validated before any runs.
 /// source names the file in messages; default_name is the experiment name when `name` is
-/// absent. Throws ConfigError for a bad point (naming it), std::runtime_error if DIR is locked
+/// absent. Throws ConfigError for a bad point (naming it), ResultsClash if a point directory
+/// holds another config's results (without `force`), std::runtime_error if DIR is locked
 /// or a point fails (after the other running points finished and sweep.csv was written),
 /// SweepInterrupted after Ctrl-C.
 SweepReport run_sweep(const std::string& config_text, const std::string& source,

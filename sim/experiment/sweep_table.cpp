@@ -12,7 +12,10 @@ namespace {
 const std::vector<std::string> kUtility = {"mean_regret", "se_regret", "mean_best_f", "se_best_f"};
 const std::vector<std::string> kTail = {"clipped_fraction", "seconds"};
 
-bool is_epsilon(const std::string& column) { return column.rfind("epsilon", 0) == 0; }
+// The privacy columns: epsilon, delta, epsilon_<accountant>...
+bool is_epsilon(const std::string& column) {
+  return column.rfind("epsilon", 0) == 0 || column == "delta";
+}
 }  // namespace
 
 std::string SweepRow::metric(const std::string& column) const {

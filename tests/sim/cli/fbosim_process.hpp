@@ -15,8 +15,9 @@ struct Output {
   std::string text;  ///< stdout and stderr (not a terminal)
 };
 
-inline Output fbosim(const std::string& args) {
-  const std::string cmd = std::string(FBOSIM_BINARY) + " " + args + " 2>&1";
+inline Output fbosim_with_env(const std::string& env, const std::string& args) {
+  const std::string cmd =
+      (env.empty() ? "" : "env " + env + " ") + std::string(FBOSIM_BINARY) + " " + args + " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   REQUIRE(pipe);
   std::string out;
@@ -25,6 +26,8 @@ inline Output fbosim(const std::string& args) {
   const int status = pclose(pipe);
   return {WEXITSTATUS(status), out};
 }
+
+inline Output fbosim(const std::string& args) { return fbosim_with_env("", args); }
 
 /// Writes `text` to a file of that name in the temporary directory; returns its path.
 inline std::string write_temp(const std::string& name, const std::string& text) {

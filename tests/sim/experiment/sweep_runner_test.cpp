@@ -7,6 +7,7 @@
 
 #include "sim/experiment/config_loader.hpp"
 #include "sim/experiment/experiment_runner.hpp"
+#include "sim/experiment/provenance.hpp"
 #include "sim/experiment/sweep_lock.hpp"
 #include "sim/experiment/sweep_merge.hpp"
 #include "sim/experiment/sweep_runner.hpp"
@@ -36,13 +37,14 @@ std::string fresh_dir(const std::string& name) {
 }
 
 SweepReport sweep(const std::string& dir, const std::vector<std::string>& sets = {},
-                  ShardSpec shard = {}, const std::string& version = "test-1") {
+                  ShardSpec shard = {}, const std::string& build = "test-1", bool force = false) {
   SweepOptions o;
   o.out_dir = dir;
   o.jobs = 2;
   o.threads = 1;
   o.shard = shard;
-  o.version = version;
+  o.build = build;
+  o.force = force;
   o.progress = false;
   return run_sweep(kTiny, "tiny.yaml", "tiny", sets, tiny_plan(), o);
 }
@@ -194,8 +196,18 @@ TEST_CASE("a re-run skips finished points and redoes changed or unfinished ones"
   CHECK(r.skipped == 3);
   CHECK(slurp(dir + "/sweep.csv").size() == csv.size());
 
-  // A changed config (here the number of rounds) or program version redoes every point.
-  r = sweep(dir, {"rounds=5"});
+  // A changed config (here the number of rounds) is refused before anything runs, naming the
+  // key and --force; with --force it redoes every point. Another build redoes every point.
+  const std::string before = slurp(dir + "/sweep.csv");
+  try {
+    sweep(dir, {"rounds=5"});
+    FAIL("a sweep replaced the results of another config");
+  } catch (const ResultsClash& e) {
+    CHECK(std::string(e.what()).find("rounds: 4 there, 5 here") != std::string::npos);
+    CHECK(std::string(e.what()).find("--force") != std::string::npos);
+  }
+  CHECK(slurp(dir + "/sweep.csv") == before);
+  r = sweep(dir, {"rounds=5"}, {}, "test-1", true);
   CHECK(r.ran == 4);
   // One more release: the rows now hold the larger epsilon of the new runs.
   CHECK(std::stod(sweep_rows(dir + "/sweep.csv")[0].at("epsilon")) >
@@ -266,4 +278,12 @@ TEST_CASE("shards merged equal the unsharded sweep and duplicates and gaps are h
   sweep(dir + "/rounds5", {"rounds=5"});
   CHECK_THROWS_WITH(merge_sweeps({dir + "/all", dir + "/rounds5"}, dir + "/bad"),
                     Catch::Contains("different results"));
+  // Shards of different builds are refused (one sweep.csv, one build), creating nothing.
+  sweep(dir + "/shard-1-other-build", {}, {1, 3}, "test-2");
+  CHECK_THROWS_WITH(
+      merge_sweeps({dir + "/shard-1-other-build", dir + "/shard-2", dir + "/shard-3"},
+                   dir + "/mixed"),
+      Catch::Contains("was made by build test-1") && Catch::Contains("by build test-2"));
+  CHECK_FALSE(fs::exists(dir + "/mixed"));
+  CHECK_FALSE(fs::exists(dir + "/bad"));
 }
