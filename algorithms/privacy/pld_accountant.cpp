@@ -27,20 +27,38 @@ void check(double q, double z) {
 
 // log((e^l - (1 - q)) / q) for e^l > 1 - q, without cancellation near the boundary.
 double log_excess(double l, double q) {
+  if (q == 1) return l;  // (also avoids 0 * e^{-l} = NaN where e^{-l} overflows)
   return l + std::log1p(-(1 - q) * std::exp(-l)) - std::log(q);
 }
 
-// P(L <= l), P(L > l), Q(L <= l), Q(L > l) of one relation at one loss l.
+// log P(L <= l), log P(L > l), log Q(L <= l), log Q(L > l) of one relation at one loss l. In log
+// space: Q of a cell far in the upper tail (e^{-l} P) is below the smallest double, yet e^l Q is
+// what the discretisations need.
 struct Cdfs {
   double p_cdf, p_sf, q_cdf, q_sf;
 };
 
-// Mass in (a, b] from whichever tail is small there (differences keep their relative accuracy).
-double mass(double a_cdf, double a_sf, double b_cdf, double b_sf) {
-  return std::max(0.0, b_cdf <= 0.5 ? b_cdf - a_cdf : a_sf - b_sf);
+double log_add(double a, double b) {
+  if (a == -kInf) return b;
+  if (b == -kInf) return a;
+  const double m = std::max(a, b);
+  return m + std::log1p(std::exp(-std::abs(a - b)));
 }
-double p_mass(const Cdfs& a, const Cdfs& b) { return mass(a.p_cdf, a.p_sf, b.p_cdf, b.p_sf); }
-double q_mass(const Cdfs& a, const Cdfs& b) { return mass(a.q_cdf, a.q_sf, b.q_cdf, b.q_sf); }
+
+// log of the mass in (a, b] from whichever tail is small there (keeps its relative accuracy).
+double log_mass(double a_cdf, double a_sf, double b_cdf, double b_sf) {
+  const bool lower_tail = b_cdf <= std::log(0.5);
+  const double big = lower_tail ? b_cdf : a_sf, small = lower_tail ? a_cdf : b_sf;
+  if (!(small < big)) return -kInf;
+  return big + std::log(-std::expm1(small - big));
+}
+double log_p_mass(const Cdfs& a, const Cdfs& b) {
+  return log_mass(a.p_cdf, a.p_sf, b.p_cdf, b.p_sf);
+}
+double log_q_mass(const Cdfs& a, const Cdfs& b) {
+  return log_mass(a.q_cdf, a.q_sf, b.q_cdf, b.q_sf);
+}
+double p_mass(const Cdfs& a, const Cdfs& b) { return std::exp(log_p_mass(a, b)); }
 
 // The loss law of one relation; L is increasing in x (remove) or decreasing in x (add).
 class LossLaw {
@@ -50,12 +68,13 @@ class LossLaw {
   }
 
   Cdfs at(double l) const {
-    if (l <= natural_lo_) return {0, 1, 0, 1};
-    if (l >= natural_hi_) return {1, 0, 1, 0};
+    if (l <= natural_lo_) return {-kInf, 0, -kInf, 0};
+    if (l >= natural_hi_) return {0, -kInf, 0, -kInf};
     const double x = z_ * z_ * log_excess(add_ ? -l : l, q_) + 0.5;
-    const double c0 = normal_cdf(x / z_), s0 = normal_sf(x / z_);
-    const double c1 = normal_cdf((x - 1) / z_), s1 = normal_sf((x - 1) / z_);
-    const double mix_c = (1 - q_) * c0 + q_ * c1, mix_s = (1 - q_) * s0 + q_ * s1;
+    const double c0 = log_normal_cdf(x / z_), s0 = log_normal_cdf(-x / z_);
+    const double c1 = log_normal_cdf((x - 1) / z_), s1 = log_normal_cdf((1 - x) / z_);
+    const double w0 = std::log1p(-q_), w1 = std::log(q_);  // mixture weights (w0 = -inf at q = 1)
+    const double mix_c = log_add(w0 + c0, w1 + c1), mix_s = log_add(w0 + s0, w1 + s1);
     if (!add_) return {mix_c, mix_s, c0, s0};  // x ~ P = mixture, Q = N(0, z^2); L <= l: x <= .
     return {s0, c0, mix_s, mix_c};             // L <= l: x >= .; P = N(0, z^2), Q = mixture
   }
@@ -64,7 +83,9 @@ class LossLaw {
   std::pair<double, double> support(double tail) const {
     const auto edge = [&](bool low) {
       double out = low ? -1 : 1;
-      const auto outside = [&](double l) { return (low ? at(l).p_cdf : at(l).p_sf) <= tail; };
+      const auto outside = [&](double l) {
+        return (low ? at(l).p_cdf : at(l).p_sf) <= std::log(tail);
+      };
       while (!outside(out)) out *= 2;
       if (low) out = std::max(out, natural_lo_);
       if (!low) out = std::min(out, natural_hi_);
@@ -120,47 +141,49 @@ PldPmf upper_single(const LossLaw& law, double h, std::int64_t k_lo, std::size_t
   d.p.assign(n, 0.0);
   const double denom = -std::expm1(-h);
   Cdfs prev = law.at(static_cast<double>(k_lo) * h);
-  d.p[0] = prev.p_cdf;  // the lower tail, rounded up onto the lowest point
+  d.p[0] = std::exp(prev.p_cdf);  // the lower tail, rounded up onto the lowest point
   for (std::size_t i = 0; i + 1 < n; ++i) {
     const double a = static_cast<double>(k_lo + static_cast<std::int64_t>(i)) * h;
     const Cdfs cur = law.at(a + h);
-    const double pc = p_mass(prev, cur), qc = q_mass(prev, cur);
-    const double scaled_q = qc > 0 ? std::exp(a + std::log(qc)) : 0.0;
+    const double pc = p_mass(prev, cur), scaled_q = std::exp(a + log_q_mass(prev, cur));
     const double up = std::clamp((pc - scaled_q) / denom, 0.0, pc);
     d.p[i + 1] += up;
     d.p[i] += pc - up;
     prev = cur;
   }
-  d.inf_mass = prev.p_sf;  // the upper tail, at +infinity
+  d.inf_mass = std::exp(prev.p_sf);  // the upper tail, at +infinity
   return d;
 }
 
 PldPmf lower_single(const LossLaw& law, double h, std::int64_t k_lo, std::size_t n) {
   // Merge the outputs of each cell ((k - 1/2) h, (k + 1/2) h] (a post-processing): one atom with
-  // masses P_k, Q_k and loss m_k = log(P_k / Q_k) inside the cell. Tails outside are dropped.
-  std::vector<double> pm(n), qm(n);
+  // mass P_k and loss m_k = log(P_k / Q_k) inside the cell. Tails outside are dropped.
+  std::vector<double> pm(n), loss(n);
   Cdfs prev = law.at((static_cast<double>(k_lo) - 0.5) * h);
   for (std::size_t i = 0; i < n; ++i) {
     const Cdfs cur = law.at((static_cast<double>(k_lo + static_cast<std::int64_t>(i)) + 0.5) * h);
-    pm[i] = p_mass(prev, cur);
-    qm[i] = q_mass(prev, cur);
+    const double lp = log_p_mass(prev, cur);
+    pm[i] = std::exp(lp);
+    loss[i] = lp - log_q_mass(prev, cur);  // +inf where Q of the cell vanishes
     prev = cur;
   }
   // Align on the grid, upwards: an atom above kh absorbs the sliver of the mass at (k-1) h, one
   // below kh the sliver of the next atoms (losses above kh), that brings its loss to exactly kh.
+  // Merged masses p and s = e^{kh} Q (finite at any loss): the merged loss is kh when s = p.
   PldPmf d;
   d.offset = k_lo;
   d.p.assign(n, 0.0);
   for (std::size_t i = 0; i < n; ++i) {
-    double p = pm[i], qv = qm[i];
+    double p = pm[i];
     if (!(p > 0)) continue;
     const double l = static_cast<double>(k_lo + static_cast<std::int64_t>(i)) * h;
-    const auto excess = [&] { return (qv > 0 ? std::exp(l + std::log(qv)) : 0.0) - p; };
-    if (const double above = -excess(); above > 0) {
-      // Loss above kh: merge in the sliver of the mass already at (k-1) h that brings it to kh;
-      // what that mass cannot cover is rounded down (both only lower the curve).
+    double s = p * std::exp(l - loss[i]);
+    if (s <= p) {
+      // Loss above kh: merge in the sliver of the mass already at (k-1) h (each unit adds e^h
+      // to s) that brings it to kh; what that mass cannot cover is rounded down (both only
+      // lower the curve).
       if (i > 0) {
-        const double take = std::min(above / std::expm1(h), d.p[i - 1]);
+        const double take = std::min((p - s) / std::expm1(h), d.p[i - 1]);
         d.p[i - 1] -= take;
         p += take;
       }
@@ -170,20 +193,18 @@ PldPmf lower_single(const LossLaw& law, double h, std::int64_t k_lo, std::size_t
     bool aligned = false;
     for (std::size_t j = i + 1; j < n && !aligned; ++j) {
       if (!(pm[j] > 0)) continue;
-      const double r = qm[j] / pm[j];
-      const double gap = 1 - (r > 0 ? std::exp(l + std::log(r)) : 0.0);
-      if (!(gap > 0)) continue;  // that atom's loss is not above kh (round-off only)
-      const double beta = excess() / gap;
+      const double r = std::exp(l - loss[j]);  // what a unit of atom j adds to s
+      if (!(r < 1)) continue;                  // its loss is not above kh (round-off only)
+      const double beta = (s - p) / (1 - r);
       if (beta >= pm[j]) {
         p += pm[j];
-        qv += qm[j];
-        pm[j] = qm[j] = 0;
-        aligned = excess() <= 0;
+        s += pm[j] * r;
+        pm[j] = 0;
+        aligned = s <= p;
       } else {
         p += beta;
-        qv += beta * r;
+        s += beta * r;
         pm[j] -= beta;
-        qm[j] -= beta * r;
         aligned = true;  // loss exactly kh (up to round-off)
       }
     }

@@ -13,10 +13,14 @@ namespace fbosim::privacy {
 
 namespace {
 
-// The smallest 2^a 3^b 5^c >= n: kissfft's fast radices, padding far less than a power of two.
+constexpr std::size_t kPlanCacheMax = std::size_t{1} << 17;
+
+// A power of two up to kPlanCacheMax (few distinct sizes: their cached plans are reused across
+// calls), beyond it the smallest 2^a 3^b 5^c >= n (kissfft's radices; far less padding).
 std::size_t fft_size(std::size_t n) {
   std::size_t best = 1;
   while (best < n) best <<= 1;
+  if (best <= kPlanCacheMax) return best;
   for (std::size_t p5 = 1; p5 < best; p5 *= 5)
     for (std::size_t p35 = p5; p35 < best; p35 *= 3) {
       std::size_t m = p35;
@@ -25,8 +29,6 @@ std::size_t fft_size(std::size_t n) {
     }
   return best;
 }
-
-constexpr std::size_t kPlanCacheMax = std::size_t{1} << 17;
 
 }  // namespace
 

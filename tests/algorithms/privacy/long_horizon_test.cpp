@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "algorithms/privacy/accountant.hpp"
@@ -69,4 +70,11 @@ TEST_CASE("pld at T = 1e6 and 1e7 answers finitely or throws a clear error, neve
   PldAccountant fine(1e-7);
   fine.compose(DpEvent{0.25, 1.0, Sampling::poisson, 200}, 1000000);
   CHECK_THROWS_AS(fine.epsilon(kDelta200), std::length_error);
+}
+
+TEST_CASE("gdp throws where its mu overflows instead of printing infinity") {
+  // q = 0.25, z = 0.02: e^{1/z^2} = e^2500 is not a double.
+  GdpAccountant gdp;
+  gdp.compose(DpEvent{0.25, 0.02, Sampling::poisson, 200}, 10);
+  CHECK_THROWS_AS(gdp.epsilon(1e-5), std::domain_error);
 }

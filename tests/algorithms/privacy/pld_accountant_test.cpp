@@ -116,6 +116,15 @@ TEST_CASE("q = 1: the analytic-Gaussian epsilon lies inside a tight bracket at e
       CHECK(b.upper - exact <= 2e-3 * exact);
     }
   }
+  // Tiny noise: losses near 1400, where Q of a cell (e^{-l} P) is far below the smallest double.
+  // Exact values: the Balle-Wang equation solved with mpmath at 50 digits.
+  const EpsilonBounds tiny = pld_bounds(1.0, 0.02, 1, 1e-3);
+  CHECK(tiny.lower <= 1403.5414143388965);
+  CHECK(1403.5414143388965 <= tiny.upper);
+  CHECK(tiny.upper - tiny.lower <= 1e-3);
+  const EpsilonBounds small = pld_bounds(1.0, 0.05, 1, 1e-5);
+  CHECK(small.lower <= 284.39184949774248);
+  CHECK(284.39184949774248 <= small.upper);
   // Also with a large epsilon: z = 1, T = 40 (noise 1/sqrt(40)).
   const double exact = analytic_gaussian_epsilon(1 / std::sqrt(40.0), 1e-5);
   const EpsilonBounds b = pld_bounds(1.0, 1.0, 40, 1e-5);
