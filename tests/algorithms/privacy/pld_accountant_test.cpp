@@ -190,6 +190,11 @@ TEST_CASE("issue #10: q = 0.25, z = 1, N = 200 at T = 200,000 is finite, tight a
   CHECK(b.lower > 0.9 * rdp);  // the true epsilon is far from 0
   CHECK(b.upper - b.lower <= 1e-3 * b.upper);
   CHECK(b.upper < rdp);
+  // Near T = 183,600 it printed inf: finite, and below the T = 200,000 bracket.
+  const EpsilonBounds before = pld_bounds(0.25, 1.0, 183600, kDelta200);
+  CHECK(std::isfinite(before.upper));
+  CHECK(before.lower > 0.9 * rdp_epsilon(0.25, 1.0, 183600, kDelta200));
+  CHECK(before.upper < b.lower);
 }
 
 TEST_CASE("pld grows with q and T and shrinks with z, also at long horizons") {
