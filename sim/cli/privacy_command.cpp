@@ -82,8 +82,10 @@ void run(const PrivacyArgs& a, bool calibrate) {
   if (a.accountant == "gdp")
     std::printf("note: gdp is the central-limit approximation (Bu et al. 2020), not a bound\n");
   if (pld && a.steps > 0) {
-    std::printf("pld: the true epsilon lies in [%.4f, %.4f] (grid width %.3g)\n", bracket.lower,
-                bracket.upper, pld->grid_width());
+    // Rounded outwards, so the printed bracket still holds the true epsilon.
+    std::printf("pld: the true epsilon lies in [%.4f, %.4f] (grid width %.3g)\n",
+                std::floor(bracket.lower * 1e4) / 1e4, std::ceil(bracket.upper * 1e4) / 1e4,
+                pld->grid_width());
     privacy::RdpAccountant rdp;
     rdp.compose(event, a.steps);
     const double e_rdp = rdp.epsilon(delta).epsilon;
