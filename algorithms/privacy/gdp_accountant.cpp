@@ -48,6 +48,9 @@ EpsilonResult GdpAccountant::epsilon(double delta) const {
   if (!(delta > 0 && delta < 1))
     throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
   if (steps_ == 0 || mu_squared_ == 0) return {0.0, 0.0};
+  if (!std::isfinite(mu_squared_))  // e^{1/z^2} overflows: no finite mu (never a silent inf)
+    throw std::domain_error(
+        "gdp cannot answer: the per-step mu^2 = q^2 (e^{1/z^2} - 1) overflows for this z; use rdp");
   return {epsilon_of(mu(), delta), 0.0};
 }
 

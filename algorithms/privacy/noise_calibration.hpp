@@ -1,7 +1,8 @@
 #pragma once
 // Noise calibration: the smallest noise multiplier z whose T-fold composition stays within a
 // target epsilon (what `fbosim privacy --target-epsilon` prints). Epsilon decreases in z for
-// every accountant here, so bisection on z is exact up to its tolerance; the answer is rounded
+// every accountant here, so a bracketing root search (Brent-Dekker in log z, started from
+// rdp's answer for pld) is exact up to its tolerance; the answer is rounded
 // UP (the returned z always reaches the target).
 #include <string>
 

@@ -2,14 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <complex>
-#include <functional>
 #include <future>
 #include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <unsupported/Eigen/FFT>
 
 #include "algorithms/privacy/gaussian_tail.hpp"
 
@@ -18,43 +15,8 @@ namespace fbosim::privacy {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kTail = 1e-15;  // mass cut at each end, always pessimistically
-
-// P(L <= l) and P(L > l) of one relation, from normal CDFs (L is monotone in x).
-struct LossCdf {
-  std::function<double(double)> cdf, sf;
-  double natural_lo = -kInf, natural_hi = kInf;  // support of L
-};
-
-// log((e^l - (1 - q)) / q) for e^l > 1 - q, without cancellation near the boundary.
-double log_excess(double l, double q) {
-  return l + std::log1p(-(1 - q) * std::exp(-l)) - std::log(q);
-}
-
-LossCdf loss_cdf(double q, double z, bool add) {
-  LossCdf c;
-  const double z2 = z * z;
-  if (!add) {  // remove: L = log(1 - q + q e^{(2x-1)/(2 z^2)}), increasing in x, x ~ mixture
-    if (q < 1) c.natural_lo = std::log1p(-q);
-    const auto x_of = [=](double l) { return z2 * log_excess(l, q) + 0.5; };
-    c.cdf = [=](double l) {
-      if (l <= c.natural_lo) return 0.0;
-      const double x = x_of(l);
-      return (1 - q) * normal_cdf(x / z) + q * normal_cdf((x - 1) / z);
-    };
-    c.sf = [=](double l) {
-      if (l <= c.natural_lo) return 1.0;
-      const double x = x_of(l);
-      return (1 - q) * normal_sf(x / z) + q * normal_sf((x - 1) / z);
-    };
-  } else {  // add: L = -log(1 - q + q e^{(2x-1)/(2 z^2)}), decreasing in x, x ~ N(0, z^2)
-    if (q < 1) c.natural_hi = -std::log1p(-q);
-    const auto x_of = [=](double l) { return z2 * log_excess(-l, q) + 0.5; };
-    c.cdf = [=](double l) { return l >= c.natural_hi ? 1.0 : normal_sf(x_of(l) / z); };
-    c.sf = [=](double l) { return l >= c.natural_hi ? 0.0 : normal_cdf(x_of(l) / z); };
-  }
-  return c;
-}
+// The composed loss spans about mean +- kSpreadSigmas standard deviations above the 1e-15 cut.
+constexpr double kSpreadSigmas = 10;
 
 void check(double q, double z) {
   if (!(q > 0 && q <= 1))
@@ -63,147 +25,249 @@ void check(double q, double z) {
     throw std::invalid_argument(fmt::format("noise_multiplier z must be > 0, got {}", z));
 }
 
-// Cuts tail mass below kTail: the low end moves up to the first kept point, the high end to
-// +infinity (both pessimistic).
-void truncate(PldAccountant::Pld& d) {
-  std::size_t lo = 0, hi = d.p.size();
-  double low_mass = 0, high_mass = 0;
-  while (lo + 1 < hi && low_mass + d.p[lo] < kTail) low_mass += d.p[lo++];
-  while (hi - 1 > lo && high_mass + d.p[hi - 1] < kTail) high_mass += d.p[--hi];
-  std::vector<double> kept(d.p.begin() + static_cast<std::ptrdiff_t>(lo),
-                           d.p.begin() + static_cast<std::ptrdiff_t>(hi));
-  kept.front() += low_mass;
-  d.p = std::move(kept);
-  d.offset += static_cast<std::int64_t>(lo);
-  d.inf_mass += high_mass;
+// log((e^l - (1 - q)) / q) for e^l > 1 - q, without cancellation near the boundary.
+double log_excess(double l, double q) {
+  if (q == 1) return l;  // (also avoids 0 * e^{-l} = NaN where e^{-l} overflows)
+  return l + std::log1p(-(1 - q) * std::exp(-l)) - std::log(q);
 }
 
-// The smallest 2^a 3^b 5^c >= n: kissfft's fast radices, padding far less than a power of two.
-std::size_t fft_size(std::size_t n) {
-  std::size_t best = 1;
-  while (best < n) best <<= 1;
-  for (std::size_t p5 = 1; p5 < best; p5 *= 5)
-    for (std::size_t p35 = p5; p35 < best; p35 *= 3) {
-      std::size_t m = p35;
-      while (m < n) m <<= 1;
-      best = std::min(best, m);
+// log P(L <= l), log P(L > l), log Q(L <= l), log Q(L > l) of one relation at one loss l. In log
+// space: Q of a cell far in the upper tail (e^{-l} P) is below the smallest double, yet e^l Q is
+// what the discretisations need.
+struct Cdfs {
+  double p_cdf, p_sf, q_cdf, q_sf;
+};
+
+double log_add(double a, double b) {
+  if (a == -kInf) return b;
+  if (b == -kInf) return a;
+  const double m = std::max(a, b);
+  return m + std::log1p(std::exp(-std::abs(a - b)));
+}
+
+// log of the mass in (a, b] from whichever tail is small there (keeps its relative accuracy).
+double log_mass(double a_cdf, double a_sf, double b_cdf, double b_sf) {
+  const bool lower_tail = b_cdf <= std::log(0.5);
+  const double big = lower_tail ? b_cdf : a_sf, small = lower_tail ? a_cdf : b_sf;
+  if (!(small < big)) return -kInf;
+  return big + std::log(-std::expm1(small - big));
+}
+double log_p_mass(const Cdfs& a, const Cdfs& b) {
+  return log_mass(a.p_cdf, a.p_sf, b.p_cdf, b.p_sf);
+}
+double log_q_mass(const Cdfs& a, const Cdfs& b) {
+  return log_mass(a.q_cdf, a.q_sf, b.q_cdf, b.q_sf);
+}
+double p_mass(const Cdfs& a, const Cdfs& b) { return std::exp(log_p_mass(a, b)); }
+
+// The loss law of one relation; L is increasing in x (remove) or decreasing in x (add).
+class LossLaw {
+ public:
+  LossLaw(double q, double z, bool add) : q_(q), z_(z), add_(add) {
+    if (q < 1) (add ? natural_hi_ : natural_lo_) = add ? -std::log1p(-q) : std::log1p(-q);
+  }
+
+  Cdfs at(double l) const {
+    if (l <= natural_lo_) return {-kInf, 0, -kInf, 0};
+    if (l >= natural_hi_) return {0, -kInf, 0, -kInf};
+    const double x = z_ * z_ * log_excess(add_ ? -l : l, q_) + 0.5;
+    const double c0 = log_normal_cdf(x / z_), s0 = log_normal_cdf(-x / z_);
+    const double c1 = log_normal_cdf((x - 1) / z_), s1 = log_normal_cdf((1 - x) / z_);
+    const double w0 = std::log1p(-q_), w1 = std::log(q_);  // mixture weights (w0 = -inf at q = 1)
+    const double mix_c = log_add(w0 + c0, w1 + c1), mix_s = log_add(w0 + s0, w1 + s1);
+    if (!add_) return {mix_c, mix_s, c0, s0};  // x ~ P = mixture, Q = N(0, z^2); L <= l: x <= .
+    return {s0, c0, mix_s, mix_c};             // L <= l: x >= .; P = N(0, z^2), Q = mixture
+  }
+
+  // [lo, hi] outside which P holds at most `tail` on each side (tight: found by bisection).
+  std::pair<double, double> support(double tail) const {
+    const auto edge = [&](bool low) {
+      double out = low ? -1 : 1;
+      const auto outside = [&](double l) {
+        return (low ? at(l).p_cdf : at(l).p_sf) <= std::log(tail);
+      };
+      while (!outside(out)) out *= 2;
+      if (low) out = std::max(out, natural_lo_);
+      if (!low) out = std::min(out, natural_hi_);
+      double in = out;  // a point inside: step towards the other end until P there exceeds tail
+      double step = low ? 1 : -1;
+      while (outside(in)) {
+        in += step;
+        step *= 2;
+      }
+      for (int i = 0; i < 60; ++i) {
+        const double mid = 0.5 * (in + out);
+        (outside(mid) ? out : in) = mid;
+      }
+      return out;
+    };
+    return {edge(true), edge(false)};
+  }
+
+ private:
+  double q_, z_;
+  bool add_;
+  double natural_lo_ = -kInf, natural_hi_ = kInf;
+};
+
+// Spread of one step's loss: the support width and the variance under P (for the grid width).
+struct Spread {
+  double width, variance;
+};
+
+Spread spread(double q, double z, bool add) {
+  const LossLaw law(q, z, add);
+  const auto [lo, hi] = law.support(PldAccountant::kStepTailMass);
+  constexpr int kCells = 512;
+  const double w = (hi - lo) / kCells;
+  double m1 = 0, m2 = 0;
+  Cdfs prev = law.at(lo);
+  for (int i = 1; i <= kCells; ++i) {
+    const Cdfs cur = law.at(lo + i * w);
+    const double mid = lo + (i - 0.5) * w, pm = p_mass(prev, cur);
+    m1 += pm * mid;
+    m2 += pm * mid * mid;
+    prev = cur;
+  }
+  return {hi - lo, std::max(0.0, m2 - m1 * m1) + w * w / 12};
+}
+
+PldPmf upper_single(const LossLaw& law, double h, std::int64_t k_lo, std::size_t n) {
+  // Connect the dots (Doroshenko et al. 2022): a loss l in [a, a + h] splits into the two ends
+  // with weights preserving mass and E[e^{-L}]: the upper end gets (e^{-a} - e^{-l}) /
+  // (e^{-a} - e^{-a-h}); over a cell that is (P_c - e^a Q_c) / (1 - e^{-h}) since e^{-L} dP = dQ.
+  PldPmf d;
+  d.offset = k_lo;
+  d.p.assign(n, 0.0);
+  const double denom = -std::expm1(-h);
+  Cdfs prev = law.at(static_cast<double>(k_lo) * h);
+  d.p[0] = std::exp(prev.p_cdf);  // the lower tail, rounded up onto the lowest point
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    const double a = static_cast<double>(k_lo + static_cast<std::int64_t>(i)) * h;
+    const Cdfs cur = law.at(a + h);
+    const double pc = p_mass(prev, cur), scaled_q = std::exp(a + log_q_mass(prev, cur));
+    const double up = std::clamp((pc - scaled_q) / denom, 0.0, pc);
+    d.p[i + 1] += up;
+    d.p[i] += pc - up;
+    prev = cur;
+  }
+  d.inf_mass = std::exp(prev.p_sf);  // the upper tail, at +infinity
+  return d;
+}
+
+PldPmf lower_single(const LossLaw& law, double h, std::int64_t k_lo, std::size_t n) {
+  // Merge the outputs of each cell ((k - 1/2) h, (k + 1/2) h] (a post-processing): one atom with
+  // mass P_k and loss m_k = log(P_k / Q_k) inside the cell. Tails outside are dropped.
+  std::vector<double> pm(n), loss(n);
+  Cdfs prev = law.at((static_cast<double>(k_lo) - 0.5) * h);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Cdfs cur = law.at((static_cast<double>(k_lo + static_cast<std::int64_t>(i)) + 0.5) * h);
+    const double lp = log_p_mass(prev, cur);
+    pm[i] = std::exp(lp);
+    loss[i] = lp - log_q_mass(prev, cur);  // +inf where Q of the cell vanishes
+    prev = cur;
+  }
+  // Align on the grid, upwards: an atom above kh absorbs the sliver of the mass at (k-1) h, one
+  // below kh the sliver of the next atoms (losses above kh), that brings its loss to exactly kh.
+  // Merged masses p and s = e^{kh} Q (finite at any loss): the merged loss is kh when s = p.
+  PldPmf d;
+  d.offset = k_lo;
+  d.p.assign(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    double p = pm[i];
+    if (!(p > 0)) continue;
+    const double l = static_cast<double>(k_lo + static_cast<std::int64_t>(i)) * h;
+    double s = p * std::exp(l - loss[i]);
+    if (s <= p) {
+      // Loss above kh: merge in the sliver of the mass already at (k-1) h (each unit adds e^h
+      // to s) that brings it to kh; what that mass cannot cover is rounded down (both only
+      // lower the curve).
+      if (i > 0) {
+        const double take = std::min((p - s) / std::expm1(h), d.p[i - 1]);
+        d.p[i - 1] -= take;
+        p += take;
+      }
+      d.p[i] += p;
+      continue;
     }
-  return best;
+    bool aligned = false;
+    for (std::size_t j = i + 1; j < n && !aligned; ++j) {
+      if (!(pm[j] > 0)) continue;
+      const double r = std::exp(l - loss[j]);  // what a unit of atom j adds to s
+      if (!(r < 1)) continue;                  // its loss is not above kh (round-off only)
+      const double beta = (s - p) / (1 - r);
+      if (beta >= pm[j]) {
+        p += pm[j];
+        s += pm[j] * r;
+        pm[j] = 0;
+        aligned = s <= p;
+      } else {
+        p += beta;
+        s += beta * r;
+        pm[j] -= beta;
+        aligned = true;  // loss exactly kh (up to round-off)
+      }
+    }
+    if (aligned)
+      d.p[i] += p;
+    else if (i > 0)
+      d.p[i - 1] += p;  // nothing left above: round down (its loss exceeds (k - 1/2) h)
+  }
+  return d;
 }
 
 }  // namespace
+
+double PldAccountant::target_points(double steps) {
+  return std::clamp(32768 * std::sqrt(steps / 1000), 32768.0, 2097152.0);
+}
 
 PldAccountant::PldAccountant(double grid_width) : grid_width_(grid_width) {
   if (!(grid_width >= 0 && std::isfinite(grid_width)))
     throw std::invalid_argument(fmt::format("grid width must be >= 0, got {}", grid_width));
 }
 
-double PldAccountant::grid_for(int steps) { return 1e-3 * std::max(1.0, std::sqrt(steps / 40.0)); }
+PldPmf PldAccountant::single(double q, double z, double h, bool add, Bound bound) {
+  check(q, z);
+  if (!(h > 0 && std::isfinite(h)))
+    throw std::invalid_argument(fmt::format("grid width must be > 0, got {}", h));
+  const LossLaw law(q, z, add);
+  const auto [lo, hi] = law.support(kStepTailMass);
+  const auto k_lo = static_cast<std::int64_t>(std::floor(lo / h));
+  const auto k_hi = static_cast<std::int64_t>(std::ceil(hi / h));
+  const auto n = static_cast<std::size_t>(std::max<std::int64_t>(k_hi - k_lo + 1, 2));
+  if (n > kPldMaxPoints)
+    throw std::length_error(fmt::format(
+        "pld: one step (q = {}, z = {}) needs {} grid points of width {}, more than the limit {}",
+        q, z, n, h, kPldMaxPoints));
+  return bound == Bound::upper ? upper_single(law, h, k_lo, n) : lower_single(law, h, k_lo, n);
+}
 
 double PldAccountant::grid_width() const {
-  return grid_width_ > 0 ? grid_width_ : grid_for(steps_);
-}
-
-PldAccountant::Pld PldAccountant::single(double q, double z, double h, bool add) {
-  check(q, z);
-  const LossCdf c = loss_cdf(q, z, add);
-  // Grid ends: the natural support where it is finite, else where the tail mass is < kTail.
-  double lo = c.natural_lo, hi = c.natural_hi;
-  if (!std::isfinite(lo)) {
-    lo = -1;
-    while (c.cdf(lo) > kTail) lo *= 2;
-  }
-  if (!std::isfinite(hi)) {
-    hi = 1;
-    while (c.sf(hi) > kTail) hi *= 2;
-  }
-  // Bucket k holds the losses in ((k-1)h, kh]; the first bucket also everything below.
-  const auto k_lo = static_cast<std::int64_t>(std::floor(lo / h)) + 1;
-  const auto k_hi = static_cast<std::int64_t>(std::ceil(hi / h));
-  Pld d;
-  d.offset = k_lo;
-  d.p.assign(static_cast<std::size_t>(k_hi - k_lo + 1), 0.0);
-  double prev_cdf = 0, prev_sf = 1;
-  for (std::int64_t k = k_lo; k <= k_hi; ++k) {
-    const double l = static_cast<double>(k) * h;
-    const double cdf = c.cdf(l), sf = c.sf(l);
-    // Differences of whichever tail is small keep their relative accuracy.
-    d.p[static_cast<std::size_t>(k - k_lo)] =
-        std::max(0.0, cdf < 0.5 ? cdf - prev_cdf : prev_sf - sf);
-    prev_cdf = cdf;
-    prev_sf = sf;
-  }
-  d.inf_mass = prev_sf;  // beyond the last grid point (0 at a finite natural end)
-  return d;
-}
-
-PldAccountant::Pld PldAccountant::convolve(const Pld& a, const Pld& b) {
-  const std::size_t n = a.p.size() + b.p.size() - 1;
-  const std::size_t nfft = fft_size(n);
-  // One FFT object per thread: it caches the twiddle factors of every size it has seen.
-  thread_local Eigen::FFT<double> fft = [] {
-    Eigen::FFT<double> f;
-    f.SetFlag(Eigen::FFT<double>::HalfSpectrum);  // real input: half the work
-    return f;
-  }();
-  const auto spectrum = [&](const std::vector<double>& p) {
-    std::vector<double> padded(p);
-    padded.resize(nfft, 0.0);
-    std::vector<std::complex<double>> f;
-    fft.fwd(f, padded);
-    return f;
-  };
-  std::vector<std::complex<double>> fa = spectrum(a.p);
-  if (&a == &b) {  // squaring (repeated self-composition): one forward transform
-    for (auto& v : fa) v *= v;
-  } else {
-    const std::vector<std::complex<double>> fb = spectrum(b.p);
-    for (std::size_t i = 0; i < fa.size(); ++i) fa[i] *= fb[i];
-  }
-  std::vector<double> out;
-  fft.inv(out, fa, nfft);
-  out.resize(n);
-  for (double& v : out) v = std::max(v, 0.0);  // FFT round-off can leave tiny negatives
-  Pld c;
-  c.offset = a.offset + b.offset;
-  c.p = std::move(out);
-  c.inf_mass = 1 - (1 - a.inf_mass) * (1 - b.inf_mass);
-  truncate(c);
-  return c;
-}
-
-PldAccountant::Pld PldAccountant::self_compose(const Pld& a, int count) {
-  Pld result;  // the identity: all mass at loss 0
-  Pld base = a;
-  bool first = true;
-  for (int t = count; t > 0; t >>= 1) {
-    if (t & 1) {
-      result = first ? base : convolve(result, base);
-      first = false;
+  if (grid_width_ > 0) return grid_width_;
+  if (groups_.empty()) return kMinGridWidth;
+  // Width W of the composed loss: the sum of the step supports while few steps compose, else
+  // about 2 kSpreadSigmas standard deviations of the composed loss (its variance adds up).
+  // Per group the larger of the two relations' spreads, so one width serves both.
+  double total_width = 0, total_variance = 0, max_width = 0, min_sd = kInf;
+  for (const Group& g : groups_) {
+    double w = 0, v = 0;
+    for (bool add : {false, true}) {
+      const Spread s = spread(g.q, g.z, add);
+      w = std::max(w, s.width);
+      v = std::max(v, s.variance);
     }
-    if (t > 1) base = convolve(base, base);
+    total_width += static_cast<double>(g.count) * w;
+    total_variance += static_cast<double>(g.count) * v;
+    max_width = std::max(max_width, w);
+    min_sd = std::min(min_sd, std::sqrt(v));
   }
-  return result;
-}
-
-double PldAccountant::epsilon_of(const Pld& d, double h, double delta) {
-  if (d.inf_mass >= delta) return kInf;
-  // delta(eps) = m_inf + S1 - e^eps S2 on [l_{i-1}, l_i], with S1, S2 the sums of p and
-  // p e^{-l} over the losses above eps; walk down from the top until delta(left end) > delta.
-  long double s1 = 0, s2 = 0;
-  for (std::size_t i = d.p.size(); i-- > 0;) {
-    const double l = static_cast<double>(d.offset + static_cast<std::int64_t>(i)) * h;
-    if (l <= 0) break;
-    s1 += d.p[i];
-    s2 += d.p[i] * std::exp(-static_cast<long double>(l));
-    const double left = std::max(0.0, l - h);
-    const long double at_left = d.inf_mass + s1 - std::exp(static_cast<long double>(left)) * s2;
-    if (at_left > delta) {
-      if (s2 <= 0) return l;
-      return static_cast<double>(std::log((d.inf_mass + s1 - delta) / s2));
-    }
-  }
-  return 0.0;
+  const double width =
+      std::min(total_width, 2 * kSpreadSigmas * std::sqrt(total_variance) + max_width);
+  // At least 16 points per standard deviation of one step (connect the dots widens each step's
+  // variance by at most h^2/4), unless that would exceed the largest grid.
+  const double h = std::max(kMinGridWidth, width / target_points(static_cast<double>(steps_)));
+  return std::max(std::min(h, min_sd / 16), width / 2097152);
 }
 
 void PldAccountant::compose(const DpEvent& e, int count) {
@@ -213,31 +277,38 @@ void PldAccountant::compose(const DpEvent& e, int count) {
   check(e.sampling_rate, e.noise_multiplier);
   if (count < 0) throw std::invalid_argument(fmt::format("count must be >= 0, got {}", count));
   if (count == 0) return;
+  steps_ += count;
   for (Group& g : groups_)
     if (g.q == e.sampling_rate && g.z == e.noise_multiplier) {
       g.count += count;
-      steps_ += count;
       return;
     }
   groups_.push_back({e.sampling_rate, e.noise_multiplier, count});
-  steps_ += count;
 }
 
-double PldAccountant::pessimistic_epsilon(double delta, double h) const {
-  const auto relation = [&](bool add) {
-    Pld total;
-    bool first = true;
-    for (const Group& g : groups_) {
-      Pld part = self_compose(single(g.q, g.z, h, add), g.count);
-      total = first ? std::move(part) : convolve(total, part);
-      first = false;
-    }
-    return epsilon_of(total, h, delta);
-  };
+double PldAccountant::relation_epsilon(double delta, double h, bool add, Bound bound) const {
+  PldPmf total;
+  bool first = true;
+  for (const Group& g : groups_) {
+    PldPmf part = self_compose(single(g.q, g.z, h, add, bound), g.count, bound);
+    total = first ? std::move(part) : convolve(total, part, bound);
+    first = false;
+  }
+  const double eps = epsilon_for_delta(total, h, delta);
+  if (!std::isfinite(eps))
+    throw std::domain_error(fmt::format(
+        "pld cannot answer: delta = {} is not above the mass its discretisation puts at "
+        "infinite loss ({:.3g}: the tails it cuts); give a larger delta or use --accountant rdp",
+        delta, total.inf_mass));
+  return eps;
+}
+
+double PldAccountant::bound_epsilon(double delta, double h, Bound bound) const {
   // The two neighbouring relations are independent computations: one on another thread.
   // Deterministic (each is the same sequential computation whichever thread runs it).
-  auto add = std::async(std::launch::async, relation, true);
-  const double remove = relation(false);
+  auto add =
+      std::async(std::launch::async, [&] { return relation_epsilon(delta, h, true, bound); });
+  const double remove = relation_epsilon(delta, h, false, bound);
   return std::max(remove, add.get());
 }
 
@@ -246,12 +317,14 @@ EpsilonBounds PldAccountant::epsilon_bounds(double delta) const {
     throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
   if (steps_ == 0) return {0.0, 0.0};
   const double h = grid_width();
-  const double upper = pessimistic_epsilon(delta, h);
-  return {std::max(0.0, upper - steps_ * h), upper};
+  return {bound_epsilon(delta, h, Bound::lower), bound_epsilon(delta, h, Bound::upper)};
 }
 
 EpsilonResult PldAccountant::epsilon(double delta) const {
-  return {epsilon_bounds(delta).upper, 0.0};
+  if (!(delta > 0 && delta < 1))
+    throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
+  if (steps_ == 0) return {0.0, 0.0};
+  return {bound_epsilon(delta, grid_width(), Bound::upper), 0.0};
 }
 
 }  // namespace fbosim::privacy

@@ -1,27 +1,38 @@
 #pragma once
 // Privacy-loss-distribution (PLD) accountant for the Poisson-subsampled Gaussian mechanism
-// (Koskela, Jalko, Honkela 2020, "Computing tight differential privacy guarantees using FFT";
-// Doroshenko et al. 2022; google/dp_accounting's pld).
+// (Koskela, Jalko, Honkela 2020; Doroshenko, Ghazi, Kamath, Kumar, Manurangsi 2022, "Connect the
+// dots"; google/dp_accounting's PLDAccountant).
 //
 // One step's privacy loss L = log(P(x)/Q(x)), x ~ P, for both neighbouring relations of the
 // sampled Gaussian (Zhu, Dong, Wang 2022: its dominating pairs; sensitivity 1, sigma = z):
 //   remove: P = (1-q) N(0,z^2) + q N(1,z^2), Q = N(0,z^2);  add: P = N(0,z^2), Q = the mixture.
-// L is monotone in x, so the exact probability of every loss interval ((k-1)h, kh] comes from
-// normal CDFs. Pessimistic discretisation: each interval's mass is put at its upper end kh, the
-// upper tail beyond the grid at +infinity (it counts fully in delta) and the lower tail at the
-// lowest grid point. Every loss is rounded UP, so every delta below is an upper bound, also after
-// composition (convolution preserves the ordering). Rounding DOWN instead shifts each step's
-// losses by exactly -h, so the composed optimistic PLD is the pessimistic one shifted by -T h:
-// the true epsilon lies in [eps_pess - T h, eps_pess] (up to the truncated tail mass, <= 1e-12):
-// that width is the reported discretisation error.
-// T steps compose by FFT convolution with repeated squaring; after each product, tail mass
-// below 1e-15 is cut pessimistically (low end up to the first kept point, high end to +inf).
-// delta(eps) = m_inf + sum_{l > eps} p(l) (1 - e^{eps - l}) (Sommer et al. 2019, Thm. 1), and
-// eps(delta) is its exact inverse on the piecewise-exponential curve.
-#include <cstdint>
+// L is monotone in x, so P and Q of every loss interval come from normal CDFs, and every
+// discretisation below is exact up to floating point. Two discretisations on the grid {k h}:
+//  * upper (reported): connect-the-dots (Doroshenko et al. 2022, Sec. 3): the mass of each cell
+//    [kh, (k+1)h] is split between its two ends so that P and Q = e^{-L} P are both preserved.
+//    The true pair is a post-processing of the split pair (merge the two ends back), so the
+//    split PLD dominates it, also after composition; its bias is second order, at most h^2/8
+//    per step in the mean loss (Jensen on -log over one cell), not the h per step of rounding up.
+//  * lower: the exact pair post-processed by merging the outputs of each cell
+//    ((k-1/2)h, (k+1/2)h] (its loss lands within O(h^2) of kh), then aligned on the grid by
+//    merging in a sliver of the neighbouring mass (below or above), or where none is left by
+//    rounding down; merging and rounding down only lower the curve (data processing;
+//    delta(eps) grows with every loss), so this PLD is dominated by the true one, also after
+//    composition. Its error is second order too: the bracket is about 0.4 T h^2 wide.
+// One step's tails beyond 1e-18 (upper: to +infinity; lower: dropped) and, after every
+// convolution, 1e-15 per end are cut, keeping each side. The true epsilon lies in
+// [epsilon(lower), epsilon(upper)]; both relations are computed and the larger kept.
+// Grid width [choice]: one fixed h per query, h = max(1e-4, W / target_points(T)) with W the
+// spread of the composed loss (1e-4 is dp_accounting's default; coarser only where W is large),
+// but at most 1/16 of one step's loss standard deviation (connect the dots adds up to h^2/4 to
+// each step's variance) unless the grid would pass 2^21 points. Tails are evaluated in log
+// space: at tiny z a cell's Q = e^{-l} P is far below the smallest double while e^l Q is not.
+// T-fold self-composition uses repeated squaring (O(log T) FFTs); distinct events compose by
+// convolution, so rounds with different q or z are exact too.
 #include <vector>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/pld_distribution.hpp"
 
 namespace fbosim::privacy {
 
@@ -32,40 +43,37 @@ struct EpsilonBounds {
 
 class PldAccountant final : public Accountant {
  public:
-  /// grid_width h > 0 of the loss grid; 0 chooses it from the composed steps (see grid_for).
+  /// grid_width h > 0 of the loss grid; 0 chooses it from the composed events (see grid_width).
   explicit PldAccountant(double grid_width = 0);
   std::string name() const override { return "pld"; }
   /// Poisson sampling only (throws std::invalid_argument for fixed-size sampling).
   void compose(const DpEvent& event, int count = 1) override;
-  /// The pessimistic epsilon (an upper bound); order is 0.
+  /// The upper bound; order is 0. Throws std::domain_error where delta is below the mass the
+  /// PLD leaves at +infinity (it cannot answer), std::length_error where the grid is too large.
   EpsilonResult epsilon(double delta) const override;
+  /// The bracket [lower, upper] around the true epsilon (twice the work of epsilon()).
   EpsilonBounds epsilon_bounds(double delta) const;
   int steps() const override { return steps_; }
   /// The grid width used for the events composed so far.
   double grid_width() const;
-  /// Adaptive width: 1e-3 up to 40 steps (error bound T h <= 0.04 on the paper's settings),
-  /// then growing like sqrt(T) as the composed loss spreads, so the grid stays near 2^15
-  /// points and T = 1000 answers in tens of milliseconds (error bound 5e-3 T there).
-  static double grid_for(int steps);
 
-  struct Pld {
-    std::int64_t offset = 0;  ///< loss of p[0] is offset * h
-    std::vector<double> p{1.0};
-    double inf_mass = 0.0;
-  };
-  /// One step's pessimistic PLD on grid h for the remove (add = false) or add relation.
-  static Pld single(double q, double z, double h, bool add);
-  static Pld convolve(const Pld& a, const Pld& b);
-  static Pld self_compose(const Pld& a, int count);
-  /// Smallest eps >= 0 with delta(eps) <= delta for a PLD on grid h.
-  static double epsilon_of(const Pld& pld, double h, double delta);
+  static constexpr double kMinGridWidth = 1e-4;
+  static constexpr double kStepTailMass = 1e-18;
+  /// Points the composed PLD aims at: 2^15 up to T = 1000 steps (a few ms per composition),
+  /// then growing like sqrt(T) up to 2^21, so that the bracket, about 0.4 T h^2 wide (the
+  /// second-order bias of both discretisations), stays near 1e-4 of epsilon at long horizons.
+  static double target_points(double steps);
+
+  /// One step's PLD on grid h for the remove (add = false) or add relation.
+  static PldPmf single(double q, double z, double h, bool add, Bound bound);
 
  private:
   struct Group {
     double q, z;
-    int count;
+    long long count;
   };
-  double pessimistic_epsilon(double delta, double h) const;
+  double relation_epsilon(double delta, double h, bool add, Bound bound) const;
+  double bound_epsilon(double delta, double h, Bound bound) const;
 
   double grid_width_;
   std::vector<Group> groups_;

@@ -10,6 +10,8 @@
 
 #include "algorithms/privacy/accountant.hpp"
 #include "algorithms/privacy/noise_calibration.hpp"
+#include "algorithms/privacy/pld_accountant.hpp"
+#include "algorithms/privacy/rdp_accountant.hpp"
 #include "sim/cli/commands.hpp"
 
 namespace fbosim::cli {
@@ -52,7 +54,18 @@ void run(const PrivacyArgs& a, bool calibrate) {
   }
   const auto accountant = privacy::make_accountant(a.accountant);
   accountant->compose(event, a.steps);
-  if (a.steps > 0) r = accountant->epsilon(delta);
+  // pld reports the upper end of its bracket; the bracket itself is printed in text mode.
+  const auto* pld = dynamic_cast<const privacy::PldAccountant*>(accountant.get());
+  privacy::EpsilonBounds bracket{0, 0};
+  if (a.steps > 0 && pld && a.format == "text") {
+    bracket = pld->epsilon_bounds(delta);
+    r = {bracket.upper, 0};
+  } else if (a.steps > 0) {
+    r = accountant->epsilon(delta);
+  }
+  if (!std::isfinite(r.epsilon))  // never a silent infinity
+    throw std::domain_error(
+        fmt::format("the {} accountant gives no finite epsilon here; try rdp", a.accountant));
   if (a.format == "csv") {
     std::printf("accountant,sampling,q,z,steps,delta,epsilon,order\n%s,%s,%s,%s,%d,%s,%s,%s\n",
                 a.accountant.c_str(), a.sampling.c_str(), fmt::format("{}", a.q).c_str(),
@@ -68,6 +81,20 @@ void run(const PrivacyArgs& a, bool calibrate) {
       r.epsilon, delta, a.accountant.c_str(), a.sampling.c_str(), a.q, z, a.steps, r.order);
   if (a.accountant == "gdp")
     std::printf("note: gdp is the central-limit approximation (Bu et al. 2020), not a bound\n");
+  if (pld && a.steps > 0) {
+    // Rounded outwards, so the printed bracket still holds the true epsilon.
+    std::printf("pld: the true epsilon lies in [%.4f, %.4f] (grid width %.3g)\n",
+                std::floor(bracket.lower * 1e4) / 1e4, std::ceil(bracket.upper * 1e4) / 1e4,
+                pld->grid_width());
+    privacy::RdpAccountant rdp;
+    rdp.compose(event, a.steps);
+    const double e_rdp = rdp.epsilon(delta).epsilon;
+    if (bracket.upper > e_rdp)
+      std::printf(
+          "note: pld's upper bound exceeds rdp's %.4f by %.4f, within pld's discretisation "
+          "error (its bracket is %.4f wide): both are sound, so epsilon <= %.4f\n",
+          e_rdp, bracket.upper - e_rdp, bracket.upper - bracket.lower, e_rdp);
+  }
 }
 }  // namespace
 

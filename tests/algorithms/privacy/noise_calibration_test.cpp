@@ -47,3 +47,16 @@ TEST_CASE("calibration refuses a non-positive target and zero steps") {
   CHECK_THROWS_AS(calibrate_noise("moments", e, 40, kDelta, 0.0), std::invalid_argument);
   CHECK_THROWS_AS(calibrate_noise("moments", e, 0, kDelta, 1.0), std::invalid_argument);
 }
+
+TEST_CASE("pld calibration at T = 1e6 answers, below rdp's noise, and is the smallest z") {
+  // Issue #10: --target-epsilon 3 --steps 1000000 under pld took minutes; rdp answers 262.8.
+  const DpEvent e{0.25, 0, Sampling::poisson, 200};
+  const Calibration rdp = calibrate_noise("rdp", e, 1000000, kDelta, 3.0, 1e-4);
+  const Calibration pld = calibrate_noise("pld", e, 1000000, kDelta, 3.0, 1e-4);
+  CHECK(rdp.noise_multiplier == Approx(262.8).epsilon(1e-3));
+  CHECK(pld.epsilon <= 3.0);
+  CHECK(pld.noise_multiplier < rdp.noise_multiplier);  // pld is the tighter bound
+  auto acc = make_accountant("pld");
+  acc->compose(DpEvent{0.25, pld.noise_multiplier * (1 - 1e-3), Sampling::poisson, 200}, 1000000);
+  CHECK(acc->epsilon(kDelta).epsilon > 3.0);
+}
