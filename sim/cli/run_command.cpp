@@ -73,8 +73,9 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--seed", args->seed, "Base seed (overrides `seed`)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--out", args->out, "Output directory (default: results/<name>)");
+      ->check(CLI::Range(1, kMaxThreads));
+  cmd->add_option("--out", args->out, "Output directory (default: results/<name>)")
+      ->check(non_empty());
   cmd->add_option("--accountants", args->accountants,
                   "Extra epsilon columns epsilon_<name> (overrides `server.accountants`), "
                   "e.g. rdp,pld")
