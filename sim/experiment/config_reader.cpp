@@ -42,6 +42,13 @@ void reject_duplicate_keys(const YAML::Node& node, const std::string& prefix,
   if (!node.IsMap()) return;
   std::map<std::string, YAML::Node> seen;
   for (const auto& kv : node) {
+    if (!kv.first.IsScalar()) {
+      YAML::Emitter out;
+      out << YAML::Flow << kv.first;
+      throw ConfigError(source + ": " + line_of(kv.first) + ": a key must be a name, got '" +
+                        shorten(out.c_str()) + "'" +
+                        (prefix.empty() ? "" : " (in " + prefix + ")"));
+    }
     const std::string key = kv.first.Scalar();
     const auto [it, fresh] = seen.emplace(key, kv.first);
     if (!fresh)
