@@ -11,11 +11,12 @@
 
 namespace {
 
-// " (did you mean ...?)" for an unknown command or option of a usage error, or "".
-std::string suggestion(const CLI::App& app, int argc, char** argv) {
+// The message of a usage error: CLI11's, or for an unknown command one naming it, each with
+// the closest command or option when one is close.
+std::string usage_message(const CLI::App& app, int argc, char** argv, const std::string& what) {
   std::vector<std::string> commands;
   for (const CLI::App* sub : app.get_subcommands({})) commands.push_back(sub->get_name());
-  if (argc < 2 || argv[1][0] == '-') return "";
+  if (argc < 2 || argv[1][0] == '-') return what;
   const std::string command = argv[1];
   const CLI::App* sub = nullptr;
   for (const CLI::App* s : app.get_subcommands({}))
@@ -23,8 +24,8 @@ std::string suggestion(const CLI::App& app, int argc, char** argv) {
   if (!sub) {
     std::string list;
     for (const std::string& c : commands) list += (list.empty() ? "" : ", ") + c;
-    return "; unknown command '" + command + "'" + fbosim::sim::did_you_mean(command, commands) +
-           " (the commands: " + list + ")";
+    return "unknown command '" + command + "'" + fbosim::sim::did_you_mean(command, commands) +
+           "; the commands: " + list;
   }
   std::vector<std::string> options;
   for (const CLI::Option* o : sub->get_options())
@@ -34,9 +35,9 @@ std::string suggestion(const CLI::App& app, int argc, char** argv) {
     if (arg.rfind("--", 0) != 0) continue;
     bool known = false;
     for (const std::string& o : options) known = known || o == arg;
-    if (!known) return fbosim::sim::did_you_mean(arg, options);
+    if (!known) return what + fbosim::sim::did_you_mean(arg, options);
   }
-  return "";
+  return what;
 }
 
 }  // namespace
@@ -61,8 +62,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     // Usage errors: the same prefix as every other error, and exit status 2 (as getopt tools).
-    std::fprintf(stderr, "fbosim: error: %s%s\nRun 'fbosim --help' or 'fbosim COMMAND --help'.\n",
-                 e.what(), suggestion(app, argc, argv).c_str());
+    std::fprintf(stderr, "fbosim: error: %s\nRun 'fbosim --help' or 'fbosim COMMAND --help'.\n",
+                 usage_message(app, argc, argv, e.what()).c_str());
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "fbosim: error: %s\n", e.what());
