@@ -9,18 +9,21 @@
 // Every other outcome is counted in one class: hung, silently accepted (exit 0), partial output
 // (something left on disk), unclear message (wrong exit code or a word missing). The counts by
 // class are printed at the end; FBOSIM_BATTERY_BINARY runs the battery against another binary
-// (e.g. an older build, for the counts before a fix) and FBOSIM_BATTERY_VERBOSE=1 prints every
-// case's outcome and message.
+// (e.g. an older build, for the counts before a fix), FBOSIM_BATTERY_JOBS sets how many cases
+// run at once (default 4) and FBOSIM_BATTERY_VERBOSE=1 prints every case's outcome and message.
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -486,7 +489,8 @@ struct Result {
 // Runs on a worker thread: no Catch assertions here (they are not thread-safe).
 Result run_case(const Case& c, int timeout) {
   char tmpl[] = "/tmp/fbosim_battery_XXXXXX";
-  if (mkdtemp(tmpl) == nullptr) return {Outcome::clean, -1, "", {}, "mkdtemp failed", 0};
+  if (mkdtemp(tmpl) == nullptr)
+    return {Outcome::clean, -1, "", {}, std::string("mkdtemp: ") + std::strerror(errno), 0};
   const fs::path dir(tmpl), in = dir / "in", work = dir / "work";
   fs::create_directories(in);
   fs::create_directories(work);
@@ -500,10 +504,14 @@ Result run_case(const Case& c, int timeout) {
                           " exec timeout -k 2 " + std::to_string(timeout) + " " +
                           (bin && *bin ? bin : FBOSIM_BINARY) + " " + args +
                           " 2>&1 >/dev/null </dev/null";
-  FILE* pipe = popen(("sh -c " + shell_quote(cmd)).c_str(), "r");
+  FILE* pipe = nullptr;
+  for (int attempt = 0; attempt < 5 && !pipe; ++attempt) {  // fork can fail under load
+    pipe = popen(("sh -c " + shell_quote(cmd)).c_str(), "r");
+    if (!pipe) std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
   if (!pipe) {
     fs::remove_all(dir);
-    return {Outcome::clean, -1, "", {}, "popen failed", 0};
+    return {Outcome::clean, -1, "", {}, std::string("popen: ") + std::strerror(errno), 0};
   }
   std::string text;
   std::array<char, 4096> buf{};
@@ -542,7 +550,9 @@ TEST_CASE("every bad input of the battery exits non-zero, names the key and leav
   std::vector<Result> results(cases.size());
   std::atomic<std::size_t> next{0};
   std::vector<std::thread> workers;
-  for (int w = 0; w < 4; ++w)
+  const char* j = std::getenv("FBOSIM_BATTERY_JOBS");
+  const int jobs = j && *j ? std::max(1, std::atoi(j)) : 4;
+  for (int w = 0; w < jobs; ++w)
     workers.emplace_back([&] {
       for (std::size_t i; (i = next++) < cases.size();) {
         const auto t0 = std::chrono::steady_clock::now();
@@ -556,6 +566,7 @@ TEST_CASE("every bad input of the battery exits non-zero, names the key and leav
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
     const Result& r = results[i];
+    INFO("fbosim " << c.args << ": " << r.error);
     REQUIRE(r.error.empty());
     ++counts[r.outcome];
     std::string left, wants;
