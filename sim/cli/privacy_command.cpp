@@ -93,7 +93,7 @@ void add_privacy_command(CLI::App& app) {
   auto* agents = cmd->add_option("--agents", args->agents,
                                  "N: delta = N^-1.1 unless --delta; the population of "
                                  "fixed-size sampling")
-                     ->check(CLI::PositiveNumber);
+                     ->check(integer_in(1));
   auto* delta = cmd->add_option("--delta", args->delta, "delta in (0, 1)");
   cmd->add_option("--accountant", args->accountant,
                   "moments (default, the paper's), rdp, pld (tightest bound), gdp "

@@ -94,13 +94,13 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("--set", args->sets, "Override a config key at every point")
       ->type_name("KEY=VALUE");
   cmd->add_option("--runs", args->runs, "Runs per point (overrides `runs`)")
-      ->check(CLI::PositiveNumber);
+      ->check(integer_in(1, 100000));
   cmd->add_option("--seed", args->seed, "Base seed of every point (overrides `seed`)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(integer_in(0));
   cmd->add_option("--jobs", args->jobs, "Points run at once (default: cores / threads)")
-      ->check(CLI::Range(1, kMaxThreads));
+      ->check(integer_in(1, kMaxThreads));
   cmd->add_option("--threads", args->threads, "Threads per point (default: cores / jobs)")
-      ->check(CLI::Range(1, kMaxThreads));
+      ->check(integer_in(1, kMaxThreads));
   cmd->add_option("--shard", args->shard,
                   "Run only slice I of K (1-based): the points with index mod K = I - 1")
       ->type_name("I/K");
