@@ -579,9 +579,9 @@ TEST_CASE("every bad input of the battery exits non-zero, names the key and leav
     for (const std::string& p : r.left) left += " " + p;
     for (const std::string& w : c.words) wants += " '" + w + "'";
     if (verbose)
-      std::printf("[%s] exit %d (want %d) %.2f s fbosim %s\n  %s  left:%s\n", name_of(r.outcome),
-                  r.status, c.exit, r.seconds, c.args.c_str(), r.text.substr(0, 600).c_str(),
-                  left.c_str());
+      std::printf("[%s] {%s} exit %d (want %d) %.2f s fbosim %s\n  %s  left:%s\n",
+                  name_of(r.outcome), c.cls.c_str(), r.status, c.exit, r.seconds, c.args.c_str(),
+                  r.text.substr(0, 600).c_str(), left.c_str());
     INFO("class " << c.cls << ": fbosim " << c.args << "\nconfig:\n"
                   << c.config << "exit " << r.status << " (want " << c.exit << "), left:" << left
                   << "\nwanted words:" << wants << "\nmessage: " << r.text);
