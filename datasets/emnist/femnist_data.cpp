@@ -65,6 +65,14 @@ Split read_split(const std::filesystem::path& dir, const std::string& split) {
     throw std::runtime_error(fmt::format("FEMNIST {}: {} images of {}x{} but {} labels",
                                          dir.string(), s.images.dims[0], s.images.dims[1],
                                          s.images.dims[2], s.labels.dims[0]));
+  // Digits are classes 0-9: a corrupt labels file is named here, not blamed on the writers CSV
+  // that is checked against it next.
+  const std::string labels = (dir / (split + "-labels-idx1-ubyte")).string();
+  for (std::size_t i = 0; i < s.labels.data.size(); ++i)
+    if (s.labels.data[i] > 9)
+      throw std::runtime_error(
+          fmt::format("FEMNIST {}: label {} of image {} is not a digit 0-9 (corrupt labels file)",
+                      labels, s.labels.data[i], i));
   s.writers = read_writers((dir / (split + "-writers.csv")).string(), s.labels);
   return s;
 }

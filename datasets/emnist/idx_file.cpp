@@ -1,9 +1,13 @@
 #include "datasets/emnist/idx_file.hpp"
 
+#include <cstdint>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
+#include <string>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace fbosim::datasets {
 
@@ -19,7 +23,8 @@ IdxFile read_idx(const std::string& path, std::size_t rank) {
         "rank {})",
         path, head[0], head[1], head[2], head[3], rank, rank));
   IdxFile f;
-  std::size_t total = 1;
+  std::uint64_t total = 1;  // at most (2^32 - 1)^3 < 2^96 would overflow: checked per factor
+  bool too_large = false;
   for (std::size_t d = 0; d < rank; ++d) {
     unsigned char b[4];
     if (!in.read(reinterpret_cast<char*>(b), 4))
@@ -27,8 +32,21 @@ IdxFile read_idx(const std::string& path, std::size_t rank) {
     const std::uint32_t n = (std::uint32_t{b[0]} << 24) | (std::uint32_t{b[1]} << 16) |
                             (std::uint32_t{b[2]} << 8) | std::uint32_t{b[3]};
     f.dims.push_back(n);
+    if (n != 0 && total > std::numeric_limits<std::uint64_t>::max() / n) too_large = true;
     total *= n;
   }
+  // The header's sizes must match the bytes the file holds, before anything is allocated: a
+  // corrupt count would otherwise ask for terabytes.
+  const std::streamoff header = in.tellg();
+  in.seekg(0, std::ios::end);
+  const auto available = static_cast<std::uint64_t>(in.tellg() - header);
+  in.seekg(header);
+  if (too_large || total != available)
+    throw std::runtime_error(fmt::format(
+        "IDX file {}: the header gives the sizes {} ({} bytes of data), but the file holds {} "
+        "bytes after its header (truncated data or a corrupt header)",
+        path, fmt::join(f.dims, " x "), too_large ? std::string("too many") : std::to_string(total),
+        available));
   f.data.resize(total);
   if (!in.read(reinterpret_cast<char*>(f.data.data()), static_cast<std::streamsize>(total)))
     throw std::runtime_error(

@@ -92,7 +92,7 @@ void add_audit_command(CLI::App& app) {
   cmd->add_option("--trials", args->options.trials, "Trials per input (default 100000)");
   cmd->add_option("--seed", args->seed, "Seed of the audit's streams");
   cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")
-      ->check(CLI::PositiveNumber);
+      ->check(integer_in(1, kMaxThreads));
   cmd->add_option("--confidence", args->options.confidence,
                   "Confidence of the Clopper-Pearson bounds (default 0.95)");
   cmd->add_option("--noise-scale", args->options.noise_scale,

@@ -81,9 +81,9 @@ void add_bench_command(CLI::App& app) {
   cmd->add_option("--case", args->which, "synthetic, box2d or all")
       ->check(CLI::IsMember({"synthetic", "box2d", "all"}));
   cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")
-      ->check(CLI::PositiveNumber);
+      ->check(integer_in(1, kMaxThreads));
   cmd->add_option("--repeats", args->repeats, "Runs per case (median reported)")
-      ->check(CLI::PositiveNumber);
+      ->check(integer_in(1, 1000));
   cmd->callback([args] { run(*args); });
 }
 

@@ -27,19 +27,24 @@ struct PrivacyArgs {
   std::string sampling = "poisson";
 };
 
-void run(const PrivacyArgs& a, bool calibrate) {
-  if (!(a.q > 0 && a.q <= 1))
-    throw std::invalid_argument(fmt::format("--q must be in (0, 1], got {}", a.q));
-  if (!calibrate && !(a.z > 0))
-    throw std::invalid_argument(fmt::format("--z must be > 0, got {}", a.z));
-  if (calibrate && !(a.target > 0))
-    throw std::invalid_argument(fmt::format("--target-epsilon must be > 0, got {}", a.target));
-  if (a.steps < 0)
-    throw std::invalid_argument(fmt::format("--steps must be >= 0, got {}", a.steps));
+// A bad option value is a usage error (exit 2); the value is printed short (%g).
+void check(bool ok, const char* option, const char* what, double value) {
+  if (!ok) throw CLI::ValidationError(option, fmt::format("{}, got {:g}", what, value));
+}
+
+void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
+  check(a.q > 0 && a.q <= 1, "--q", "must be in (0, 1]", a.q);
+  if (!calibrate) check(a.z > 0 && std::isfinite(a.z), "--z", "must be finite and > 0", a.z);
+  if (calibrate)
+    check(a.target > 0 && std::isfinite(a.target), "--target-epsilon", "must be finite and > 0",
+          a.target);
+  check(a.steps >= 0, "--steps", "must be >= 0", a.steps);
   // --delta wins over --agents (which also gives N for fixed-size sampling).
-  const double delta = a.delta != 0 ? a.delta : std::pow(static_cast<double>(a.agents), -1.1);
-  if (!(delta > 0 && delta < 1))
-    throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
+  if (has_delta) check(a.delta > 0 && a.delta < 1, "--delta", "must be in (0, 1)", a.delta);
+  const double delta = has_delta ? a.delta : std::pow(static_cast<double>(a.agents), -1.1);
+  if (!has_delta)
+    check(delta < 1, "--agents",
+          "must be >= 2 without --delta (the default delta N^-1.1 must be < 1)", a.agents);
   const privacy::Sampling sampling = privacy::parse_sampling(a.sampling);
   if (sampling == privacy::Sampling::fixed && a.agents <= 0)
     throw std::invalid_argument("--sampling fixed needs --agents N (the batch is floor(N q))");
@@ -115,22 +120,27 @@ void add_privacy_command(CLI::App& app) {
   auto* agents = cmd->add_option("--agents", args->agents,
                                  "N: delta = N^-1.1 unless --delta; the population of "
                                  "fixed-size sampling")
-                     ->check(CLI::PositiveNumber);
+                     ->check(integer_in(1));
   auto* delta = cmd->add_option("--delta", args->delta, "delta in (0, 1)");
   cmd->add_option("--accountant", args->accountant,
                   "moments (default, the paper's), rdp, pld (tightest bound), gdp "
                   "(approximation)")
+      ->check(CLI::IsMember(privacy::accountant_names()))
       ->default_str("moments");
-  cmd->add_option("--sampling", args->sampling, "poisson or fixed")->default_str("poisson");
+  cmd->add_option("--sampling", args->sampling, "poisson or fixed")
+      ->check(CLI::IsMember({"poisson", "fixed"}))
+      ->default_str("poisson");
   cmd->add_option("--format", args->format, "text or csv")
       ->check(CLI::IsMember({"text", "csv"}))
       ->default_str("text");
   cmd->callback([args, agents, delta, z, target] {
     if (agents->count() == 0 && delta->count() == 0)
-      throw std::invalid_argument("give --agents N (delta = N^-1.1) or --delta D");
+      throw CLI::ValidationError("--agents/--delta",
+                                 "give --agents N (delta = N^-1.1) or --delta D");
     if (z->count() == 0 && target->count() == 0)
-      throw std::invalid_argument("give --z Z (prints epsilon) or --target-epsilon E (prints z)");
-    run(*args, target->count() > 0);
+      throw CLI::ValidationError("--z/--target-epsilon",
+                                 "give --z Z (prints epsilon) or --target-epsilon E (prints z)");
+    run(*args, target->count() > 0, delta->count() > 0);
   });
 }
 

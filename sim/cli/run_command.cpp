@@ -71,12 +71,12 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--set", args->sets, "Override a config key: --set server.noise_multiplier=2")
       ->type_name("KEY=VALUE");
   cmd->add_option("--runs", args->runs, "Number of runs (overrides `runs`)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--seed", args->seed, "Base seed (overrides `seed`)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(integer_in(1, 100000));
+  cmd->add_option("--seed", args->seed, "Base seed (overrides `seed`)")->check(integer_in(0));
   cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--out", args->out, "Output directory (default: results/<name>)");
+      ->check(integer_in(1, kMaxThreads));
+  cmd->add_option("--out", args->out, "Output directory (default: results/<name>)")
+      ->check(non_empty());
   cmd->add_option("--accountants", args->accountants,
                   "Extra epsilon columns epsilon_<name> (overrides `server.accountants`), "
                   "e.g. rdp,pld")

@@ -4,9 +4,7 @@
 // directory per point, and writes DIR/sweep.csv (docs/SWEEPS.md).
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -37,11 +35,7 @@ struct SweepArgs {
 };
 
 void run(const SweepArgs& a) {
-  std::ifstream in(a.config);
-  if (!in) throw sim::ConfigError(a.config + ": cannot open the config file");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string text = buffer.str();
+  const std::string text = sim::read_config_text(a.config);
   const std::string stem = std::filesystem::path(a.config).stem().string();
 
   std::vector<std::string> overrides = a.sets;
@@ -51,13 +45,17 @@ void run(const SweepArgs& a) {
   const sim::LoadedConfig base = sim::load_config_text(text, a.config, stem, overrides);
 
   std::vector<sim::SweepGrid> cli_grids;
-  for (const std::string& g : a.grids) cli_grids.push_back(sim::parse_grid(g));
+  sim::SweepOptions options;
+  try {  // malformed --grid and --shard are usage errors
+    for (const std::string& g : a.grids) cli_grids.push_back(sim::parse_grid(g));
+    if (!a.shard.empty()) options.shard = sim::parse_shard(a.shard);
+  } catch (const std::invalid_argument& e) {
+    throw CLI::ValidationError(e.what());
+  }
   const sim::SweepPlan plan(
       sim::combine_grids(sim::grids_from_yaml(YAML::Load(text), a.config), cli_grids));
 
-  sim::SweepOptions options;
   options.out_dir = a.out.empty() ? "results/" + base.spec.name + "_sweep" : a.out;
-  if (!a.shard.empty()) options.shard = sim::parse_shard(a.shard);
   const int hardware = core::ThreadPool::hardware_threads();
   const sim::SweepJobs jobs = sim::choose_jobs(
       a.jobs, a.threads, static_cast<int>(plan.shard(options.shard).size()), hardware);
@@ -97,17 +95,18 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("--set", args->sets, "Override a config key at every point")
       ->type_name("KEY=VALUE");
   cmd->add_option("--runs", args->runs, "Runs per point (overrides `runs`)")
-      ->check(CLI::PositiveNumber);
+      ->check(integer_in(1, 100000));
   cmd->add_option("--seed", args->seed, "Base seed of every point (overrides `seed`)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(integer_in(0));
   cmd->add_option("--jobs", args->jobs, "Points run at once (default: cores / threads)")
-      ->check(CLI::PositiveNumber);
+      ->check(integer_in(1, kMaxThreads));
   cmd->add_option("--threads", args->threads, "Threads per point (default: cores / jobs)")
-      ->check(CLI::PositiveNumber);
+      ->check(integer_in(1, kMaxThreads));
   cmd->add_option("--shard", args->shard,
                   "Run only slice I of K (1-based): the points with index mod K = I - 1")
       ->type_name("I/K");
-  cmd->add_option("--out", args->out, "Sweep directory (default: results/<name>_sweep)");
+  cmd->add_option("--out", args->out, "Sweep directory (default: results/<name>_sweep)")
+      ->check(non_empty());
   cmd->add_flag("--quiet", args->quiet, "No progress on stderr");
   cmd->add_flag("--force", args->force,
                 "Replace points whose directory holds the results of a different config");

@@ -1,5 +1,10 @@
 #include "sim/core/thread_pool.hpp"
 
+#include <stdexcept>
+#include <system_error>
+
+#include <fmt/format.h>
+
 namespace fbosim::core {
 
 int ThreadPool::hardware_threads() {
@@ -8,17 +13,32 @@ int ThreadPool::hardware_threads() {
 }
 
 ThreadPool::ThreadPool(int threads) : threads_(threads < 1 ? 1 : threads) {
-  // The calling thread also works, so a pool of k threads starts k - 1 workers.
-  for (int i = 1; i < threads_; ++i) workers_.emplace_back([this] { worker_loop(); });
+  // The calling thread also works, so a pool of k threads starts k - 1 workers. When the
+  // system refuses a thread (a process or memory limit), the started workers are stopped and
+  // joined before the error leaves: a joinable std::thread would otherwise terminate the
+  // process.
+  for (int i = 1; i < threads_; ++i) {
+    try {
+      workers_.emplace_back([this] { worker_loop(); });
+    } catch (const std::system_error& e) {
+      stop_workers();
+      throw std::runtime_error(fmt::format(
+          "cannot start thread {} of the {} requested (--threads {}): {}; use fewer threads", i + 1,
+          threads_, threads_, e.code().message()));
+    }
+  }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { stop_workers(); }
+
+void ThreadPool::stop_workers() {
   {
     std::lock_guard lock(mutex_);
     stop_ = true;
   }
   wake_.notify_all();
   for (auto& w : workers_) w.join();
+  workers_.clear();
 }
 
 void ThreadPool::run_items() {

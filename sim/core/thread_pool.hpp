@@ -14,7 +14,8 @@ namespace fbosim::core {
 
 class ThreadPool {
  public:
-  /// threads <= 1 runs everything on the calling thread.
+  /// threads <= 1 runs everything on the calling thread. Throws std::runtime_error naming the
+  /// thread count when the system cannot start a thread.
   explicit ThreadPool(int threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
@@ -30,6 +31,7 @@ class ThreadPool {
 
  private:
   void worker_loop();
+  void stop_workers();
   void run_items();
 
   int threads_;

@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "sim/experiment/resource_estimate.hpp"
 
 namespace fbosim::sim {
 
@@ -30,9 +31,27 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
+// An integer key in [lo, hi]. The upper bounds of the size keys are far above any experiment
+// of the papers; the memory and work of their combination is bounded by check_resources.
+int get_int(ConfigReader& r, const std::string& key, int fallback, int lo, int hi) {
+  const int v = r.get<int>(key, fallback);
+  r.require(v >= lo && v <= hi, key, fmt::format("must be in [{}, {}]", lo, hi));
+  return v;
+}
+
+constexpr int kMaxCount = 100000;
+
+// The experiment's name is the directory results/<name>: one safe path component.
+bool safe_name(const std::string& name) {
+  if (name.empty() || name.size() > 200 || name == "." || name == "..") return false;
+  for (const char c : name)
+    if (c == '/' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
+  return true;
+}
+
 void read_synthetic(ConfigReader& r, datasets::SyntheticSpec& o) {
-  o.grid_points = r.get<int>("objective.grid_points", o.grid_points);
-  r.require(o.grid_points >= 2, "objective.grid_points", "must be >= 2");
+  // The exact GP sampler stores and factorises an n x n matrix (datasets/synthetic).
+  o.grid_points = get_int(r, "objective.grid_points", o.grid_points, 2, 10000);
   o.lengthscale = r.get<double>("objective.lengthscale", o.lengthscale);
   r.require(o.lengthscale > 0, "objective.lengthscale", "must be > 0");
   o.perturbation = r.get<double>("objective.perturbation", o.perturbation);
@@ -41,8 +60,7 @@ void read_synthetic(ConfigReader& r, datasets::SyntheticSpec& o) {
   r.require(o.noise_var >= 0, "objective.noise_var", "must be >= 0");
   o.alpha = r.get<double>("objective.alpha", o.alpha);
   r.require(o.alpha >= 0 && o.alpha <= 1, "objective.alpha", "must be in [0, 1]");
-  o.dim = r.get<int>("objective.dim", o.dim);
-  r.require(o.dim >= 1, "objective.dim", "must be >= 1");
+  o.dim = get_int(r, "objective.dim", o.dim, 1, 1000);
 }
 
 // datasets.root: $FBOSIM_DATA when set, else "data"; the YAML and --set override both.
@@ -61,29 +79,25 @@ void read_objective(ConfigReader& r, datasets::ObjectiveSpec& o) {
   }
   if (o.family == "emnist") {
     auto& c = o.emnist.cnn;
-    c.conv1 = r.get<int>("objective.conv1", c.conv1);
-    c.conv2 = r.get<int>("objective.conv2", c.conv2);
-    c.hidden = r.get<int>("objective.hidden", c.hidden);
-    c.epochs = r.get<int>("objective.epochs", c.epochs);
-    c.batch = r.get<int>("objective.batch_size", c.batch);
-    const std::pair<const char*, int> sizes[] = {{"objective.conv1", c.conv1},
-                                                 {"objective.conv2", c.conv2},
-                                                 {"objective.hidden", c.hidden},
-                                                 {"objective.epochs", c.epochs},
-                                                 {"objective.batch_size", c.batch}};
-    for (const auto& [key, value] : sizes) r.require(value >= 1, key, "must be >= 1");
+    c.conv1 = get_int(r, "objective.conv1", c.conv1, 1, 10000);
+    c.conv2 = get_int(r, "objective.conv2", c.conv2, 1, 10000);
+    c.hidden = get_int(r, "objective.hidden", c.hidden, 1, 100000);
+    c.epochs = get_int(r, "objective.epochs", c.epochs, 1, 100000);
+    c.batch = get_int(r, "objective.batch_size", c.batch, 1, 100000);
   }
   if (o.family == "activity") {
     auto& a = o.activity;
     a.split_seed = r.get<std::uint64_t>("objective.split_seed", a.split_seed);
-    a.epochs = r.get<int>("objective.epochs", a.epochs);
-    r.require(a.epochs >= 1 && a.epochs <= 100000, "objective.epochs", "must be in [1, 100000]");
+    a.epochs = get_int(r, "objective.epochs", a.epochs, 1, 100000);
   }
 }
 
 void read_exploration(ConfigReader& r, ExperimentSpec& s) {
   s.subregions = r.get<int>("exploration.subregions", s.subregions);
-  r.require(s.subregions >= 1, "exploration.subregions", "must be >= 1");
+  // Every sub-region is explored by its own agents (Dai et al. 2021, Sec. 3.2: agent n is
+  // assigned sub-region n mod P), so P > N would leave sub-regions no agent explores.
+  r.require(s.subregions >= 1 && s.subregions <= s.agents, "exploration.subregions",
+            fmt::format("must be in [1, agents.count = {}]", s.agents));
   s.agent.schedule = agents::parse_exploration_schedule(r.get_choice(
       "exploration.schedule", to_string(s.agent.schedule), {"inv_sqrt", "inv", "inv_square"}));
   auto& w = s.weights;
@@ -104,14 +118,12 @@ void read_exploration(ConfigReader& r, ExperimentSpec& s) {
 
 void read_models(ConfigReader& r, ExperimentSpec& s) {
   auto& a = s.agent;
-  s.features = r.get<int>("rff.features", s.features);
-  r.require(s.features >= 1, "rff.features", "must be >= 1");
+  s.features = get_int(r, "rff.features", s.features, 1, kMaxCount);
   s.rff_lengthscale = r.get<double>("rff.lengthscale", s.rff_lengthscale);
   r.require(s.rff_lengthscale > 0, "rff.lengthscale", "must be > 0");
   a.message_lambda = r.get<double>("rff.lambda", a.message_lambda);
   r.require(a.message_lambda > 0, "rff.lambda", "must be > 0");
-  a.local_features = r.get<int>("local_ts.features", a.local_features);
-  r.require(a.local_features >= 1, "local_ts.features", "must be >= 1");
+  a.local_features = get_int(r, "local_ts.features", a.local_features, 1, kMaxCount);
   a.local_noise_floor = r.get<double>("local_ts.noise_floor", a.local_noise_floor);
   r.require(a.local_noise_floor >= 0, "local_ts.noise_floor", "must be >= 0");
   a.fit_hyper = r.get<bool>("gp.fit", a.fit_hyper);
@@ -121,18 +133,15 @@ void read_models(ConfigReader& r, ExperimentSpec& s) {
   r.require(a.hyper.signal_var > 0, "gp.signal_var", "must be > 0");
   a.hyper.noise_var = r.get<double>("gp.noise_var", a.hyper.noise_var);
   r.require(a.hyper.noise_var > 0, "gp.noise_var", "must be > 0");
-  a.fit.restarts = r.get<int>("gp.restarts", a.fit.restarts);
-  r.require(a.fit.restarts >= 0, "gp.restarts", "must be >= 0");
+  a.fit.restarts = get_int(r, "gp.restarts", a.fit.restarts, 0, 10000);
   a.refit_every = r.get<int>("gp.refit_every", a.refit_every);
   r.require(a.refit_every >= 1, "gp.refit_every", "must be >= 1");
-  a.fit.max_iterations = r.get<int>("gp.max_iterations", a.fit.max_iterations);
-  r.require(a.fit.max_iterations >= 1, "gp.max_iterations", "must be >= 1");
-  a.maximiser.random_points = r.get<int>("acquisition.random_points", a.maximiser.random_points);
-  r.require(a.maximiser.random_points >= 1, "acquisition.random_points", "must be >= 1");
-  a.maximiser.starts = r.get<int>("acquisition.starts", a.maximiser.starts);
-  r.require(a.maximiser.starts >= 0, "acquisition.starts", "must be >= 0");
-  a.maximiser.max_iterations = r.get<int>("acquisition.max_iterations", a.maximiser.max_iterations);
-  r.require(a.maximiser.max_iterations >= 1, "acquisition.max_iterations", "must be >= 1");
+  a.fit.max_iterations = get_int(r, "gp.max_iterations", a.fit.max_iterations, 1, kMaxCount);
+  a.maximiser.random_points =
+      get_int(r, "acquisition.random_points", a.maximiser.random_points, 1, 10000000);
+  a.maximiser.starts = get_int(r, "acquisition.starts", a.maximiser.starts, 0, kMaxCount);
+  a.maximiser.max_iterations =
+      get_int(r, "acquisition.max_iterations", a.maximiser.max_iterations, 1, kMaxCount);
 }
 
 void read_server(ConfigReader& r, ExperimentSpec& s) {
@@ -152,6 +161,11 @@ void read_server(ConfigReader& r, ExperimentSpec& s) {
       r.get_choice("server.w_max", "global", {"global", "per_region"}) == "per_region";
   sv.delta = r.get_optional<double>("server.delta");
   if (sv.delta) r.require(*sv.delta > 0 && *sv.delta < 1, "server.delta", "must be in (0, 1)");
+  // The default delta N^-1.1 (spec section 6) is 1 for a single agent: no privacy statement.
+  if (sv.dp && s.algorithm == Algorithm::fts_de && !sv.delta)
+    r.require(s.agents >= 2, "agents.count",
+              "must be >= 2 with DP unless server.delta is set (the default delta N^-1.1 "
+              "must be < 1)");
   const std::vector<std::string>& names = privacy::accountant_names();
   sv.accountant = r.get_choice("server.accountant", sv.accountant, names);
   sv.accountants = split_list(r.get<std::string>("server.accountants", ""));
@@ -178,35 +192,55 @@ void read_network(ConfigReader& r, NetworkSpec& n) {
   auto& l = n.latency;
   l.distribution = r.get_choice("network.latency.distribution", l.distribution,
                                 {"constant", "uniform", "exponential"});
+  // Latencies are integer ticks (1 ms by convention); 1e12 ticks is 30 years, and keeps every
+  // sum of event times far from the int64 range.
+  const double max_ticks = LatencySpec::kMaxTicks;
+  const std::string range = fmt::format("must be in [0, {:g}] ticks", max_ticks);
   l.mean = r.get<double>("network.latency.mean", l.mean);
-  r.require(l.mean >= 0, "network.latency.mean", "must be >= 0");
+  r.require(l.mean >= 0 && l.mean <= max_ticks, "network.latency.mean", range);
   l.min = r.get<double>("network.latency.min", l.min);
-  r.require(l.min >= 0, "network.latency.min", "must be >= 0");
+  r.require(l.min >= 0 && l.min <= max_ticks, "network.latency.min", range);
   l.max = r.get<double>("network.latency.max", l.max);
-  r.require(l.max >= l.min, "network.latency.max", "must be >= network.latency.min");
+  r.require(l.max >= l.min && l.max <= max_ticks, "network.latency.max",
+            fmt::format("must be in [network.latency.min, {:g}] ticks", max_ticks));
   n.deadline = r.get<std::int64_t>("network.deadline", n.deadline);
   r.require(n.deadline >= 0, "network.deadline", "must be >= 0 (0: wait for every agent)");
   n.dropout = r.get<double>("network.dropout", n.dropout);
   r.require(n.dropout >= 0 && n.dropout < 1, "network.dropout", "must be in [0, 1)");
 }
 
+// Rejects an experiment whose memory or work estimate is absurd, naming the keys of the largest
+// term, before anything is allocated.
+void check_resources(const ConfigReader& r, const ExperimentSpec& s) {
+  const ResourceEstimate e = estimate_resources(s);
+  constexpr double kGiB = 1ull << 30;
+  if (e.bytes() > kMaxBytes)
+    throw ConfigError(fmt::format(
+        "{}: the experiment would hold about {:.3g} GiB in memory, more than the {:g} GiB "
+        "allowed; the largest part: {}",
+        r.source(), e.bytes() / kGiB, kMaxBytes / kGiB, ResourceEstimate::largest(e.memory).what));
+  if (e.flops() > kMaxFlops)
+    throw ConfigError(fmt::format(
+        "{}: the experiment would take about {:.3g} floating-point operations, more than the "
+        "{:g} allowed (months of one core); the largest part: {}",
+        r.source(), e.flops(), kMaxFlops, ResourceEstimate::largest(e.work).what));
+}
+
 ExperimentSpec read_spec(ConfigReader& r, const std::string& default_name) {
   ExperimentSpec s;
   s.name = r.get<std::string>("name", default_name);
-  r.require(!s.name.empty() && s.name.find('/') == std::string::npos, "name",
-            "must be a non-empty name without '/'");
+  r.require(!s.name.empty(), "name", "must not be empty");
+  r.require(safe_name(s.name), "name",
+            "must be one directory name (results/<name>): at most 200 characters, not '.' or "
+            "'..', without '/', '\\' or control characters");
   s.algorithm = r.get_choice("algorithm", "fts_de", {"ts", "fts_de"}) == "ts" ? Algorithm::ts
                                                                               : Algorithm::fts_de;
-  s.rounds = r.get<int>("rounds", s.rounds);
-  r.require(s.rounds >= 1, "rounds", "must be >= 1");
-  s.runs = r.get<int>("runs", s.runs);
-  r.require(s.runs >= 1, "runs", "must be >= 1");
+  s.rounds = get_int(r, "rounds", s.rounds, 1, kMaxCount);
+  s.runs = get_int(r, "runs", s.runs, 1, kMaxCount);
   s.seed = r.get<std::uint64_t>("seed", s.seed);
   read_objective(r, s.objective);
-  s.agents = r.get<int>("agents.count", s.agents);
-  r.require(s.agents >= 1, "agents.count", "must be >= 1");
-  s.agent.init_points = r.get<int>("agents.init_points", s.agent.init_points);
-  r.require(s.agent.init_points >= 1, "agents.init_points", "must be >= 1");
+  s.agents = get_int(r, "agents.count", s.agents, 1, kMaxCount);
+  s.agent.init_points = get_int(r, "agents.init_points", s.agent.init_points, 1, kMaxCount);
   s.agent.init_in_region = r.get_choice("agents.init", "region", {"region", "domain"}) == "region";
   read_exploration(r, s);
   read_models(r, s);
@@ -214,6 +248,7 @@ ExperimentSpec read_spec(ConfigReader& r, const std::string& default_name) {
   read_network(r, s.network);
   if (s.algorithm == Algorithm::ts) s.agent.schedule = agents::ExplorationSchedule::local;
   r.reject_unknown_keys();
+  check_resources(r, s);
   return s;
 }
 
@@ -241,12 +276,21 @@ LoadedConfig load_config_text(const std::string& text, const std::string& source
   }
 }
 
-LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
+std::string read_config_text(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError(path + ": is a directory, not a config file");
   std::ifstream in(path);
   if (!in) throw ConfigError(path + ": cannot open the config file");
   std::stringstream text;
   text << in.rdbuf();
-  return load_config_text(text.str(), path, std::filesystem::path(path).stem().string(), overrides);
+  if (in.bad()) throw ConfigError(path + ": cannot read the config file");
+  return text.str();
+}
+
+LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  return load_config_text(read_config_text(path), path, std::filesystem::path(path).stem().string(),
+                          overrides);
 }
 
 }  // namespace fbosim::sim

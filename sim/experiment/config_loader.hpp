@@ -15,6 +15,9 @@ struct LoadedConfig {
   YAML::Node resolved;  ///< every key with its effective value (config.resolved.yaml)
 };
 
+/// The text of the config file `path`; throws ConfigError naming it when it is a directory or
+/// cannot be read.
+std::string read_config_text(const std::string& path);
 /// Reads `path`, applies the --set overrides in order, validates every key and value.
 /// Throws ConfigError naming the file, the key and the bad value.
 LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides);

@@ -1,5 +1,7 @@
 #include "sim/experiment/config_reader.hpp"
 
+#include <algorithm>
+#include <map>
 #include <sstream>
 
 namespace fbosim::sim {
@@ -12,12 +14,78 @@ std::vector<std::string> split_key(const std::string& key) {
   while (std::getline(ss, part, '.')) parts.push_back(part);
   return parts;
 }
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string line_of(const YAML::Node& key) {
+  const YAML::Mark m = key.Mark();
+  return m.is_null() ? std::string("a --set") : "line " + std::to_string(m.line + 1);
+}
+
+// yaml-cpp keeps every entry of a mapping that repeats a key, and lookups find the first: a
+// repeated key would silently drop the later value, so it is an error.
+void reject_duplicate_keys(const YAML::Node& node, const std::string& prefix,
+                           const std::string& source) {
+  if (!node.IsMap()) return;
+  std::map<std::string, YAML::Node> seen;
+  for (const auto& kv : node) {
+    if (!kv.first.IsScalar()) {
+      YAML::Emitter out;
+      out << YAML::Flow << kv.first;
+      throw ConfigError(source + ": " + line_of(kv.first) + ": a key must be a name, got '" +
+                        shorten(out.c_str()) + "'" +
+                        (prefix.empty() ? "" : " (in " + prefix + ")"));
+    }
+    const std::string key = kv.first.Scalar();
+    const auto [it, fresh] = seen.emplace(key, kv.first);
+    if (!fresh)
+      throw ConfigError(source + ": " + prefix + key + ": the key appears twice (" +
+                        line_of(it->second) + " and " + line_of(kv.first) + "); give it once");
+    reject_duplicate_keys(kv.second, prefix + key + ".", source);
+  }
+}
 }  // namespace
+
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (const std::string& c : candidates) {
+    const std::size_t d = edit_distance(word, c);
+    if (d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  const std::string best = closest_match(word, candidates);
+  return best.empty() ? "" : " (did you mean '" + best + "'?)";
+}
+
+std::string shorten(const std::string& text) {
+  return text.size() <= 60 ? text : text.substr(0, 57) + "...";
+}
 
 ConfigReader::ConfigReader(YAML::Node root, std::string source)
     : root_(std::move(root)), resolved_(YAML::NodeType::Map), source_(std::move(source)) {
   if (root_.IsNull()) root_ = YAML::Node(YAML::NodeType::Map);
   if (!root_.IsMap()) throw ConfigError(source_ + ": the top level must be a mapping of keys");
+  reject_duplicate_keys(root_, "", source_);
 }
 
 YAML::Node ConfigReader::find(const std::string& key) const {
@@ -26,11 +94,11 @@ YAML::Node ConfigReader::find(const std::string& key) const {
   for (const std::string& part : split_key(key)) {
     if (!node.IsMap()) {
       throw ConfigError(source_ + ": " + path + ": must be a mapping (it holds '" + key +
-                        "'), got '" + YAML::Dump(node) + "'");
+                        "'), got '" + shorten(YAML::Dump(node)) + "'");
     }
     path += (path.empty() ? "" : ".") + part;
     node = node[part];
-    if (!node) return YAML::Node();
+    if (!node) return YAML::Node(YAML::NodeType::Undefined);  // absent (a Node() is null)
   }
   return node;
 }
@@ -61,7 +129,7 @@ void ConfigReader::record(const std::string& key, const YAML::Node& value) {
 }
 
 void ConfigReader::require(bool ok, const std::string& key, const std::string& what) const {
-  if (!ok) throw ConfigError(source_ + ": " + key + ": " + what + ", got " + text_of(key));
+  if (!ok) throw ConfigError(source_ + ": " + key + ": " + what + ", got " + shorten(text_of(key)));
 }
 
 std::string ConfigReader::get_choice(const std::string& key, const std::string& fallback,
@@ -71,7 +139,8 @@ std::string ConfigReader::get_choice(const std::string& key, const std::string& 
     if (c == value) return value;
   std::string list;
   for (const std::string& c : choices) list += (list.empty() ? "" : ", ") + c;
-  throw ConfigError(source_ + ": " + key + ": must be one of " + list + ", got '" + value + "'");
+  throw ConfigError(source_ + ": " + key + ": must be one of " + list + ", got '" + shorten(value) +
+                    "'" + did_you_mean(value, choices));
 }
 
 void ConfigReader::reject_unknown_keys() const {
@@ -90,8 +159,10 @@ void ConfigReader::reject_unknown_keys() const {
   };
   walk(root_, "");
   if (unknown.empty()) return;
+  const std::vector<std::string> known(read_.begin(), read_.end());
   std::string list;
-  for (const std::string& k : unknown) list += (list.empty() ? "'" : ", '") + k + "'";
+  for (const std::string& k : unknown)
+    list += (list.empty() ? "'" : ", '") + k + "'" + did_you_mean(k, known);
   throw ConfigError(source_ + ": unknown key" + (unknown.size() > 1 ? "s " : " ") + list +
                     " (see docs/CONFIG.md for the keys)");
 }

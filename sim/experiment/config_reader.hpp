@@ -2,11 +2,13 @@
 // Strict reading of a YAML tree by dotted key paths. Every key read is recorded with its
 // effective value (the resolved config); any key of the input that was never read is an
 // error, so a typo is never silently ignored. Errors name the file, the key and the value.
+#include <cmath>
 #include <functional>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -19,13 +21,23 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The candidate closest to `word` by edit distance (Levenshtein), or "" when none is within
+/// a third of the word's length (at least 2 edits): the "did you mean" of messages.
+std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
+/// " (did you mean 'X'?)" for closest_match(word, candidates), or "".
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
+/// `text` cut to at most 60 characters ("..." marks a cut), for messages.
+std::string shorten(const std::string& text);
+
 class ConfigReader {
  public:
-  /// root: the parsed file (after overrides); source: the file name for messages.
+  /// root: the parsed file (after overrides); source: the file name for messages. Throws
+  /// ConfigError if a mapping holds a key twice (yaml-cpp keeps both; the first would win).
   ConfigReader(YAML::Node root, std::string source);
 
   /// The value at `key` (dotted path) or `fallback` when absent; throws ConfigError if the
-  /// value is not a T. The effective value is recorded in resolved().
+  /// value is not a T, is given without a value (`key:`), or is a non-finite floating-point
+  /// number (no key takes nan or inf). The effective value is recorded in resolved().
   template <typename T>
   T get(const std::string& key, const T& fallback);
   /// The value at key if present (recorded), else nothing (recorded as null).
@@ -61,12 +73,30 @@ template <typename T>
 T ConfigReader::get(const std::string& key, const T& fallback) {
   const YAML::Node node = find(key);
   T value = fallback;
-  if (node && !node.IsNull()) {
+  if (node && node.IsNull())
+    throw ConfigError(source_ + ": " + key +
+                      ": has no value (give one, or leave the key out for the default)");
+  if (node) {
     try {
       if (!node.IsScalar()) throw YAML::Exception(YAML::Mark::null_mark(), "not a scalar");
+      if constexpr (std::is_unsigned_v<T> && !std::is_same_v<T, bool>) {
+        if (node.Scalar().find('-') != std::string::npos)
+          throw YAML::Exception(YAML::Mark::null_mark(), "negative");
+      }
       value = node.as<T>();
     } catch (const YAML::Exception&) {
-      throw ConfigError(source_ + ": " + key + ": has the wrong type, got '" + text_of(key) + "'");
+      const char* want = std::is_same_v<T, bool>       ? " (expected true or false)"
+                         : std::is_floating_point_v<T> ? " (expected a number)"
+                         : std::is_unsigned_v<T>       ? " (expected an integer >= 0)"
+                         : std::is_integral_v<T>       ? " (expected an integer)"
+                                                       : "";
+      throw ConfigError(source_ + ": " + key + ": has the wrong type" + want + ", got '" +
+                        shorten(text_of(key)) + "'");
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!std::isfinite(value))
+        throw ConfigError(source_ + ": " + key + ": must be a finite number, got '" + text_of(key) +
+                          "'");
     }
   }
   record(key, YAML::Node(value));

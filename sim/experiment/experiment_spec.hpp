@@ -18,6 +18,9 @@ enum class Algorithm { ts, fts_de };
 
 /// Latency of an agent's reply, in integer ticks (1 tick = 1 ms by convention).
 struct LatencySpec {
+  /// The largest latency parameter accepted: 1e12 ticks (30 years at 1 ms), far from the int64
+  /// range of event times.
+  static constexpr double kMaxTicks = 1e12;
   std::string distribution =
       "constant";   ///< network.latency.distribution: constant|uniform|exponential
   double mean = 0;  ///< network.latency.mean (constant, exponential)

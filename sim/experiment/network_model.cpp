@@ -1,6 +1,9 @@
 #include "sim/experiment/network_model.hpp"
 
 #include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 namespace fbosim::sim {
 
@@ -20,6 +23,12 @@ std::optional<core::SimTime> NetworkModel::delay(const core::RngFactory& rf, int
     core::RngStream rng = rf.stream("network.latency", i, j);
     ticks = -l.mean * std::log1p(-rng.uniform());
   }
+  // The config bounds the parameters (LatencySpec::kMaxTicks); an exponential draw exceeds
+  // the mean by at most a factor of ~40 (log of the smallest uniform), far from int64 limits.
+  if (!(ticks >= 0 && ticks <= 1e3 * LatencySpec::kMaxTicks))
+    throw std::invalid_argument(
+        fmt::format("network.latency: a latency of {:g} ticks is outside [0, {:g}]", ticks,
+                    1e3 * LatencySpec::kMaxTicks));
   return static_cast<core::SimTime>(std::llround(ticks));
 }
 

@@ -13,6 +13,7 @@
 #include "algorithms/privacy/accountant.hpp"
 #include "algorithms/server/plain_aggregator.hpp"
 #include "sim/core/event_queue.hpp"
+#include "sim/experiment/interrupt.hpp"
 #include "sim/experiment/network_model.hpp"
 
 namespace fbosim::sim {
@@ -102,6 +103,7 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
   for (int t = 0; t <= s.rounds; ++t) {
     const bool aggregate = federated && t < s.rounds;  // the last broadcast would go unused
     pool_.parallel_for(s.agents, [&](std::size_t i) {
+      check_interrupt();  // an evaluation can take seconds: Ctrl-C/SIGTERM stops between them
       const int n = static_cast<int>(i);
       auto& agent = agents[i];
       AgentRound& w = work[i];
@@ -120,6 +122,7 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
       w.ys.assign(w.xs.size(), 0.0);
       w.fs.assign(w.xs.size(), 0.0);
       for (std::size_t k = 0; k < w.xs.size(); ++k) {
+        if (k > 0) check_interrupt();
         const datasets::Objective::Evaluation e = objectives[i]->query(w.xs[k], noise);
         w.ys[k] = e.y;
         w.fs[k] = e.f;

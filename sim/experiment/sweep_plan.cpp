@@ -1,6 +1,7 @@
 #include "sim/experiment/sweep_plan.hpp"
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <unordered_map>
@@ -35,13 +36,35 @@ std::string yaml_text(const YAML::Node& node) {
   return out.c_str();
 }
 
+// The value a grid's YAML text stands for: numbers compare by value (1, 1.0, 1e0 and 01 are one
+// point, which would otherwise run twice under two names), anything else by its YAML text.
+std::string value_key(const std::string& text) {
+  YAML::Node node;
+  try {
+    node = YAML::Load(text);
+  } catch (const YAML::Exception&) {
+    return "text:" + text;
+  }
+  if (!node.IsScalar()) return "yaml:" + yaml_text(node);
+  const std::string& scalar = node.Scalar();
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(scalar, &used);
+    if (used == scalar.size()) return fmt::format("number:{}", v == 0 ? 0.0 : v);
+  } catch (const std::exception&) {
+  }
+  return "scalar:" + scalar;
+}
+
 void check_unique_values(const SweepGrid& g, const std::string& where) {
   if (g.values.empty()) throw std::invalid_argument(where + ": grid '" + g.key + "' has no values");
-  std::set<std::string> seen;
+  std::map<std::string, std::string> seen;  // value -> the text that gave it first
   for (const std::string& v : g.values) {
     if (v.empty()) throw std::invalid_argument(where + ": grid '" + g.key + "' has an empty value");
-    if (!seen.insert(v).second)
-      throw std::invalid_argument(where + ": grid '" + g.key + "' repeats the value '" + v + "'");
+    const auto [it, fresh] = seen.emplace(value_key(v), v);
+    if (!fresh)
+      throw std::invalid_argument(where + ": grid '" + g.key + "' repeats the value '" + v + "'" +
+                                  (it->second == v ? "" : " (equal to '" + it->second + "')"));
   }
 }
 

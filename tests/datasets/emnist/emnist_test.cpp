@@ -100,3 +100,16 @@ TEST_CASE("without LibTorch the EMNIST family says how to get it") {
   CHECK_THROWS_WITH(EmnistFamily(spec), Catch::Contains("libtorch-dev"));
 }
 #endif
+
+TEST_CASE("IDX: a header whose sizes disagree with the file fails before allocating") {
+  // 0x7fffffff x 28 x 28 images (1.7 TB) claimed by a 2-image file: named, no bad_alloc.
+  std::string bytes("\x00\x00\x08\x03\x7f\xff\xff\xff\x00\x00\x00\x1c\x00\x00\x00\x1c", 16);
+  bytes += std::string(2 * 784, '\0');
+  CHECK_THROWS_WITH(read_idx(temp("fbosim_huge.idx", bytes), 3),
+                    Catch::Contains("fbosim_huge.idx") && Catch::Contains("2147483647 x 28 x 28") &&
+                        Catch::Contains("1568 bytes"));
+  // Trailing bytes after the data are a corrupt header too.
+  const std::string extra("\x00\x00\x08\x01\x00\x00\x00\x02\x01\x02\x03", 11);
+  CHECK_THROWS_WITH(read_idx(temp("fbosim_extra.idx", extra), 1),
+                    Catch::Contains("3 bytes after its header"));
+}

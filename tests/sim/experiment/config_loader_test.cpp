@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <yaml-cpp/yaml.h>
+
 #include "sim/experiment/config_loader.hpp"
 
 using namespace fbosim::sim;
@@ -80,4 +82,86 @@ TEST_CASE("malformed YAML names the file and the line") {
 
 TEST_CASE("a missing config file is an error naming the path") {
   CHECK_THROWS_WITH(load_config("/nonexistent/x.yaml", {}), Catch::Contains("/nonexistent/x.yaml"));
+}
+
+TEST_CASE("a key given twice is an error naming the key and both lines") {
+  CHECK_THROWS_WITH(load("rounds: 2\nruns: 1\nrounds: 3\n"),
+                    Catch::Contains("test.yaml") && Catch::Contains("rounds") &&
+                        Catch::Contains("line 1") && Catch::Contains("line 3"));
+  CHECK_THROWS_WITH(load("server: {clip_norm: 1, clip_norm: 2}\n"),
+                    Catch::Contains("server.clip_norm") && Catch::Contains("twice"));
+}
+
+TEST_CASE("a key without a value is an error, except the optional server.delta") {
+  CHECK_THROWS_WITH(load("rounds:\n"), Catch::Contains("rounds") && Catch::Contains("no value"));
+  CHECK_THROWS_WITH(load("", {"rounds="}),
+                    Catch::Contains("rounds") && Catch::Contains("no value"));
+  CHECK_FALSE(load("server: {delta: ~}\n").spec.server.delta.has_value());
+}
+
+TEST_CASE("the resolved config of every shipped config loads back to the same resolved config") {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(FBOSIM_SOURCE_DIR) + "/configs/dp_fts_de")) {
+    INFO(entry.path());
+    const LoadedConfig c = load_config(entry.path().string(), {});
+    const LoadedConfig again = load(YAML::Dump(c.resolved));
+    CHECK(YAML::Dump(again.resolved) == YAML::Dump(c.resolved));
+  }
+}
+
+TEST_CASE("no floating-point key takes nan or inf") {
+  for (const char* key : {"server.clip_norm", "objective.lengthscale", "network.latency.mean",
+                          "rff.lambda", "gp.noise_var", "server.delta"})
+    for (const char* value : {".nan", ".inf", "-.inf"}) {
+      INFO(key << " = " << value);
+      CHECK_THROWS_WITH(load("", {std::string(key) + "=" + value}), Catch::Contains(key) &&
+                                                                        Catch::Contains("finite") &&
+                                                                        Catch::Contains(value));
+    }
+}
+
+TEST_CASE("unknown keys and bad choices suggest the closest valid one") {
+  CHECK_THROWS_WITH(load("roudns: 3\n"), Catch::Contains("did you mean 'rounds'"));
+  CHECK_THROWS_WITH(load("", {"sever.dp=false"}), Catch::Contains("did you mean 'server.dp'"));
+  CHECK_THROWS_WITH(load("algorithm: fts-de\n"), Catch::Contains("did you mean 'fts_de'"));
+  // Nothing close: no suggestion.
+  CHECK_THROWS_WITH(load("zzzzzzzz: 3\n"), !Catch::Contains("did you mean"));
+  CHECK(closest_match("thrads", {"threads", "runs"}) == "threads");
+  CHECK(closest_match("xyz", {"threads", "runs"}).empty());
+}
+
+TEST_CASE("the name is one safe directory name") {
+  for (const char* bad : {"..", ".", "a/b", "a\\\\b", "''", "\"a\\tb\""}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(load(std::string("name: ") + bad + "\n"), Catch::Contains("name"));
+  }
+  CHECK_THROWS_WITH(load("name: " + std::string(201, 'n') + "\n"), Catch::Contains("name"));
+  CHECK(load("name: fig2a_z1.5+q0.25\n").spec.name == "fig2a_z1.5+q0.25");
+}
+
+TEST_CASE("sub-regions need agents, and the default delta needs two agents") {
+  CHECK_THROWS_WITH(load("agents: {count: 4}\nexploration: {subregions: 5}\n"),
+                    Catch::Contains("exploration.subregions") && Catch::Contains("agents.count"));
+  CHECK_THROWS_WITH(load("agents: {count: 1}\n"),
+                    Catch::Contains("agents.count") && Catch::Contains("server.delta"));
+  CHECK(load("agents: {count: 1}\nserver: {delta: 1.0e-5}\n").spec.agents == 1);
+  CHECK(load("agents: {count: 1}\nalgorithm: ts\n").spec.agents == 1);
+}
+
+TEST_CASE("size keys are bounded and an absurd memory or work estimate names its keys") {
+  CHECK_THROWS_WITH(load("rounds: 1000000000\n"),
+                    Catch::Contains("rounds") && Catch::Contains("1000000000"));
+  CHECK_THROWS_WITH(load("rff: {features: 1000000000}\n"), Catch::Contains("rff.features"));
+  CHECK_THROWS_WITH(load("objective: {grid_points: 60000}\n"),
+                    Catch::Contains("objective.grid_points") && Catch::Contains("60000"));
+  // 100000 agents x 2 x 100000^2 doubles = 1.6e16 bytes = 1.49e7 GiB of posteriors.
+  CHECK_THROWS_WITH(load("agents: {count: 100000}\nrff: {features: 100000}\n"),
+                    Catch::Contains("agents.count = 100000 x rff.features = 100000") &&
+                        Catch::Contains("1.49e+07 GiB in memory"));
+  // 10 runs x 1000 agents x 1e5 rounds = 1e9 local TS steps, each with 1e5 observations x
+  // 1000^2 flops for the features' Gram matrix: 1e20; the traces hold 24 GiB, under the limit.
+  CHECK_THROWS_WITH(
+      load("runs: 10\nrounds: 100000\nagents: {count: 1000}\n"
+           "local_ts: {features: 1000}\n"),
+      Catch::Contains("floating-point operations") && Catch::Contains("local_ts.features"));
 }

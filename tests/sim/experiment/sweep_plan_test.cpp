@@ -124,3 +124,14 @@ TEST_CASE("CSV fields with commas and quotes round-trip") {
   CHECK(split_csv_line(line) == fields);
   CHECK_THROWS(split_csv_line("\"open"));
 }
+
+TEST_CASE("grid values that are the same number are one value, whatever their spelling") {
+  CHECK_THROWS_WITH(parse_grid("server.noise_multiplier=1,1.0"),
+                    Catch::Contains("repeats the value '1.0'") && Catch::Contains("equal to '1'"));
+  CHECK_THROWS_WITH(parse_grid("rounds=2,02"), Catch::Contains("repeats the value '02'"));
+  CHECK_THROWS_WITH(parse_grid("a=1e-3,0.001"), Catch::Contains("repeats"));
+  CHECK_THROWS_WITH(parse_grid("a=0,-0.0"), Catch::Contains("repeats"));
+  // Different values, and strings that only look alike, stay apart.
+  CHECK(parse_grid("a=1,1.5,10").values.size() == 3);
+  CHECK(parse_grid("a=inv,'inv ',[1, 2],[1,2.5]").values.size() == 4);
+}
