@@ -412,9 +412,12 @@ std::vector<Case> all_cases() {
   run("usage", "bench --repeats 0", {"fbosim: error:", "--repeats", "0"}, 2);
   run("usage", "bench --case nope", {"fbosim: error:", "--case", "nope"}, 2);
   run("usage", "audit {cfg} --trials 10", {"fbosim: error:", "--trials", "10"}, 2);
-  // Checked by the audit itself (sim/experiment/privacy_audit.cpp), like a config value.
-  run("usage", "audit {cfg} --confidence 1.5", {"fbosim: error:", "--confidence", "1.5"});
-  run("usage", "audit {cfg} --confidence nan", {"fbosim: error:", "--confidence", "nan"});
+  run("usage", "audit {cfg} --confidence 1.5", {"fbosim: error:", "--confidence", "1.5"}, 2);
+  run("usage", "audit {cfg} --confidence nan", {"fbosim: error:", "--confidence", "nan"}, 2);
+  // The "audit --noise-scale inf" and its neighbours.
+  for (const char* v : {"inf", "nan", "0", "-1"})
+    run("usage", std::string("audit {cfg} --noise-scale ") + v,
+        {"fbosim: error:", "--noise-scale", v}, 2);
   // fbosim privacy: every value checked, named, and printed short.
   const std::string p = "privacy --steps 40 ";
   run("privacy", p + "--q 0.25 --z 1 --delta 0", {"fbosim: error:", "--delta", "(0, 1)", "got 0"},
