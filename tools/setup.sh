@@ -14,10 +14,12 @@ torch_flag=-DFBOSIM_TORCH=ON
 if [ "${FBOSIM_NO_TORCH:-0}" = 1 ]; then
   torch_flag=-DFBOSIM_TORCH=OFF
 else
-  # libtorch-dev pulls in Debian's reference BLAS; the single-threaded OpenBLAS replaces it
-  # (through update-alternatives) and makes an EMNIST evaluation ~22 % faster. Serial, because
-  # fbosim runs one training per core.
-  packages+=(libtorch-dev libopenblas0-serial)
+  # libtorch-dev pulls in Debian's reference BLAS; OpenBLAS replaces it (through
+  # update-alternatives) and makes an EMNIST evaluation ~22 % faster. The pthread build, kept to
+  # one thread per call by the plugin (OPENBLAS_NUM_THREADS=1), because fbosim runs one training
+  # per core: Debian's serial build is not safe when two threads call it at once (about 1 in 5
+  # tiny EMNIST runs with --threads 2 gave other accuracies; 0 in 10 with the pthread build).
+  packages+=(libtorch-dev libopenblas0-pthread)
 fi
 missing=()
 for p in "${packages[@]}"; do

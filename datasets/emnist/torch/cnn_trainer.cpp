@@ -45,11 +45,18 @@ torch::Tensor labels(const std::vector<int>& y) {
 
 double train_and_score(const WriterDigits& w, const CnnOptions& o, double lr, double decay,
                        double l2, std::uint64_t seed) {
-  static std::once_flag threads;
-  std::call_once(threads, [] {
-    at::set_num_threads(1);  // agents run in parallel on fbosim's pool: one thread each
-    at::set_num_interop_threads(1);
-  });
+  // Agents run in parallel on fbosim's pool: one LibTorch thread each. The intra-op count is an
+  // OpenMP setting of the calling thread, so every pool thread sets it for itself; set once,
+  // a second pool thread trained with the default count, and which agent got which thread
+  // (hence the result) depended on scheduling. The inter-op pool is process-wide and can be
+  // sized only once.
+  static std::once_flag interop;
+  std::call_once(interop, [] { at::set_num_interop_threads(1); });
+  thread_local const bool single_threaded = [] {
+    at::set_num_threads(1);
+    return true;
+  }();
+  (void)single_threaded;
   auto gen = at::make_generator<at::CPUGeneratorImpl>(seed);
   Net net(o);
   {
