@@ -5,6 +5,7 @@
 #include <string>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/pld_accountant.hpp"
 
 using namespace fbosim::privacy;
 using Catch::Matchers::Contains;
@@ -86,12 +87,19 @@ TEST_CASE("every accountant keeps the event contract") {
 
     // NonPrivate is supported by everyone and leaves no finite epsilon: a loud error.
     auto leak = fresh();
+    CHECK(leak->supports(DpEvent::non_private()));
     leak->compose(DpEvent::composed({e.a, DpEvent::non_private()}));
     CHECK(leak->non_private());
     CHECK(leak->steps() == 2);
     CHECK_THROWS_AS(eps(*leak), std::domain_error);
     CHECK_THROWS_WITH(eps(*leak), Contains("NonPrivate") && Contains(name));
   }
+}
+
+TEST_CASE("pld's bracket is refused after a NonPrivate event too") {
+  PldAccountant pld;
+  pld.compose(DpEvent::composed({DpEvent::gaussian(2), DpEvent::non_private()}));
+  CHECK_THROWS_WITH(pld.epsilon_bounds(1e-5), Contains("NonPrivate"));
 }
 
 TEST_CASE("composing more than INT_MAX steps is refused before anything is composed") {
