@@ -1,24 +1,137 @@
 #pragma once
-// What one round of the server released, as data (house rule 4, after google/dp_accounting's
-// DpEvent): the accountant composes these; nobody computes epsilon inline.
+// What a mechanism released, as data (house rule 4, after google/dp_accounting's DpEvent): an
+// algebra of mechanisms and how they were sampled and composed. Accountants compose these;
+// nobody computes epsilon inline. Values are immutable and validated at construction, so an
+// event that exists has valid parameters; children are shared, never mutated.
+#include <memory>
+#include <optional>
 #include <string>
+#include <variant>
+#include <vector>
 
 namespace fbosim::privacy {
 
-enum class Sampling { poisson, fixed };
+class DpEvent;
 
-/// A subsampled Gaussian release: each agent's contribution is clipped (sensitivity 1 after
-/// scaling), noise N(0, (z * sensitivity)^2) is added, and agents are sampled with rate q.
-/// A round that releases nothing is simply not composed.
-struct DpEvent {
-  double sampling_rate = 1.0;     ///< q in (0, 1]
-  double noise_multiplier = 1.0;  ///< z > 0
-  Sampling sampling = Sampling::poisson;
-  int population = 0;  ///< N, needed for fixed-size sampling (batch = floor(N q))
+/// A shared, immutable child event compared by value.
+class EventBox {
+ public:
+  explicit EventBox(DpEvent event);
+  const DpEvent& operator*() const { return *ptr_; }
+  const DpEvent* operator->() const { return ptr_.get(); }
+  bool operator==(const EventBox& other) const;
+
+ private:
+  std::shared_ptr<const DpEvent> ptr_;
 };
+
+/// Releases nothing (composes nothing in every accountant).
+struct NoOp {
+  bool operator==(const NoOp&) const = default;
+};
+/// Releases data without any privacy guarantee (no finite epsilon).
+struct NonPrivate {
+  bool operator==(const NonPrivate&) const = default;
+};
+/// Gaussian mechanism of sensitivity 1 with noise N(0, z^2).
+struct Gaussian {
+  double noise_multiplier;
+  bool operator==(const Gaussian&) const = default;
+};
+/// Laplace mechanism of sensitivity 1 with noise Laplace(0, b).
+struct Laplace {
+  double scale;
+  bool operator==(const Laplace&) const = default;
+};
+/// A mechanism known only to be (epsilon, delta)-DP.
+struct EpsilonDelta {
+  double epsilon, delta;
+  bool operator==(const EpsilonDelta&) const = default;
+};
+/// `event` run on a Poisson sample: each record is included with probability q.
+struct PoissonSampled {
+  double sampling_probability;
+  EventBox event;
+  bool operator==(const PoissonSampled&) const = default;
+};
+/// `event` run on a uniformly random subset of m of the N records, without replacement
+/// (neighbours replace one record, as Wang, Balle, Kasiviswanathan 2019 assume).
+struct FixedSampled {
+  int sample_size, population;
+  EventBox event;
+  bool operator==(const FixedSampled&) const = default;
+};
+/// `event` composed with itself `count` times.
+struct SelfComposed {
+  EventBox event;
+  long long count;
+  bool operator==(const SelfComposed&) const = default;
+};
+/// Every event of `events`, in any order.
+struct Composed {
+  std::vector<DpEvent> events;
+  bool operator==(const Composed& other) const;
+};
+
+class DpEvent {
+ public:
+  using Node = std::variant<NoOp, NonPrivate, Gaussian, Laplace, EpsilonDelta, PoissonSampled,
+                            FixedSampled, SelfComposed, Composed>;
+  /// NoOp.
+  DpEvent();
+  /// Throws std::invalid_argument naming the parameter if it is out of range.
+  explicit DpEvent(Node node);
+
+  static DpEvent noop() { return {}; }
+  static DpEvent non_private() { return DpEvent(NonPrivate{}); }
+  static DpEvent gaussian(double z) { return DpEvent(Gaussian{z}); }
+  static DpEvent laplace(double b) { return DpEvent(Laplace{b}); }
+  static DpEvent epsilon_delta(double eps, double delta) {
+    return DpEvent(EpsilonDelta{eps, delta});
+  }
+  static DpEvent poisson_sampled(double q, DpEvent inner) {
+    return DpEvent(PoissonSampled{q, EventBox(std::move(inner))});
+  }
+  static DpEvent fixed_sampled(int m, int n, DpEvent inner) {
+    return DpEvent(FixedSampled{m, n, EventBox(std::move(inner))});
+  }
+  static DpEvent self_composed(DpEvent inner, long long k) {
+    return DpEvent(SelfComposed{EventBox(std::move(inner)), k});
+  }
+  static DpEvent composed(std::vector<DpEvent> events) {
+    return DpEvent(Composed{std::move(events)});
+  }
+
+  const Node& node() const { return node_; }
+  template <class T>
+  const T* as() const {
+    return std::get_if<T>(&node_);
+  }
+  bool operator==(const DpEvent& other) const { return node_ == other.node_; }
+
+ private:
+  Node node_;
+};
+
+/// E.g. "PoissonSampled(q=0.25, Gaussian(z=1))" (shortest round-trip numbers).
+std::string to_string(const DpEvent& event);
+
+enum class Sampling { poisson, fixed };
 
 std::string to_string(Sampling s);
 /// Parses "poisson" or "fixed"; throws std::invalid_argument naming the bad value otherwise.
 Sampling parse_sampling(const std::string& s);
+
+/// q and z of Gaussian(z) (q = 1) or PoissonSampled(q, Gaussian(z)).
+struct PoissonGaussian {
+  double q, z;
+};
+/// The Poisson-subsampled Gaussian that `event` is, if it is one.
+std::optional<PoissonGaussian> as_poisson_gaussian(const DpEvent& event);
+
+/// The one builder of the subsampled Gaussian release (the server's mechanism): Poisson:
+/// PoissonSampled(q, Gaussian(z)); fixed: FixedSampled(floor(N q), N, Gaussian(z)). Throws
+/// std::invalid_argument for an out-of-range q, z or N, or floor(N q) = 0 with fixed sampling.
+DpEvent sampled_gaussian(Sampling sampling, double q, double z, int population);
 
 }  // namespace fbosim::privacy

@@ -9,21 +9,14 @@
 
 namespace fbosim::privacy {
 
-void GdpAccountant::compose(const DpEvent& e, int count) {
-  if (e.sampling != Sampling::poisson)
-    throw std::invalid_argument("the gdp accountant covers Poisson sampling only, got " +
-                                to_string(e.sampling) + " sampling");
-  if (!(e.sampling_rate > 0 && e.sampling_rate <= 1))
-    throw std::invalid_argument(
-        fmt::format("sampling_rate q must be in (0, 1], got {}", e.sampling_rate));
-  if (!(e.noise_multiplier > 0 && std::isfinite(e.noise_multiplier)))
-    throw std::invalid_argument(
-        fmt::format("noise_multiplier z must be > 0, got {}", e.noise_multiplier));
-  if (count < 0) throw std::invalid_argument(fmt::format("count must be >= 0, got {}", count));
-  const double q = e.sampling_rate, z = e.noise_multiplier;
+bool GdpAccountant::supports_mechanism(const DpEvent& event) const {
+  return as_poisson_gaussian(event).has_value();
+}
+
+void GdpAccountant::compose_mechanism(const DpEvent& event, long long count) {
+  const auto [q, z] = *as_poisson_gaussian(event);
   const double per_step = q == 1 ? 1 / (z * z) : q * q * std::expm1(1 / (z * z));
-  mu_squared_ += count * per_step;
-  steps_ += count;
+  mu_squared_ += static_cast<double>(count) * per_step;
 }
 
 double GdpAccountant::mu() const { return std::sqrt(mu_squared_); }
@@ -44,10 +37,10 @@ double GdpAccountant::epsilon_of(double mu, double delta) {
   return hi;
 }
 
-EpsilonResult GdpAccountant::epsilon(double delta) const {
+EpsilonResult GdpAccountant::private_epsilon(double delta) const {
   if (!(delta > 0 && delta < 1))
     throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
-  if (steps_ == 0 || mu_squared_ == 0) return {0.0, 0.0};
+  if (steps() == 0 || mu_squared_ == 0) return {0.0, 0.0};
   if (!std::isfinite(mu_squared_))  // e^{1/z^2} overflows: no finite mu (never a silent inf)
     throw std::domain_error(
         "gdp cannot answer: the per-step mu^2 = q^2 (e^{1/z^2} - 1) overflows for this z; use rdp");

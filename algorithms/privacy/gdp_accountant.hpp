@@ -13,20 +13,22 @@ namespace fbosim::privacy {
 class GdpAccountant final : public Accountant {
  public:
   std::string name() const override { return "gdp"; }
-  /// Poisson sampling only (throws std::invalid_argument for fixed-size sampling).
-  void compose(const DpEvent& event, int count = 1) override;
-  /// order is 0 (not an RDP accountant).
-  EpsilonResult epsilon(double delta) const override;
-  int steps() const override { return steps_; }
   double mu() const;
   /// delta(eps) of mu-GDP.
   static double delta_of(double mu, double epsilon);
   /// The smallest epsilon >= 0 with delta_of(mu, epsilon) <= delta.
   static double epsilon_of(double mu, double delta);
 
+ protected:
+  /// Gaussian and PoissonSampled(Gaussian) (the CLT is for Poisson sampling).
+  bool supports_mechanism(const DpEvent& event) const override;
+  void compose_mechanism(const DpEvent& event, long long count) override;
+  /// order is 0 (not an RDP accountant).
+  EpsilonResult private_epsilon(double delta) const override;
+  std::string supported() const override { return "Gaussian, PoissonSampled(Gaussian)"; }
+
  private:
   double mu_squared_ = 0;
-  int steps_ = 0;
 };
 
 }  // namespace fbosim::privacy

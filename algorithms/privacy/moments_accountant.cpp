@@ -53,23 +53,21 @@ double MomentsAccountant::rdp(double q, double z, int alpha) {
   return (m + std::log1p(others)) / (a - 1);
 }
 
-void MomentsAccountant::compose(const DpEvent& event, int count) {
-  if (event.sampling != Sampling::poisson)
-    throw std::invalid_argument("the moments accountant covers Poisson sampling only, got " +
-                                to_string(event.sampling) + " sampling");
-  check_q_z(event.sampling_rate, event.noise_multiplier);
-  if (count < 0) throw std::invalid_argument(fmt::format("count must be >= 0, got {}", count));
-  // RDP composes additively over steps (Mironov 2017, Prop. 1).
-  for (int alpha = kMinOrder; alpha <= kMaxOrder; ++alpha)
-    rdp_total_[alpha - kMinOrder] +=
-        count * rdp(event.sampling_rate, event.noise_multiplier, alpha);
-  steps_ += count;
+bool MomentsAccountant::supports_mechanism(const DpEvent& event) const {
+  return as_poisson_gaussian(event).has_value();
 }
 
-EpsilonResult MomentsAccountant::epsilon(double delta) const {
+void MomentsAccountant::compose_mechanism(const DpEvent& event, long long count) {
+  const PoissonGaussian e = *as_poisson_gaussian(event);
+  // RDP composes additively over steps (Mironov 2017, Prop. 1).
+  for (int alpha = kMinOrder; alpha <= kMaxOrder; ++alpha)
+    rdp_total_[alpha - kMinOrder] += static_cast<double>(count) * rdp(e.q, e.z, alpha);
+}
+
+EpsilonResult MomentsAccountant::private_epsilon(double delta) const {
   if (!(delta > 0 && delta < 1))
     throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
-  if (steps_ == 0) return {0.0, 0.0};
+  if (steps() == 0) return {0.0, 0.0};
   // The conversion the paper used (Abadi et al. 2016, Thm. 2 in RDP form), not the tighter
   // one of later work (spec section 6: tighter accountants are extensions).
   EpsilonResult best{std::numeric_limits<double>::infinity(), 0.0};

@@ -17,18 +17,19 @@ class MomentsAccountant final : public Accountant {
 
   MomentsAccountant();
   std::string name() const override { return "moments"; }
-  /// Accepts Poisson events; throws std::invalid_argument for fixed-size sampling (the
-  /// moments accountant's bound is for Poisson sampling) or out-of-range q, z.
-  void compose(const DpEvent& event, int count = 1) override;
-  EpsilonResult epsilon(double delta) const override;
-  int steps() const override { return steps_; }
 
   /// RDP(alpha) of one Poisson-subsampled Gaussian step, integer alpha >= 2.
   static double rdp(double q, double z, int alpha);
 
+ protected:
+  /// Gaussian and PoissonSampled(Gaussian) (the bound is for Poisson sampling).
+  bool supports_mechanism(const DpEvent& event) const override;
+  void compose_mechanism(const DpEvent& event, long long count) override;
+  EpsilonResult private_epsilon(double delta) const override;
+  std::string supported() const override { return "Gaussian, PoissonSampled(Gaussian)"; }
+
  private:
   std::vector<double> rdp_total_;  // index alpha - kMinOrder
-  int steps_ = 0;
 };
 
 }  // namespace fbosim::privacy

@@ -9,16 +9,16 @@
 
 namespace fbosim::privacy {
 
-Calibration calibrate_noise(const std::string& accountant, DpEvent event, int steps, double delta,
-                            double target_epsilon, double rel_tol) {
+Calibration calibrate_noise(const std::string& accountant,
+                            const std::function<DpEvent(double z)>& event_of, int steps,
+                            double delta, double target_epsilon, double rel_tol) {
   if (!(target_epsilon > 0))
     throw std::invalid_argument(fmt::format("target epsilon must be > 0, got {}", target_epsilon));
   if (steps < 1)
     throw std::invalid_argument(fmt::format("steps must be >= 1 to calibrate, got {}", steps));
   const auto epsilon_at = [&](double z) {
     auto acc = make_accountant(accountant);
-    event.noise_multiplier = z;
-    acc->compose(event, steps);
+    acc->compose(event_of(z), steps);
     return acc->epsilon(delta).epsilon;
   };
   constexpr double kMinZ = 1e-3, kMaxZ = 1e4;
@@ -27,7 +27,7 @@ Calibration calibrate_noise(const std::string& accountant, DpEvent event, int st
   // the costly ones, are spent where it matters).
   double hi = 1.0, factor = 2.0;
   if (accountant == "pld") {
-    hi = calibrate_noise("rdp", event, steps, delta, target_epsilon, 1e-3).noise_multiplier;
+    hi = calibrate_noise("rdp", event_of, steps, delta, target_epsilon, 1e-3).noise_multiplier;
     factor = 1.25;
   }
   // Bracket: eps(hi) <= target < eps(lo), growing geometrically.

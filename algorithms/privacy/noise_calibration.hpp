@@ -4,6 +4,7 @@
 // every accountant here, so a bracketing root search (Brent-Dekker in log z, started from
 // rdp's answer for pld) is exact up to its tolerance; the answer is rounded
 // UP (the returned z always reaches the target).
+#include <functional>
 #include <string>
 
 #include "algorithms/privacy/dp_event.hpp"
@@ -15,10 +16,11 @@ struct Calibration {
   double epsilon;           ///< the epsilon it reaches (<= target)
 };
 
-/// event: q, sampling and population (its noise_multiplier is ignored); steps >= 1.
+/// event_of(z): one step's event at noise multiplier z (e.g. sampled_gaussian); steps >= 1.
 /// Throws std::invalid_argument for a target <= 0 or one no z in [1e-3, 1e4] reaches.
 /// rel_tol: the bracket [z_lo, z_hi] is narrowed until z_hi / z_lo - 1 <= rel_tol.
-Calibration calibrate_noise(const std::string& accountant, DpEvent event, int steps, double delta,
-                            double target_epsilon, double rel_tol = 1e-6);
+Calibration calibrate_noise(const std::string& accountant,
+                            const std::function<DpEvent(double z)>& event_of, int steps,
+                            double delta, double target_epsilon, double rel_tol = 1e-6);
 
 }  // namespace fbosim::privacy

@@ -266,24 +266,22 @@ double PldAccountant::grid_width() const {
       std::min(total_width, 2 * kSpreadSigmas * std::sqrt(total_variance) + max_width);
   // At least 16 points per standard deviation of one step (connect the dots widens each step's
   // variance by at most h^2/4), unless that would exceed the largest grid.
-  const double h = std::max(kMinGridWidth, width / target_points(static_cast<double>(steps_)));
+  const double h = std::max(kMinGridWidth, width / target_points(static_cast<double>(steps())));
   return std::max(std::min(h, min_sd / 16), width / 2097152);
 }
 
-void PldAccountant::compose(const DpEvent& e, int count) {
-  if (e.sampling != Sampling::poisson)
-    throw std::invalid_argument("the pld accountant covers Poisson sampling only, got " +
-                                to_string(e.sampling) + " sampling");
-  check(e.sampling_rate, e.noise_multiplier);
-  if (count < 0) throw std::invalid_argument(fmt::format("count must be >= 0, got {}", count));
-  if (count == 0) return;
-  steps_ += count;
+bool PldAccountant::supports_mechanism(const DpEvent& event) const {
+  return as_poisson_gaussian(event).has_value();
+}
+
+void PldAccountant::compose_mechanism(const DpEvent& event, long long count) {
+  const auto [q, z] = *as_poisson_gaussian(event);
   for (Group& g : groups_)
-    if (g.q == e.sampling_rate && g.z == e.noise_multiplier) {
+    if (g.q == q && g.z == z) {
       g.count += count;
       return;
     }
-  groups_.push_back({e.sampling_rate, e.noise_multiplier, count});
+  groups_.push_back({q, z, count});
 }
 
 double PldAccountant::relation_epsilon(double delta, double h, bool add, Bound bound) const {
@@ -313,17 +311,18 @@ double PldAccountant::bound_epsilon(double delta, double h, Bound bound) const {
 }
 
 EpsilonBounds PldAccountant::epsilon_bounds(double delta) const {
+  require_private();
   if (!(delta > 0 && delta < 1))
     throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
-  if (steps_ == 0) return {0.0, 0.0};
+  if (steps() == 0) return {0.0, 0.0};
   const double h = grid_width();
   return {bound_epsilon(delta, h, Bound::lower), bound_epsilon(delta, h, Bound::upper)};
 }
 
-EpsilonResult PldAccountant::epsilon(double delta) const {
+EpsilonResult PldAccountant::private_epsilon(double delta) const {
   if (!(delta > 0 && delta < 1))
     throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
-  if (steps_ == 0) return {0.0, 0.0};
+  if (steps() == 0) return {0.0, 0.0};
   return {bound_epsilon(delta, grid_width(), Bound::upper), 0.0};
 }
 

@@ -46,14 +46,8 @@ class PldAccountant final : public Accountant {
   /// grid_width h > 0 of the loss grid; 0 chooses it from the composed events (see grid_width).
   explicit PldAccountant(double grid_width = 0);
   std::string name() const override { return "pld"; }
-  /// Poisson sampling only (throws std::invalid_argument for fixed-size sampling).
-  void compose(const DpEvent& event, int count = 1) override;
-  /// The upper bound; order is 0. Throws std::domain_error where delta is below the mass the
-  /// PLD leaves at +infinity (it cannot answer), std::length_error where the grid is too large.
-  EpsilonResult epsilon(double delta) const override;
   /// The bracket [lower, upper] around the true epsilon (twice the work of epsilon()).
   EpsilonBounds epsilon_bounds(double delta) const;
-  int steps() const override { return steps_; }
   /// The grid width used for the events composed so far.
   double grid_width() const;
 
@@ -67,6 +61,15 @@ class PldAccountant final : public Accountant {
   /// One step's PLD on grid h for the remove (add = false) or add relation.
   static PldPmf single(double q, double z, double h, bool add, Bound bound);
 
+ protected:
+  /// Gaussian and PoissonSampled(Gaussian).
+  bool supports_mechanism(const DpEvent& event) const override;
+  void compose_mechanism(const DpEvent& event, long long count) override;
+  /// The upper bound; order is 0. Throws std::domain_error where delta is below the mass the
+  /// PLD leaves at +infinity (it cannot answer), std::length_error where the grid is too large.
+  EpsilonResult private_epsilon(double delta) const override;
+  std::string supported() const override { return "Gaussian, PoissonSampled(Gaussian)"; }
+
  private:
   struct Group {
     double q, z;
@@ -77,7 +80,6 @@ class PldAccountant final : public Accountant {
 
   double grid_width_;
   std::vector<Group> groups_;
-  int steps_ = 0;
 };
 
 }  // namespace fbosim::privacy

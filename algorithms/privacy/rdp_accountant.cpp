@@ -130,44 +130,56 @@ double RdpAccountant::fixed_rdp(double gamma, double z, int alpha) {
   return std::min(base, sum / (alpha - 1));
 }
 
+double RdpAccountant::laplace_rdp(double b, double alpha) {
+  if (!(b > 0 && std::isfinite(b)))
+    throw std::invalid_argument(fmt::format("Laplace scale b must be > 0, got {}", b));
+  if (!(alpha > 1)) throw std::invalid_argument(fmt::format("order must be > 1, got {}", alpha));
+  // Mironov 2017, Prop. 6 (with lambda = b), in log space: e^{(alpha-1)/b} overflows for small b.
+  const double log_sum = log_add(std::log(alpha / (2 * alpha - 1)) + (alpha - 1) / b,
+                                 std::log((alpha - 1) / (2 * alpha - 1)) - alpha / b);
+  return std::max(0.0, log_sum / (alpha - 1));
+}
+
+bool RdpAccountant::supports_mechanism(const DpEvent& e) const {
+  if (as_poisson_gaussian(e) || e.as<Laplace>()) return true;
+  const auto* f = e.as<FixedSampled>();
+  return f && f->event->as<Gaussian>();
+}
+
 const std::vector<double>& RdpAccountant::curve(const DpEvent& e) {
-  const Key key{e.sampling_rate, e.noise_multiplier, static_cast<int>(e.sampling), e.population};
+  const auto pg = as_poisson_gaussian(e);
+  const auto* f = e.as<FixedSampled>();
+  const auto* l = e.as<Laplace>();
+  const Key key =
+      pg  ? Key{0, pg->q, pg->z, 0}
+      : f ? Key{1, f->event->as<Gaussian>()->noise_multiplier, f->sample_size, f->population}
+          : Key{2, l->scale, 0.0, 0};
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   std::vector<double> c(orders().size());
-  if (e.sampling == Sampling::poisson) {
-    for (std::size_t i = 0; i < c.size(); ++i)
-      c[i] = poisson_rdp(e.sampling_rate, e.noise_multiplier, orders()[i]);
-  } else {
-    if (e.population < 1)
-      throw std::invalid_argument(
-          fmt::format("fixed-size sampling needs the population N >= 1, got {}", e.population));
-    const int batch = static_cast<int>(std::floor(e.population * e.sampling_rate));
-    if (batch < 1)
-      throw std::invalid_argument(
-          fmt::format("fixed-size sampling selects floor(N q) = 0 agents (N = {}, q = {})",
-                      e.population, e.sampling_rate));
-    const double gamma = static_cast<double>(batch) / e.population;
-    for (std::size_t i = 0; i < c.size(); ++i)
-      c[i] = is_integer(orders()[i])
-                 ? fixed_rdp(gamma, e.noise_multiplier, static_cast<int>(orders()[i]))
-                 : kInf;  // Thm. 9 covers integer orders only
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const double a = orders()[i];
+    if (pg) {
+      c[i] = poisson_rdp(pg->q, pg->z, a);
+    } else if (l) {
+      c[i] = laplace_rdp(l->scale, a);
+    } else {
+      const double gamma = static_cast<double>(f->sample_size) / f->population;
+      c[i] = is_integer(a) ? fixed_rdp(gamma, std::get<1>(key), static_cast<int>(a))
+                           : kInf;  // Thm. 9 covers integer orders only
+    }
   }
   return cache_.emplace(key, std::move(c)).first->second;
 }
 
-void RdpAccountant::compose(const DpEvent& event, int count) {
-  check(event.sampling_rate, event.noise_multiplier);
-  if (count < 0) throw std::invalid_argument(fmt::format("count must be >= 0, got {}", count));
-  if (count == 0) return;
+void RdpAccountant::compose_mechanism(const DpEvent& event, long long count) {
   const std::vector<double>& c = curve(event);
-  for (std::size_t i = 0; i < c.size(); ++i) total_[i] += count * c[i];
-  steps_ += count;
+  for (std::size_t i = 0; i < c.size(); ++i) total_[i] += static_cast<double>(count) * c[i];
 }
 
-EpsilonResult RdpAccountant::epsilon(double delta) const {
+EpsilonResult RdpAccountant::private_epsilon(double delta) const {
   if (!(delta > 0 && delta < 1))
     throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
-  if (steps_ == 0) return {0.0, 0.0};
+  if (steps() == 0) return {0.0, 0.0};
   EpsilonResult best{kInf, 0.0};
   for (std::size_t i = 0; i < total_.size(); ++i) {
     const double a = orders()[i], r = total_[i];

@@ -11,6 +11,9 @@
 //    base Gaussian has RDP alpha * 2^2 / (2 z^2) [choice: the sound one; accountants that treat
 //    the noise multiplier as relative to the clip bound, as TF-Privacy's helper does when it is
 //    called with z, report a smaller epsilon].
+//  * Laplace mechanism of sensitivity 1 and scale b: the closed form of Mironov 2017, Prop. 6,
+//    RDP(alpha) = log(alpha/(2 alpha - 1) e^{(alpha-1)/b} + (alpha-1)/(2 alpha - 1) e^{-alpha/b})
+//    / (alpha - 1), at every order.
 //  * Conversion: epsilon = min_alpha rdp(alpha) + log1p(-1/alpha) - (log delta + log alpha) /
 //    (alpha - 1) (Canonne, Kamath, Steinke 2020, Prop. 12; Asoodeh et al. 2021), or the
 //    classic rdp(alpha) + log(1/delta) / (alpha - 1) (Mironov 2017, Prop. 3) on request, for
@@ -30,9 +33,6 @@ class RdpAccountant final : public Accountant {
   enum class Conversion { improved, classic };
   explicit RdpAccountant(Conversion conversion = Conversion::improved);
   std::string name() const override { return "rdp"; }
-  void compose(const DpEvent& event, int count = 1) override;
-  EpsilonResult epsilon(double delta) const override;
-  int steps() const override { return steps_; }
 
   /// The orders of the grid (ascending).
   static const std::vector<double>& orders();
@@ -41,15 +41,25 @@ class RdpAccountant final : public Accountant {
   /// RDP bound of one fixed-size (without replacement) step at integer order alpha >= 2 with
   /// sampling ratio gamma = m / N and base RDP eps(j) = j * 2 / z^2 (sensitivity 2).
   static double fixed_rdp(double gamma, double z, int alpha);
+  /// RDP of the Laplace mechanism (sensitivity 1, scale b) at order alpha > 1.
+  static double laplace_rdp(double b, double alpha);
+
+ protected:
+  /// Gaussian, PoissonSampled(Gaussian), FixedSampled(Gaussian) and Laplace.
+  bool supports_mechanism(const DpEvent& event) const override;
+  void compose_mechanism(const DpEvent& event, long long count) override;
+  EpsilonResult private_epsilon(double delta) const override;
+  std::string supported() const override {
+    return "Gaussian, PoissonSampled(Gaussian), FixedSampled(Gaussian), Laplace";
+  }
 
  private:
-  using Key = std::tuple<double, double, int, int>;  // q, z, sampling, population
+  using Key = std::tuple<int, double, double, int>;  // kind and parameters
   const std::vector<double>& curve(const DpEvent& event);
 
   Conversion conversion_;
   std::vector<double> total_;  // summed RDP per order (+inf where undefined)
   std::map<Key, std::vector<double>> cache_;
-  int steps_ = 0;
 };
 
 }  // namespace fbosim::privacy

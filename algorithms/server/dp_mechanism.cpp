@@ -40,6 +40,11 @@ bool DpMechanism::clip(Eigen::VectorXd& v, double bound) {
   return true;
 }
 
+privacy::DpEvent DpMechanism::event(const Options& options, std::size_t population) {
+  return privacy::sampled_gaussian(options.sampling, options.sampling_rate,
+                                   options.noise_multiplier, static_cast<int>(population));
+}
+
 std::size_t DpMechanism::batch(std::size_t agents) const {
   // The same expression as the RDP accountant's floor(N q), so both see the same batch.
   return static_cast<std::size_t>(std::floor(static_cast<double>(agents) * options_.sampling_rate));
@@ -125,10 +130,7 @@ Release DpMechanism::release(const Messages& messages, const Eigen::MatrixXd& we
   }
   out.broadcast.omegas = weighted_sums(used, weights, features_);
   for (auto& omega : out.broadcast.omegas) omega /= g;
-  add_gaussian_noise(out, stds,
-                     privacy::DpEvent{options_.sampling_rate, options_.noise_multiplier,
-                                      options_.sampling, static_cast<int>(messages.size())},
-                     rng);
+  add_gaussian_noise(out, stds, event(options_, messages.size()), rng);
   return out;
 }
 

@@ -45,6 +45,9 @@ class DpMechanism final : public Mechanism {
   std::vector<double> noise_stds(const Eigen::MatrixXd& weights, std::size_t population) const;
 
   /// Clip bound of one message: S / sqrt(P).
+  /// The event one release of these options over `population` agents composes: the one place
+  /// the mechanism's event is built (privacy::sampled_gaussian), also for config validation.
+  static privacy::DpEvent event(const Options& options, std::size_t population);
   static double clip_bound(double clip_norm, int regions);
   /// Scales v in place so that |v| <= bound (a non-finite v becomes 0); true if it changed.
   static bool clip(Eigen::VectorXd& v, double bound);

@@ -15,10 +15,6 @@ void add_gaussian_noise(Release& out, const std::vector<double>& stds,
     throw std::logic_error(
         fmt::format("Gaussian release: {} noise standard deviations for {} sub-region vectors",
                     stds.size(), omegas.size()));
-  if (!(std::isfinite(event.noise_multiplier) && event.noise_multiplier > 0))
-    throw std::logic_error(
-        fmt::format("Gaussian release: noise multiplier must be finite and > 0, got {}",
-                    event.noise_multiplier));
   double largest = 0;
   for (std::size_t i = 0; i < stds.size(); ++i) {
     if (!(std::isfinite(stds[i]) && stds[i] > 0))

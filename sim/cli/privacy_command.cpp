@@ -48,15 +48,14 @@ void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
   const privacy::Sampling sampling = privacy::parse_sampling(a.sampling);
   if (sampling == privacy::Sampling::fixed && a.agents <= 0)
     throw std::invalid_argument("--sampling fixed needs --agents N (the batch is floor(N q))");
-  privacy::DpEvent event{a.q, a.z, sampling, a.agents};
+  const auto event_of = [&](double z) {
+    return privacy::sampled_gaussian(sampling, a.q, z, a.agents);
+  };
   double z = a.z;
   privacy::EpsilonResult r{0, 0};
-  if (calibrate) {
-    const privacy::Calibration c =
-        privacy::calibrate_noise(a.accountant, event, a.steps, delta, a.target);
-    z = c.noise_multiplier;
-    event.noise_multiplier = z;
-  }
+  if (calibrate)
+    z = privacy::calibrate_noise(a.accountant, event_of, a.steps, delta, a.target).noise_multiplier;
+  const privacy::DpEvent event = event_of(z);
   const auto accountant = privacy::make_accountant(a.accountant);
   accountant->compose(event, a.steps);
   // pld reports the upper end of its bracket; the bracket itself is printed in text mode.

@@ -5,12 +5,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/server/dp_mechanism.hpp"
 #include "sim/experiment/resource_estimate.hpp"
 
 namespace fbosim::sim {
@@ -173,19 +175,21 @@ void read_server(ConfigReader& r, ExperimentSpec& s) {
     r.require(std::find(names.begin(), names.end(), a) != names.end(), "server.accountants",
               fmt::format("unknown accountant '{}' (choose from {})", a, fmt::join(names, ", ")));
   if (!sv.dp) return;
-  // Every accountant must be able to account for this config's releases (e.g. the moments
-  // accountant refuses fixed-size sampling): fail now rather than after the first round.
+  // Every accountant must support this config's releases (e.g. the moments accountant refuses
+  // fixed-size sampling): fail now rather than after the first round.
+  std::optional<privacy::DpEvent> event;
+  try {
+    event = server::DpMechanism::event(m, static_cast<std::size_t>(s.agents));
+  } catch (const std::invalid_argument& e) {
+    r.require(false, "server.sampling_rate", e.what());
+  }
   std::vector<std::string> all = sv.accountants;
   all.insert(all.begin(), sv.accountant);
-  for (const std::string& a : all) {
-    try {
-      privacy::make_accountant(a)->compose(
-          {m.sampling_rate, m.noise_multiplier, m.sampling, s.agents});
-    } catch (const std::invalid_argument& e) {
-      r.require(false, a == sv.accountant ? "server.accountant" : "server.accountants",
-                fmt::format("accountant '{}' cannot account for this release ({})", a, e.what()));
-    }
-  }
+  for (const std::string& a : all)
+    r.require(privacy::make_accountant(a)->supports(*event),
+              a == sv.accountant ? "server.accountant" : "server.accountants",
+              fmt::format("accountant '{}' cannot account for this release ({})", a,
+                          privacy::to_string(*event)));
 }
 
 void read_network(ConfigReader& r, NetworkSpec& n) {

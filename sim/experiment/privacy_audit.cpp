@@ -179,8 +179,7 @@ AuditResult run_audit(const ExperimentSpec& spec, const AuditOptions& o, std::ui
   res.sensitivity_fraction = canary.shift * mo.noise_multiplier;
   res.accountant = spec.server.accountant;
   auto acc = privacy::make_accountant(spec.server.accountant);
-  acc->compose({spec.server.mechanism.sampling_rate, spec.server.mechanism.noise_multiplier,
-                spec.server.mechanism.sampling, n});
+  acc->compose(server::DpMechanism::event(spec.server.mechanism, static_cast<std::size_t>(n)));
   res.epsilon_upper = acc->epsilon(delta).epsilon;
   return res;
 }

@@ -16,7 +16,7 @@ TEST_CASE("q = 1 is exact: T Gaussian steps are (sqrt(T)/z)-GDP") {
   for (double z : {0.8, 2.0})
     for (int steps : {1, 25}) {
       GdpAccountant acc;
-      acc.compose(DpEvent{1.0, z, Sampling::poisson, 10}, steps);
+      acc.compose(sampled_gaussian(Sampling::poisson, 1.0, z, 10), steps);
       const double mu = std::sqrt(steps) / z;
       CHECK(acc.mu() == Approx(mu));
       const double eps = acc.epsilon(1e-5).epsilon;
@@ -28,7 +28,7 @@ TEST_CASE("q = 1 is exact: T Gaussian steps are (sqrt(T)/z)-GDP") {
 TEST_CASE("the CLT mu of Bu et al. 2020, Fig. 4") {
   // p = 256/60000, sigma~ = 1.06, 20 epochs (4688 steps): mu_CLT = 0.35, (1.34, 1e-5)-DP.
   GdpAccountant acc;
-  acc.compose(DpEvent{256.0 / 60000, 1.06, Sampling::poisson, 60000}, 4688);
+  acc.compose(sampled_gaussian(Sampling::poisson, 256.0 / 60000, 1.06, 60000), 4688);
   CHECK(acc.mu() == Approx(0.35).margin(0.005));
   CHECK(acc.epsilon(1e-5).epsilon == Approx(1.34).margin(0.02));
 }
@@ -36,16 +36,19 @@ TEST_CASE("the CLT mu of Bu et al. 2020, Fig. 4") {
 TEST_CASE("gdp epsilon is monotone and refuses fixed sampling and bad parameters") {
   const auto eps = [](double q, double z, int t) {
     GdpAccountant a;
-    a.compose(DpEvent{q, z, Sampling::poisson, 200}, t);
+    a.compose(sampled_gaussian(Sampling::poisson, q, z, 200), t);
     return a.epsilon(1e-3).epsilon;
   };
   CHECK(eps(0.15, 1, 40) < eps(0.25, 1, 40));
   CHECK(eps(0.25, 1.5, 40) < eps(0.25, 1, 40));
   CHECK(eps(0.25, 1, 20) < eps(0.25, 1, 40));
   GdpAccountant a;
-  CHECK_THROWS_AS(a.compose(DpEvent{0.25, 1, Sampling::fixed, 200}), std::invalid_argument);
-  CHECK_THROWS_AS(a.compose(DpEvent{1.25, 1, Sampling::poisson, 200}), std::invalid_argument);
-  CHECK_THROWS_AS(a.compose(DpEvent{0.25, 0, Sampling::poisson, 200}), std::invalid_argument);
-  a.compose(DpEvent{0.25, 1, Sampling::poisson, 200});
+  CHECK_THROWS_AS(a.compose(sampled_gaussian(Sampling::fixed, 0.25, 1, 200)),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(a.compose(sampled_gaussian(Sampling::poisson, 1.25, 1, 200)),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(a.compose(sampled_gaussian(Sampling::poisson, 0.25, 0, 200)),
+                  std::invalid_argument);
+  a.compose(sampled_gaussian(Sampling::poisson, 0.25, 1, 200));
   CHECK_THROWS_AS(a.epsilon(0), std::invalid_argument);
 }

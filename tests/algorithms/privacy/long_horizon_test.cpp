@@ -18,7 +18,7 @@ namespace {
 const double kDelta200 = std::pow(200.0, -1.1);
 
 double epsilon_of(Accountant& acc, double q, double z, int steps, double delta) {
-  acc.compose(DpEvent{q, z, Sampling::poisson, 200}, steps);
+  acc.compose(sampled_gaussian(Sampling::poisson, q, z, 200), steps);
   return acc.epsilon(delta).epsilon;
 }
 }  // namespace
@@ -39,10 +39,10 @@ TEST_CASE("moments, rdp and gdp give finite, growing epsilons at T = 1e5, 1e6, 1
 }
 
 TEST_CASE("long horizons: rdp and moments stay above the pld lower bound, gdp close to it") {
-  // q = 0.25, z = 5, T = 1e6 on a coarse fixed grid (fast): the bracket holds the true epsilon, which
-  // every sound bound must exceed; gdp (a CLT approximation) lands near it at this T.
+  // q = 0.25, z = 5, T = 1e6 on a coarse fixed grid (fast): the bracket holds the true epsilon,
+  // which every sound bound must exceed; gdp (a CLT approximation) lands near it at this T.
   PldAccountant pld(5e-3);
-  pld.compose(DpEvent{0.25, 5.0, Sampling::poisson, 200}, 1000000);
+  pld.compose(sampled_gaussian(Sampling::poisson, 0.25, 5.0, 200), 1000000);
   const EpsilonBounds b = pld.epsilon_bounds(kDelta200);
   RdpAccountant rdp;
   MomentsAccountant moments;
@@ -61,20 +61,20 @@ TEST_CASE("long horizons: rdp and moments stay above the pld lower bound, gdp cl
 TEST_CASE("pld at T = 1e6 and 1e7 answers finitely or throws a clear error, never 0 or inf") {
   for (int steps : {1000000, 10000000}) {
     PldAccountant pld(steps == 1000000 ? 5e-3 : 2e-2);
-    pld.compose(DpEvent{0.25, 5.0, Sampling::poisson, 200}, steps);
+    pld.compose(sampled_gaussian(Sampling::poisson, 0.25, 5.0, 200), steps);
     const double eps = pld.epsilon(kDelta200).epsilon;
     CHECK(std::isfinite(eps));
     CHECK(eps > 0);
   }
   // A grid far too fine for the horizon: a clear length error, not a silent number.
   PldAccountant fine(1e-7);
-  fine.compose(DpEvent{0.25, 1.0, Sampling::poisson, 200}, 1000000);
+  fine.compose(sampled_gaussian(Sampling::poisson, 0.25, 1.0, 200), 1000000);
   CHECK_THROWS_AS(fine.epsilon(kDelta200), std::length_error);
 }
 
 TEST_CASE("gdp throws where its mu overflows instead of printing infinity") {
   // q = 0.25, z = 0.02: e^{1/z^2} = e^2500 is not a double.
   GdpAccountant gdp;
-  gdp.compose(DpEvent{0.25, 0.02, Sampling::poisson, 200}, 10);
+  gdp.compose(sampled_gaussian(Sampling::poisson, 0.25, 0.02, 200), 10);
   CHECK_THROWS_AS(gdp.epsilon(1e-5), std::domain_error);
 }

@@ -14,7 +14,7 @@ const double kDelta = std::pow(200.0, -1.1);  // delta = N^-1.1, N = 200 (spec s
 
 EpsilonResult forty_steps(double q, double z) {
   MomentsAccountant acc;
-  acc.compose(DpEvent{q, z, Sampling::poisson, 200}, 40);
+  acc.compose(sampled_gaussian(Sampling::poisson, q, z, 200), 40);
   return acc.epsilon(kDelta);
 }
 
@@ -75,7 +75,7 @@ TEST_CASE("RDP matches a brute-force long-double sum for small orders") {
 }
 
 TEST_CASE("compose(e, 40) equals forty single composes; zero steps give epsilon 0") {
-  const DpEvent e{0.25, 1.2};
+  const DpEvent e = sampled_gaussian(Sampling::poisson, 0.25, 1.2, 0);
   MomentsAccountant once, many;
   once.compose(e, 40);
   for (int k = 0; k < 40; ++k) many.compose(e);
@@ -106,7 +106,7 @@ TEST_CASE("epsilon grows with q and steps and shrinks with z") {
   MomentsAccountant acc;
   prev = 0;
   for (int t = 1; t <= 60; ++t) {
-    acc.compose(DpEvent{0.35, 1.0});
+    acc.compose(sampled_gaussian(Sampling::poisson, 0.35, 1.0, 0));
     const double eps = acc.epsilon(kDelta).epsilon;
     CHECK(eps > prev);
     prev = eps;
@@ -115,16 +115,22 @@ TEST_CASE("epsilon grows with q and steps and shrinks with z") {
 
 TEST_CASE("bad inputs throw with the offending value in the message") {
   MomentsAccountant acc;
-  CHECK_THROWS_WITH(acc.compose(DpEvent{1.5, 1.0}), Contains("q") && Contains("1.5"));
-  CHECK_THROWS_WITH(acc.compose(DpEvent{0.0, 1.0}), Contains("q") && Contains("0"));
-  CHECK_THROWS_WITH(acc.compose(DpEvent{0.2, -2.0}), Contains("z") && Contains("-2"));
-  CHECK_THROWS_WITH(acc.compose(DpEvent{0.2, 1.0}, -3), Contains("count") && Contains("-3"));
-  CHECK_THROWS_WITH(acc.compose(DpEvent{0.2, 1.0, Sampling::fixed, 200}), Contains("Poisson"));
+  CHECK_THROWS_WITH(acc.compose(sampled_gaussian(Sampling::poisson, 1.5, 1.0, 0)),
+                    Contains("q") && Contains("1.5"));
+  CHECK_THROWS_WITH(acc.compose(sampled_gaussian(Sampling::poisson, 0.0, 1.0, 0)),
+                    Contains("q") && Contains("0"));
+  CHECK_THROWS_WITH(acc.compose(sampled_gaussian(Sampling::poisson, 0.2, -2.0, 0)),
+                    Contains("z") && Contains("-2"));
+  CHECK_THROWS_WITH(acc.compose(sampled_gaussian(Sampling::poisson, 0.2, 1.0, 0), -3),
+                    Contains("count") && Contains("-3"));
+  CHECK_THROWS_WITH(acc.compose(sampled_gaussian(Sampling::fixed, 0.2, 1.0, 200)),
+                    Contains("moments") && Contains("FixedSampled(m=40, N=200, Gaussian(z=1))"));
   CHECK_THROWS_WITH(acc.epsilon(1.0), Contains("delta") && Contains("1"));
   CHECK_THROWS_WITH(acc.epsilon(-0.25), Contains("delta") && Contains("-0.25"));
   CHECK_THROWS_WITH(MomentsAccountant::rdp(0.2, 1.0, 1), Contains("alpha") && Contains("1"));
   CHECK(acc.steps() == 0);  // nothing half-composed
-  CHECK_THROWS_AS(acc.compose(DpEvent{std::nan(""), 1.0}), std::invalid_argument);
+  CHECK_THROWS_AS(acc.compose(sampled_gaussian(Sampling::poisson, std::nan(""), 1.0, 0)),
+                  std::invalid_argument);
 }
 
 TEST_CASE("make_accountant knows 'moments' and lists the known names otherwise") {

@@ -32,13 +32,13 @@ double analytic_gaussian_epsilon(double s, double delta) {
 
 EpsilonBounds pld_bounds(double q, double z, int steps, double delta, double h = 0) {
   PldAccountant acc(h);
-  acc.compose(DpEvent{q, z, Sampling::poisson, 200}, steps);
+  acc.compose(sampled_gaussian(Sampling::poisson, q, z, 200), steps);
   return acc.epsilon_bounds(delta);
 }
 
 double rdp_epsilon(double q, double z, int steps, double delta) {
   RdpAccountant r;
-  r.compose(DpEvent{q, z, Sampling::poisson, 200}, steps);
+  r.compose(sampled_gaussian(Sampling::poisson, q, z, 200), steps);
   return r.epsilon(delta).epsilon;
 }
 }  // namespace
@@ -136,11 +136,11 @@ TEST_CASE("q = 1: the analytic-Gaussian epsilon lies inside a tight bracket at e
 TEST_CASE("mixed rounds: two Gaussians compose to the Gaussian of the summed precisions") {
   // 1/s^2 = 10/z1^2 + 30/z2^2 (q = 1), whatever the order of the rounds.
   PldAccountant a, b;
-  a.compose(DpEvent{1.0, 3.0, Sampling::poisson, 0}, 10);
-  a.compose(DpEvent{1.0, 6.0, Sampling::poisson, 0}, 30);
+  a.compose(sampled_gaussian(Sampling::poisson, 1.0, 3.0, 0), 10);
+  a.compose(sampled_gaussian(Sampling::poisson, 1.0, 6.0, 0), 30);
   for (int i = 0; i < 10; ++i) {
-    b.compose(DpEvent{1.0, 6.0, Sampling::poisson, 0}, 3);
-    b.compose(DpEvent{1.0, 3.0, Sampling::poisson, 0});
+    b.compose(sampled_gaussian(Sampling::poisson, 1.0, 6.0, 0), 3);
+    b.compose(sampled_gaussian(Sampling::poisson, 1.0, 3.0, 0));
   }
   const double exact = analytic_gaussian_epsilon(1 / std::sqrt(10 / 9.0 + 30 / 36.0), 1e-5);
   for (const PldAccountant* acc : {&a, &b}) {
@@ -156,7 +156,7 @@ TEST_CASE("pld <= rdp <= moments on the paper's settings, and the 20% target") {
   for (double q : {0.15, 0.25, 0.5})
     for (double z : {1.0, 1.2, 1.5}) {
       MomentsAccountant m;
-      m.compose(DpEvent{q, z, Sampling::poisson, 200}, 40);
+      m.compose(sampled_gaussian(Sampling::poisson, q, z, 200), 40);
       const EpsilonBounds pld = pld_bounds(q, z, 40, kDelta200);
       const double rdp = rdp_epsilon(q, z, 40, kDelta200);
       CHECK(pld.lower <= pld.upper);
@@ -218,12 +218,15 @@ TEST_CASE("a finer grid narrows the bracket around the same epsilon") {
 
 TEST_CASE("pld refuses fixed-size sampling, bad parameters and a delta it cannot resolve") {
   PldAccountant acc;
-  CHECK_THROWS_AS(acc.compose(DpEvent{0.25, 1.0, Sampling::fixed, 200}), std::invalid_argument);
-  CHECK_THROWS_AS(acc.compose(DpEvent{0.0, 1.0, Sampling::poisson, 200}), std::invalid_argument);
-  CHECK_THROWS_AS(acc.compose(DpEvent{0.25, -1.0, Sampling::poisson, 200}), std::invalid_argument);
-  CHECK_THROWS_AS(acc.compose(DpEvent{0.25, 1.0, Sampling::poisson, 200}, -2),
+  CHECK_THROWS_AS(acc.compose(sampled_gaussian(Sampling::fixed, 0.25, 1.0, 200)),
                   std::invalid_argument);
-  acc.compose(DpEvent{0.25, 1.0, Sampling::poisson, 200}, 1000);
+  CHECK_THROWS_AS(acc.compose(sampled_gaussian(Sampling::poisson, 0.0, 1.0, 200)),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(acc.compose(sampled_gaussian(Sampling::poisson, 0.25, -1.0, 200)),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(acc.compose(sampled_gaussian(Sampling::poisson, 0.25, 1.0, 200), -2),
+                  std::invalid_argument);
+  acc.compose(sampled_gaussian(Sampling::poisson, 0.25, 1.0, 200), 1000);
   CHECK_THROWS_AS(acc.epsilon(1.5), std::invalid_argument);
   // The cut tails leave ~1e-15 at infinite loss: a delta below that has no finite answer.
   CHECK_THROWS_AS(acc.epsilon(1e-17), std::domain_error);

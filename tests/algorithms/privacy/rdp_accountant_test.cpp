@@ -14,7 +14,7 @@ const double kDelta200 = std::pow(200.0, -1.1);
 double rdp_epsilon(double q, double z, int steps, double delta,
                    RdpAccountant::Conversion c = RdpAccountant::Conversion::improved) {
   RdpAccountant acc(c);
-  acc.compose(DpEvent{q, z, Sampling::poisson, 200}, steps);
+  acc.compose(sampled_gaussian(Sampling::poisson, q, z, 200), steps);
   return acc.epsilon(delta).epsilon;
 }
 
@@ -76,7 +76,7 @@ TEST_CASE("rdp is at most the paper's moments accountant on the paper's settings
   for (double q : {0.15, 0.25, 0.5})
     for (double z : {1.0, 1.2, 1.5}) {
       MomentsAccountant m;
-      m.compose(DpEvent{q, z, Sampling::poisson, 200}, 40);
+      m.compose(sampled_gaussian(Sampling::poisson, q, z, 200), 40);
       CHECK(rdp_epsilon(q, z, 40, kDelta200) <= m.epsilon(kDelta200).epsilon);
     }
 }
@@ -108,15 +108,15 @@ TEST_CASE("published DP-SGD values") {
 
 TEST_CASE("mixed rounds compose exactly: the sum of their RDP curves, in any order") {
   RdpAccountant a, b, c;
-  a.compose(DpEvent{0.25, 1.0, Sampling::poisson, 200}, 10);
-  a.compose(DpEvent{0.5, 2.0, Sampling::poisson, 200}, 10);
+  a.compose(sampled_gaussian(Sampling::poisson, 0.25, 1.0, 200), 10);
+  a.compose(sampled_gaussian(Sampling::poisson, 0.5, 2.0, 200), 10);
   for (int i = 0; i < 10; ++i) {
-    b.compose(DpEvent{0.5, 2.0, Sampling::poisson, 200});
-    b.compose(DpEvent{0.25, 1.0, Sampling::poisson, 200});
+    b.compose(sampled_gaussian(Sampling::poisson, 0.5, 2.0, 200));
+    b.compose(sampled_gaussian(Sampling::poisson, 0.25, 1.0, 200));
   }
   CHECK(a.epsilon(1e-5).epsilon == Approx(b.epsilon(1e-5).epsilon).epsilon(1e-12));
   CHECK(a.steps() == 20);
-  c.compose(DpEvent{0.25, 1.0, Sampling::poisson, 200}, 10);
+  c.compose(sampled_gaussian(Sampling::poisson, 0.25, 1.0, 200), 10);
   CHECK(c.epsilon(1e-5).epsilon < a.epsilon(1e-5).epsilon);
 }
 
@@ -134,7 +134,7 @@ TEST_CASE("fixed-size sampling: Wang-Balle-Kasiviswanathan bound at integer orde
     CHECK(RdpAccountant::fixed_rdp(0.1, 1.0, alpha) < RdpAccountant::fixed_rdp(0.3, 1.0, alpha));
   }
   RdpAccountant acc;
-  acc.compose(DpEvent{0.25, 1.0, Sampling::fixed, 29}, 40);
+  acc.compose(sampled_gaussian(Sampling::fixed, 0.25, 1.0, 29), 40);
   const EpsilonResult r = acc.epsilon(0.01);
   CHECK(std::isfinite(r.epsilon));
   CHECK(r.order == std::round(r.order));  // only integer orders are defined
@@ -142,13 +142,19 @@ TEST_CASE("fixed-size sampling: Wang-Balle-Kasiviswanathan bound at integer orde
 
 TEST_CASE("bad parameters are clear errors") {
   RdpAccountant acc;
-  CHECK_THROWS_AS(acc.compose(DpEvent{0.0, 1.0, Sampling::poisson, 10}), std::invalid_argument);
-  CHECK_THROWS_AS(acc.compose(DpEvent{1.5, 1.0, Sampling::poisson, 10}), std::invalid_argument);
-  CHECK_THROWS_AS(acc.compose(DpEvent{0.5, 0.0, Sampling::poisson, 10}), std::invalid_argument);
-  CHECK_THROWS_AS(acc.compose(DpEvent{0.5, 1.0, Sampling::poisson, 10}, -1), std::invalid_argument);
-  CHECK_THROWS_AS(acc.compose(DpEvent{0.01, 1.0, Sampling::fixed, 10}), std::invalid_argument);
-  CHECK_THROWS_AS(acc.compose(DpEvent{0.5, 1.0, Sampling::fixed, 0}), std::invalid_argument);
-  acc.compose(DpEvent{0.5, 1.0, Sampling::poisson, 10});
+  CHECK_THROWS_AS(acc.compose(sampled_gaussian(Sampling::poisson, 0.0, 1.0, 10)),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(acc.compose(sampled_gaussian(Sampling::poisson, 1.5, 1.0, 10)),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(acc.compose(sampled_gaussian(Sampling::poisson, 0.5, 0.0, 10)),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(acc.compose(sampled_gaussian(Sampling::poisson, 0.5, 1.0, 10), -1),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(acc.compose(sampled_gaussian(Sampling::fixed, 0.01, 1.0, 10)),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(acc.compose(sampled_gaussian(Sampling::fixed, 0.5, 1.0, 0)),
+                  std::invalid_argument);
+  acc.compose(sampled_gaussian(Sampling::poisson, 0.5, 1.0, 10));
   CHECK_THROWS_AS(acc.epsilon(0.0), std::invalid_argument);
   CHECK_THROWS_AS(acc.epsilon(1.0), std::invalid_argument);
 }

@@ -147,7 +147,7 @@ TEST_CASE("with q = 1 the broadcast is (1/q) sum w clip(omega) plus noise of std
     REQUIRE(r.stats.clipped == clipped);
     REQUIRE(r.stats.noise_std == Approx(std));
     REQUIRE(r.event);
-    REQUIRE(r.event->sampling_rate == 1.0);
+    REQUIRE(privacy::as_poisson_gaussian(*r.event)->q == 1.0);
     const Eigen::VectorXd e = r.broadcast.omegas[0] - expected[0];
     sum += e;
     sum2 += e.cwiseProduct(e);
@@ -260,8 +260,7 @@ TEST_CASE("fixed-size sampling: unbiased with g = floor(N q) / N, noise z w_max 
   CHECK(r.stats.selected == 2);
   CHECK(r.stats.noise_std == Approx(z * rd.w.maxCoeff() * S / g).epsilon(1e-12));
   REQUIRE(r.event);
-  CHECK(r.event->sampling == privacy::Sampling::fixed);
-  CHECK(r.event->population == N);
+  CHECK(*r.event == privacy::DpEvent::fixed_sampled(2, N, privacy::DpEvent::gaussian(z)));
   // floor(N q) = 0 cannot be released.
   o.sampling_rate = 0.05;
   CHECK_THROWS_WITH(DpMechanism(o, M).release(pointers(rd.msgs), rd.w, rng),
@@ -274,7 +273,8 @@ TEST_CASE("a Gaussian event is attached only after noise of finite positive std 
     r.broadcast.omegas = {Eigen::VectorXd::Zero(3), Eigen::VectorXd::Zero(3)};
     return r;
   };
-  const privacy::DpEvent event{0.25, 1.0, privacy::Sampling::poisson, 10};
+  const privacy::DpEvent event =
+      privacy::sampled_gaussian(privacy::Sampling::poisson, 0.25, 1.0, 10);
   core::RngStream rng(19);
   for (const double bad : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
                            std::numeric_limits<double>::infinity()}) {
@@ -286,10 +286,8 @@ TEST_CASE("a Gaussian event is attached only after noise of finite positive std 
   server::Release r = fresh();
   CHECK_THROWS_AS(server::add_gaussian_noise(r, {1.0}, event, rng), std::logic_error);
   CHECK_FALSE(r.event);
-  privacy::DpEvent no_noise = event;
-  no_noise.noise_multiplier = 0;
-  CHECK_THROWS_AS(server::add_gaussian_noise(r, {1.0, 1.0}, no_noise, rng), std::logic_error);
-  CHECK_FALSE(r.event);
+  // An event of zero noise cannot even be built.
+  CHECK_THROWS_AS(privacy::DpEvent::gaussian(0), std::invalid_argument);
   r = fresh();
   r.broadcast.omegas[1][0] = std::numeric_limits<double>::infinity();  // not finite after noise
   CHECK_THROWS_AS(server::add_gaussian_noise(r, {1.0, 1.0}, event, rng), std::logic_error);

@@ -165,3 +165,17 @@ TEST_CASE("size keys are bounded and an absurd memory or work estimate names its
            "local_ts: {features: 1000}\n"),
       Catch::Contains("floating-point operations") && Catch::Contains("local_ts.features"));
 }
+
+TEST_CASE("every accountant must support the release: a supports() question, naming the event") {
+  const std::string fixed = "agents: {count: 29}\nserver: {sampling: fixed, sampling_rate: 0.25}\n";
+  CHECK_NOTHROW(load(fixed + "", {"server.accountant=rdp"}));
+  CHECK_THROWS_WITH(load(fixed), Catch::Contains("server.accountant") &&
+                                     Catch::Contains("FixedSampled(m=7, N=29, Gaussian(z=1))"));
+  CHECK_THROWS_WITH(load(fixed, {"server.accountant=rdp", "server.accountants=rdp,pld"}),
+                    Catch::Contains("server.accountants") && Catch::Contains("'pld'"));
+  CHECK_THROWS_WITH(load("", {"server.accountant=basic"}),
+                    Catch::Contains("basic") && Catch::Contains("PoissonSampled"));
+  CHECK_THROWS_WITH(load("agents: {count: 10}\nserver: {sampling: fixed, sampling_rate: 0.05}\n",
+                         {"server.accountant=rdp"}),
+                    Catch::Contains("floor(N q) = 0"));
+}

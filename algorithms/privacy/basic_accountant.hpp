@@ -1,0 +1,31 @@
+#pragma once
+// Basic composition (Dwork, Roth 2014, "The Algorithmic Foundations of Differential Privacy",
+// Thm. 3.16): mechanisms that are (eps_i, delta_i)-DP compose to (sum eps_i, sum delta_i)-DP.
+// Supports EpsilonDelta and the Laplace mechanism of sensitivity 1 and scale b, which is
+// (1/b, 0)-DP (ibid., Thm. 3.6). The Gaussian mechanism has no single (eps, delta) pair and is
+// not supported: use an RDP or PLD accountant for it. Loose but simple, and exact for one
+// pure-DP mechanism.
+#include "algorithms/privacy/accountant.hpp"
+
+namespace fbosim::privacy {
+
+class BasicAccountant final : public Accountant {
+ public:
+  std::string name() const override { return "basic"; }
+  /// The composed pair (sum of epsilons, sum of deltas).
+  double epsilon_sum() const { return epsilon_sum_; }
+  double delta_sum() const { return delta_sum_; }
+
+ protected:
+  bool supports_mechanism(const DpEvent& event) const override;
+  void compose_mechanism(const DpEvent& event, long long count) override;
+  /// {sum of epsilons, 0} for any delta in [delta_sum(), 1); throws std::domain_error, saying
+  /// so, for a delta below the composed delta sum, std::invalid_argument outside [0, 1).
+  EpsilonResult private_epsilon(double delta) const override;
+  std::string supported() const override { return "EpsilonDelta, Laplace"; }
+
+ private:
+  double epsilon_sum_ = 0, delta_sum_ = 0;
+};
+
+}  // namespace fbosim::privacy
