@@ -1,5 +1,6 @@
 #pragma once
 // The fbosim subcommands, each registered on the CLI11 app by its own file.
+#include <cmath>
 #include <exception>
 #include <limits>
 #include <string>
@@ -41,6 +42,10 @@ inline CLI::Validator non_empty() {
       [](std::string& s) { return s.empty() ? std::string("must not be empty") : std::string(); },
       "NONEMPTY");
 }
+
+/// epsilon as printed with 4 decimals, rounded up: a printed privacy loss is never below the
+/// bound (the CSVs carry every digit).
+inline double epsilon_shown(double epsilon) { return std::ceil(epsilon * 1e4) / 1e4; }
 
 void add_run_command(CLI::App& app);
 void add_privacy_command(CLI::App& app);

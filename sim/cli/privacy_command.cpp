@@ -83,7 +83,8 @@ void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
   const std::string order = r.order > 0 ? fmt::format("; optimal order {:g}", r.order) : "";
   std::printf(
       "epsilon = %.4f at delta = %.4g (%s accountant, %s sampling, q = %g, z = %g, %d steps%s)\n",
-      r.epsilon, delta, a.accountant.c_str(), a.sampling.c_str(), a.q, z, a.steps, order.c_str());
+      epsilon_shown(r.epsilon), delta, a.accountant.c_str(), a.sampling.c_str(), a.q, z, a.steps,
+      order.c_str());
   if (a.accountant == "gdp")
     std::printf("note: gdp is the central-limit approximation (Bu et al. 2020), not a bound\n");
   if (pld && a.steps > 0) {
