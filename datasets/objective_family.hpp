@@ -15,6 +15,9 @@ class ObjectiveFamily {
   virtual ~ObjectiveFamily() = default;
   /// The largest number of agents the family supports (e.g. 29 landmine fields); 0 = any.
   virtual int max_agents() const { return 0; }
+  /// Whether make() draws other objectives in other runs (the synthetic families); real data
+  /// gives every run the same objectives.
+  virtual bool varies_by_run() const { return true; }
   /// One objective per agent for one run. Every draw comes from named streams of rng
   /// (keyed by agent), so it does not depend on any other setting of the experiment.
   virtual std::vector<std::shared_ptr<const Objective>> make(int agents,

@@ -2,8 +2,8 @@
 // One DP-FTS-DE agent (Algo. 2 of Dai, Low, Jaillet 2021; spec dp-fts-de.md section 5):
 // initialises in its sub-region, then each round either takes a local Thompson-sampling step
 // (probability p_t) or maximises the server's broadcast g(x) = phi(x) . omega^(i[x]); after
-// every observation it samples the message omega ~ N(nu_t, lambda Sigma_t^-1) of eq. 2 on the
-// shared features. TS, FTS, FTS-DE, DP-FTS and DP-FTS-DE all use this class.
+// every round it reports the message omega ~ N(nu_t, lambda Sigma_t^-1) of eq. 2 on the shared
+// features. TS, FTS, FTS-DE, DP-FTS and DP-FTS-DE all use this policy.
 #include <memory>
 #include <vector>
 
@@ -11,58 +11,41 @@
 
 #include "algorithms/agents/agent_options.hpp"
 #include "algorithms/agents/shared_context.hpp"
+#include "algorithms/protocol/agent_policy.hpp"
 #include "algorithms/rff/blr_posterior.hpp"
-#include "algorithms/server/broadcast.hpp"
 
 namespace fbosim::agents {
 
-enum class QuerySource { init, local, server };
-const char* to_string(QuerySource s);
-
-/// Where the next point came from; the caller evaluates it and calls observe().
-struct Proposal {
-  Eigen::VectorXd x;
-  QuerySource source;
-};
-
-class FtsDeAgent {
+class FtsDeAgent final : public protocol::AgentPolicy {
  public:
   FtsDeAgent(int id, std::shared_ptr<const SharedContext> context, AgentOptions options);
 
   /// Round 0: N_init uniform points in the agent's sub-region (whole domain without DE).
-  std::vector<Eigen::VectorXd> initial_points(core::RngStream& rng) const;
-  /// Round t >= 1: the next query. broadcast may be empty (nothing received): then the step
-  /// is local. streams gives the stream of a hyperparameter fit, when one is due.
-  Proposal propose(int t, const server::Broadcast& broadcast, core::RngStream& rng,
-                   const core::RngFactory& streams);
-  /// Records an observation y at x.
-  void observe(const Eigen::VectorXd& x, double y);
-  /// The message omega (M-vector) sampled from the posterior on the shared features.
-  Eigen::VectorXd message(core::RngStream& rng);
+  std::vector<Eigen::VectorXd> initial_points(core::RngStream& rng) const override;
+  /// Round t >= 1: a local step with probability p_t, or when no RegionSamples broadcast was
+  /// received; else the maximiser of the broadcast. The coin is drawn in every round.
+  protocol::Proposal propose(int t, const protocol::Broadcast& broadcast, core::RngStream& rng,
+                             const core::RngFactory& streams) override;
+  void observe(const Eigen::VectorXd& x, double y) override;
+  /// The message omega (an RffSample of M floats) sampled from the posterior on the shared
+  /// features.
+  std::optional<protocol::Message> report(int round, core::RngStream& rng) override;
+  int fallbacks() const override { return blr_.fallback_count(); }
 
   int id() const { return id_; }
   int region() const { return region_; }
-  int observations() const { return static_cast<int>(y_.size()); }
-  const gp::SeHyper& hyper() const { return hyper_; }
-  int fallback_count() const { return blr_.fallback_count(); }
+  int observations() const { return static_cast<int>(ts_.outputs().size()); }
+  const gp::SeHyper& hyper() const { return ts_.hyper(); }
 
  private:
-  Eigen::VectorXd local_ts_step(core::RngStream& rng, const core::RngFactory& streams);
-  Eigen::VectorXd server_step(const server::Broadcast& broadcast, core::RngStream& rng) const;
-  Eigen::VectorXd random_point(const core::Box& box, core::RngStream& rng) const;
-  bool already_queried(const Eigen::VectorXd& x) const;
-  void update_hyper(const core::RngFactory& streams);
+  Eigen::VectorXd server_step(const protocol::RegionSamples& broadcast, core::RngStream& rng) const;
 
   int id_;
   int region_;
   std::shared_ptr<const SharedContext> ctx_;
   AgentOptions options_;
-  std::vector<Eigen::VectorXd> X_;  // queried points
-  std::vector<double> y_;           // observations
-  rff::BlrPosterior blr_;           // posterior on the shared features (messages)
-  gp::SeHyper hyper_;
-  int fit_target_ = 0;  // observation count of the latest scheduled fit
-  int fitted_at_ = 0;   // observation count the current hyper_ were fitted on
+  LocalThompson ts_;       // the agent's data and its local TS step
+  rff::BlrPosterior blr_;  // posterior on the shared features (messages)
 };
 
 }  // namespace fbosim::agents

@@ -1,8 +1,24 @@
 #include "algorithms/agents/shared_context.hpp"
 
+#include <cmath>
+
 #include "algorithms/rff/grid_features.hpp"
 
 namespace fbosim::agents {
+
+namespace {
+// The grid row of x: exact for the equally spaced 1-D grid, nearest point otherwise.
+Eigen::Index grid_row(const Eigen::MatrixXd& grid, const Eigen::VectorXd& x) {
+  const Eigen::Index G = grid.rows();
+  if (grid.cols() == 1 && G > 1 && grid(0, 0) == 0.0 && grid(G - 1, 0) == 1.0) {
+    const auto j = static_cast<Eigen::Index>(std::lround(x[0] * static_cast<double>(G - 1)));
+    if (j >= 0 && j < G && grid(j, 0) == x[0]) return j;
+  }
+  Eigen::Index best = 0;
+  (grid.rowwise() - x.transpose()).rowwise().squaredNorm().minCoeff(&best);
+  return best;
+}
+}  // namespace
 
 SharedContext::SharedContext(core::Domain d, rff::RandomFeatures f, de::Partition p)
     : domain(std::move(d)), features(std::move(f)), partition(std::move(p)) {
@@ -14,6 +30,26 @@ SharedContext::SharedContext(core::Domain d, rff::RandomFeatures f, de::Partitio
     const Eigen::VectorXd x = domain.grid.row(j).transpose();
     region_points[partition.region_of(x)].push_back(static_cast<int>(j));
   }
+}
+
+}  // namespace fbosim::agents
+
+namespace fbosim::agents {
+
+Eigen::VectorXd SharedContext::feature(const Eigen::VectorXd& x) const {
+  if (domain.is_grid()) return grid_features.row(grid_row(domain.grid, x)).transpose();
+  return features.feature(x);
+}
+
+Eigen::VectorXd SharedContext::argmax(const Eigen::VectorXd& omega,
+                                      const acq::BoxMaximiser& maximiser,
+                                      core::RngStream& rng) const {
+  if (domain.is_grid()) {
+    Eigen::Index best = 0;
+    (grid_features * omega).maxCoeff(&best);
+    return domain.grid.row(best).transpose();
+  }
+  return maximiser.maximise(features, omega, core::Box::unit(domain.dim), rng).x;
 }
 
 }  // namespace fbosim::agents

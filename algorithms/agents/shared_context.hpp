@@ -7,6 +7,7 @@
 
 #include <Eigen/Core>
 
+#include "algorithms/acquisition/box_maximiser.hpp"
 #include "algorithms/de/partition.hpp"
 #include "algorithms/rff/random_features.hpp"
 #include "sim/core/box.hpp"
@@ -24,6 +25,14 @@ struct SharedContext {
   /// region_points[i] lists the grid rows inside sub-region i.
   Eigen::MatrixXd grid_features;
   std::vector<std::vector<int>> region_points;
+
+  /// phi(x) on the shared features (M-vector): the grid row's features on a grid domain (x
+  /// must be a grid point, or the nearest is taken), else features.feature(x).
+  Eigen::VectorXd feature(const Eigen::VectorXd& x) const;
+  /// argmax over the domain of phi(x) . omega (M-vector): exhaustive on a grid (ties to the
+  /// lowest row), else `maximiser` over the unit box with draws from rng.
+  Eigen::VectorXd argmax(const Eigen::VectorXd& omega, const acq::BoxMaximiser& maximiser,
+                         core::RngStream& rng) const;
 };
 
 }  // namespace fbosim::agents

@@ -104,13 +104,13 @@ std::vector<bool> DpMechanism::select(std::size_t agents, core::RngStream& rng) 
   return chosen;
 }
 
-Release DpMechanism::release(const Messages& messages, const Eigen::MatrixXd& weights,
-                             core::RngStream& rng) const {
+WeightedRelease DpMechanism::release(const Messages& messages, const Eigen::MatrixXd& weights,
+                                     core::RngStream& rng) const {
   const auto regions = static_cast<int>(weights.rows());
   const std::vector<double> stds = noise_stds(weights, messages.size());  // validates weights
   const double g = sampling_fraction(messages.size());
   const double bound = clip_bound(options_.clip_norm, regions);
-  Release out;
+  WeightedRelease out;
   // The selection is drawn for every agent, present or not, so that who is selected does not
   // depend on who happened to arrive.
   const std::vector<bool> chosen = select(messages.size(), rng);
@@ -128,8 +128,8 @@ Release DpMechanism::release(const Messages& messages, const Eigen::MatrixXd& we
     used[n] = &clipped[n];
     ++out.stats.selected;
   }
-  out.broadcast.omegas = weighted_sums(used, weights, features_);
-  for (auto& omega : out.broadcast.omegas) omega /= g;
+  out.omegas = weighted_sums(used, weights, features_);
+  for (auto& omega : out.omegas) omega /= g;
   add_gaussian_noise(out, stds, event(options_, messages.size()), rng);
   return out;
 }

@@ -17,11 +17,12 @@
 // the accounting of the Poisson step stays valid. A message that is not finite is replaced by
 // zero (counted as clipped): a NaN would otherwise pass through the noise and reveal that its
 // sender was selected.
-#include "algorithms/server/mechanism.hpp"
+#include "algorithms/server/weighted_release.hpp"
+#include "sim/core/rng.hpp"
 
 namespace fbosim::server {
 
-class DpMechanism final : public Mechanism {
+class DpMechanism {
  public:
   struct Options {
     double sampling_rate = 0.25;    ///< q in (0, 1]
@@ -35,8 +36,8 @@ class DpMechanism final : public Mechanism {
 
   /// weights: P x N (N = messages.size()), finite and >= 0 with a positive entry in every row;
   /// throws std::invalid_argument otherwise. The release carries the sampled-Gaussian event.
-  Release release(const Messages& messages, const Eigen::MatrixXd& weights,
-                  core::RngStream& rng) const override;
+  WeightedRelease release(const Messages& messages, const Eigen::MatrixXd& weights,
+                          core::RngStream& rng) const;
 
   /// g: q (Poisson) or floor(N q) / N (fixed-size) for a population of N agents; the sums are
   /// divided by g. Throws std::invalid_argument when floor(N q) = 0.

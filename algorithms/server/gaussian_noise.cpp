@@ -7,10 +7,10 @@
 
 namespace fbosim::server {
 
-void add_gaussian_noise(Release& out, const std::vector<double>& stds,
+void add_gaussian_noise(WeightedRelease& out, const std::vector<double>& stds,
                         const privacy::DpEvent& event, core::RngStream& rng) {
   out.event.reset();
-  std::vector<Eigen::VectorXd>& omegas = out.broadcast.omegas;
+  std::vector<Eigen::VectorXd>& omegas = out.omegas;
   if (omegas.empty() || stds.size() != omegas.size())
     throw std::logic_error(
         fmt::format("Gaussian release: {} noise standard deviations for {} sub-region vectors",

@@ -6,16 +6,16 @@
 // error, never a release with epsilon reported for noise that was not drawn.
 #include <vector>
 
-#include "algorithms/server/broadcast.hpp"
+#include "algorithms/server/weighted_release.hpp"
 #include "sim/core/rng.hpp"
 
 namespace fbosim::server {
 
-/// Adds N(0, stds[i]^2) to every coordinate of out.broadcast.omegas[i], sets
+/// Adds N(0, stds[i]^2) to every coordinate of out.omegas[i], sets
 /// out.stats.noise_std = max_i stds[i] and then out.event = event. Throws std::logic_error, with
 /// out.event left empty, if the sizes disagree, a vector is empty, a std is not finite and > 0,
 /// or the noisy broadcast is not finite (the event's z > 0 holds by construction).
-void add_gaussian_noise(Release& out, const std::vector<double>& stds,
+void add_gaussian_noise(WeightedRelease& out, const std::vector<double>& stds,
                         const privacy::DpEvent& event, core::RngStream& rng);
 
 }  // namespace fbosim::server

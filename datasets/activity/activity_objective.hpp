@@ -80,6 +80,7 @@ class ActivityFamily final : public ObjectiveFamily {
   int max_agents() const override { return static_cast<int>(objectives_.size()); }
   /// Agent n gets the (n+1)-th smallest subject id (subject n + 1 in the official release).
   /// The split is fixed, so no draw is made from rng and every run gets the same objectives.
+  bool varies_by_run() const override { return false; }
   std::vector<std::shared_ptr<const Objective>> make(int agents,
                                                      const core::RngFactory& rng) const override;
 

@@ -23,6 +23,7 @@ class EmnistFamily final : public ObjectiveFamily {
   /// Loads the digits; throws std::runtime_error for missing data or a build without LibTorch.
   explicit EmnistFamily(const EmnistSpec& spec);
   int max_agents() const override { return static_cast<int>(writers_.size()); }
+  bool varies_by_run() const override { return false; }
   std::vector<std::shared_ptr<const Objective>> make(int agents,
                                                      const core::RngFactory& rng) const override;
 

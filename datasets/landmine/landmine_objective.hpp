@@ -49,6 +49,7 @@ class LandmineFamily final : public ObjectiveFamily {
  public:
   explicit LandmineFamily(const LandmineSpec& spec);
   int max_agents() const override { return static_cast<int>(splits_.size()); }
+  bool varies_by_run() const override { return false; }
   std::vector<std::shared_ptr<const Objective>> make(int agents,
                                                      const core::RngFactory& rng) const override;
 

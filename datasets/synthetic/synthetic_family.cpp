@@ -60,7 +60,7 @@ Objectives grid_family(const SyntheticSpec& s, int agents, const core::RngFactor
   for (int n = 0; n < agents; ++n) {
     core::RngStream rng = rf.stream("objective.agent", static_cast<std::uint64_t>(n));
     out.push_back(
-        std::make_shared<GridObjective>(domain, agent_values(f, sampler, rng), s.noise_var));
+        std::make_shared<GridObjective>(domain, agent_values(f, sampler, rng, n), s.noise_var));
   }
   return out;
 }
@@ -68,13 +68,15 @@ Objectives grid_family(const SyntheticSpec& s, int agents, const core::RngFactor
 // App. B.1.1: agent n adds d_{n,j} = +-perturbation, each sign with probability 1/2,
 // independently per grid point (one bernoulli per point, in grid order).
 Objectives gp_grid(const SyntheticSpec& s, int agents, const core::RngFactory& rf) {
-  return grid_family(s, agents, rf,
-                     [&](const Eigen::VectorXd& f, const GridGpSampler&, core::RngStream& rng) {
-                       Eigen::VectorXd fn = f;
-                       for (Eigen::Index j = 0; j < fn.size(); ++j)
-                         fn[j] += rng.bernoulli(0.5) ? s.perturbation : -s.perturbation;
-                       return fn;
-                     });
+  return grid_family(
+      s, agents, rf,
+      [&](const Eigen::VectorXd& f, const GridGpSampler&, core::RngStream& rng, int n) {
+        Eigen::VectorXd fn = f;
+        if (n < s.unperturbed) return fn;
+        for (Eigen::Index j = 0; j < fn.size(); ++j)
+          fn[j] += rng.bernoulli(0.5) ? s.perturbation : -s.perturbation;
+        return fn;
+      });
 }
 
 // App. B.1.2 (Fig. 7): f_n = alpha g_n + (1 - alpha) f_base. The paper draws f_base "with the
@@ -83,7 +85,7 @@ Objectives gp_grid(const SyntheticSpec& s, int agents, const core::RngFactory& r
 Objectives heterogeneous(const SyntheticSpec& s, int agents, const core::RngFactory& rf) {
   return grid_family(
       s, agents, rf,
-      [&](const Eigen::VectorXd& f, const GridGpSampler& sampler, core::RngStream& rng) {
+      [&](const Eigen::VectorXd& f, const GridGpSampler& sampler, core::RngStream& rng, int) {
         const Eigen::VectorXd g = min_max_normalise(sampler.sample(rng));
         return Eigen::VectorXd(s.alpha * g + (1 - s.alpha) * f);
       });
@@ -95,7 +97,8 @@ Objectives gp_box(const SyntheticSpec& s, int agents, const core::RngFactory& rf
   Objectives out;
   for (int n = 0; n < agents; ++n) {
     core::RngStream rng = rf.stream("objective.agent", static_cast<std::uint64_t>(n));
-    out.push_back(BoxObjective::draw(base, s.perturbation, s.noise_var, rng));
+    out.push_back(
+        BoxObjective::draw(base, n < s.unperturbed ? 0.0 : s.perturbation, s.noise_var, rng));
   }
   return out;
 }

@@ -25,6 +25,9 @@ struct SyntheticSpec {
   double noise_var = 0.01;         ///< observation noise variance
   double alpha = 0.7;              ///< heterogeneous: weight of the agent's own g_n
   int dim = 2;                     ///< gp_box: input dimension
+  /// gp_grid, gp_box: the first `unperturbed` agents see the base function f itself (FTS
+  /// sec. 5.1: the target's f; the other agents' g_n = f + perturbation).
+  int unperturbed = 0;
 };
 
 /// Validates spec (throws std::invalid_argument naming the field and value) and draws one

@@ -42,7 +42,8 @@ int run(const AuditArgs& a) {
   sim::AuditOptions o = a.options;
   o.threads = a.threads > 0 ? a.threads : core::ThreadPool::hardware_threads();
   const sim::AuditResult r = sim::run_audit(cfg.spec, o, a.seed);
-  const auto& m = cfg.spec.server.mechanism;
+  const auto& m = cfg.spec.fts_de()->mechanism;  // run_audit checked it is DP-FTS-DE
+  const int subregions = cfg.spec.fts_de()->subregions;
   if (a.format == "csv") {
     std::printf(
         "q,z,clip_norm,subregions,agents,trials,threshold,fpr,fpr_upper,fnr,fnr_upper,"
@@ -50,7 +51,7 @@ int run(const AuditArgs& a) {
         "sensitivity_fraction\n");
     std::printf("%s\n",
                 fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-                            m.sampling_rate, m.noise_multiplier, m.clip_norm, cfg.spec.subregions,
+                            m.sampling_rate, m.noise_multiplier, m.clip_norm, subregions,
                             cfg.spec.agents, r.trials, r.threshold, r.fpr, r.fpr_upper, r.fnr,
                             r.fnr_upper, r.epsilon_estimate, r.epsilon_lower, r.accountant,
                             r.epsilon_upper, r.delta, r.violation() ? "VIOLATION" : "consistent",
@@ -70,10 +71,10 @@ int run(const AuditArgs& a) {
         o.noise_scale != 1
             ? fmt::format(" (noise scaled by {} in the audited mechanism)", o.noise_scale).c_str()
             : "",
-        m.clip_norm, cfg.spec.subregions, cfg.spec.agents, r.canary, r.round,
-        r.sensitivity_fraction, r.trials, r.threshold, r.false_positives, r.fpr, r.fpr_upper,
-        r.false_negatives, r.fnr, r.fnr_upper, r.epsilon_lower, 100 * o.confidence,
-        r.epsilon_estimate, r.accountant.c_str(), r.epsilon_upper, r.delta,
+        m.clip_norm, subregions, cfg.spec.agents, r.canary, r.round, r.sensitivity_fraction,
+        r.trials, r.threshold, r.false_positives, r.fpr, r.fpr_upper, r.false_negatives, r.fnr,
+        r.fnr_upper, r.epsilon_lower, 100 * o.confidence, r.epsilon_estimate, r.accountant.c_str(),
+        r.epsilon_upper, r.delta,
         r.violation() ? "VIOLATION: the audit exceeds the accountant's bound"
                       : "consistent (the audit stays below the bound)");
   }

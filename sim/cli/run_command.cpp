@@ -56,8 +56,7 @@ void run(const RunArgs& a) {
       "  wrote %s/{trace,server,summary}.csv, config.resolved.yaml and provenance.yaml\n",
       cfg.spec.name.c_str(), s.runs, s.agents, s.rounds, s.seconds, options.threads, regret.c_str(),
       s.final_mean_best_f, s.final_se_best_f, epsilon_shown(s.epsilon), cfg.spec.delta(),
-      cfg.spec.server.accountant.c_str(),
-      cfg.spec.server.dp && cfg.spec.algorithm == sim::Algorithm::fts_de ? "" : " [no DP]",
+      cfg.spec.server.accountant.c_str(), cfg.spec.is_private() ? "" : " [no DP]",
       100 * s.clipped_fraction, s.out_dir.c_str());
   if (s.fallbacks > 0)
     std::printf("  note: %d posterior samples fell back to a data-independent draw\n", s.fallbacks);

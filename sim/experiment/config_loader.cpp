@@ -12,7 +12,8 @@
 #include <fmt/ranges.h>
 
 #include "algorithms/privacy/accountant.hpp"
-#include "algorithms/server/dp_mechanism.hpp"
+#include "sim/experiment/algorithm_registry.hpp"
+#include "sim/experiment/model_keys.hpp"
 #include "sim/experiment/resource_estimate.hpp"
 
 namespace fbosim::sim {
@@ -33,16 +34,6 @@ std::vector<std::string> split_list(const std::string& text) {
   return out;
 }
 
-// An integer key in [lo, hi]. The upper bounds of the size keys are far above any experiment
-// of the papers; the memory and work of their combination is bounded by check_resources.
-int get_int(ConfigReader& r, const std::string& key, int fallback, int lo, int hi) {
-  const int v = r.get<int>(key, fallback);
-  r.require(v >= lo && v <= hi, key, fmt::format("must be in [{}, {}]", lo, hi));
-  return v;
-}
-
-constexpr int kMaxCount = 100000;
-
 // The experiment's name is the directory results/<name>: one safe path component.
 bool safe_name(const std::string& name) {
   if (name.empty() || name.size() > 200 || name == "." || name == "..") return false;
@@ -53,7 +44,7 @@ bool safe_name(const std::string& name) {
 
 void read_synthetic(ConfigReader& r, datasets::SyntheticSpec& o) {
   // The exact GP sampler stores and factorises an n x n matrix (datasets/synthetic).
-  o.grid_points = get_int(r, "objective.grid_points", o.grid_points, 2, 10000);
+  o.grid_points = r.get_int("objective.grid_points", o.grid_points, 2, 10000);
   o.lengthscale = r.get<double>("objective.lengthscale", o.lengthscale);
   r.require(o.lengthscale > 0, "objective.lengthscale", "must be > 0");
   o.perturbation = r.get<double>("objective.perturbation", o.perturbation);
@@ -62,7 +53,7 @@ void read_synthetic(ConfigReader& r, datasets::SyntheticSpec& o) {
   r.require(o.noise_var >= 0, "objective.noise_var", "must be >= 0");
   o.alpha = r.get<double>("objective.alpha", o.alpha);
   r.require(o.alpha >= 0 && o.alpha <= 1, "objective.alpha", "must be in [0, 1]");
-  o.dim = get_int(r, "objective.dim", o.dim, 1, 1000);
+  o.dim = r.get_int("objective.dim", o.dim, 1, 1000);
 }
 
 // datasets.root: $FBOSIM_DATA when set, else "data"; the YAML and --set override both.
@@ -81,90 +72,31 @@ void read_objective(ConfigReader& r, datasets::ObjectiveSpec& o) {
   }
   if (o.family == "emnist") {
     auto& c = o.emnist.cnn;
-    c.conv1 = get_int(r, "objective.conv1", c.conv1, 1, 10000);
-    c.conv2 = get_int(r, "objective.conv2", c.conv2, 1, 10000);
-    c.hidden = get_int(r, "objective.hidden", c.hidden, 1, 100000);
-    c.epochs = get_int(r, "objective.epochs", c.epochs, 1, 100000);
-    c.batch = get_int(r, "objective.batch_size", c.batch, 1, 100000);
+    c.conv1 = r.get_int("objective.conv1", c.conv1, 1, 10000);
+    c.conv2 = r.get_int("objective.conv2", c.conv2, 1, 10000);
+    c.hidden = r.get_int("objective.hidden", c.hidden, 1, 100000);
+    c.epochs = r.get_int("objective.epochs", c.epochs, 1, 100000);
+    c.batch = r.get_int("objective.batch_size", c.batch, 1, 100000);
   }
   if (o.family == "activity") {
     auto& a = o.activity;
     a.split_seed = r.get<std::uint64_t>("objective.split_seed", a.split_seed);
-    a.epochs = get_int(r, "objective.epochs", a.epochs, 1, 100000);
+    a.epochs = r.get_int("objective.epochs", a.epochs, 1, 100000);
   }
 }
 
-void read_exploration(ConfigReader& r, ExperimentSpec& s) {
-  s.subregions = r.get<int>("exploration.subregions", s.subregions);
-  // Every sub-region is explored by its own agents (Dai et al. 2021, Sec. 3.2: agent n is
-  // assigned sub-region n mod P), so P > N would leave sub-regions no agent explores.
-  r.require(s.subregions >= 1 && s.subregions <= s.agents, "exploration.subregions",
-            fmt::format("must be in [1, agents.count = {}]", s.agents));
-  s.agent.schedule = agents::parse_exploration_schedule(r.get_choice(
-      "exploration.schedule", to_string(s.agent.schedule), {"inv_sqrt", "inv", "inv_square"}));
-  auto& w = s.weights;
-  w.scheme = de::parse_weight_scheme(r.get_choice("exploration.weights.scheme", to_string(w.scheme),
-                                                  {"softmax", "linear", "quadratic", "equal"}));
-  w.start = r.get<double>("exploration.weights.start", w.start);
-  r.require(std::isfinite(w.start) && w.start >= 1, "exploration.weights.start",
-            "must be a finite number >= 1");
-  w.end = r.get<double>("exploration.weights.end", w.end);
-  r.require(std::isfinite(w.end) && w.end >= 1 && w.end <= w.start, "exploration.weights.end",
-            "must be a finite number in [1, exploration.weights.start]");
-  w.hold = r.get<int>("exploration.weights.hold", w.hold);
-  r.require(w.hold >= 0, "exploration.weights.hold", "must be >= 0");
-  w.decay = r.get<int>("exploration.weights.decay", w.decay);
-  r.require(w.decay >= 0, "exploration.weights.decay", "must be >= 0");
-  w.adaptive = r.get<bool>("exploration.weights.adaptive", w.adaptive);
-}
-
-void read_models(ConfigReader& r, ExperimentSpec& s) {
-  auto& a = s.agent;
-  s.features = get_int(r, "rff.features", s.features, 1, kMaxCount);
-  s.rff_lengthscale = r.get<double>("rff.lengthscale", s.rff_lengthscale);
-  r.require(s.rff_lengthscale > 0, "rff.lengthscale", "must be > 0");
-  a.message_lambda = r.get<double>("rff.lambda", a.message_lambda);
-  r.require(a.message_lambda > 0, "rff.lambda", "must be > 0");
-  a.local_features = get_int(r, "local_ts.features", a.local_features, 1, kMaxCount);
-  a.local_noise_floor = r.get<double>("local_ts.noise_floor", a.local_noise_floor);
-  r.require(a.local_noise_floor >= 0, "local_ts.noise_floor", "must be >= 0");
-  a.fit_hyper = r.get<bool>("gp.fit", a.fit_hyper);
-  a.hyper.lengthscale = r.get<double>("gp.lengthscale", a.hyper.lengthscale);
-  r.require(a.hyper.lengthscale > 0, "gp.lengthscale", "must be > 0");
-  a.hyper.signal_var = r.get<double>("gp.signal_var", a.hyper.signal_var);
-  r.require(a.hyper.signal_var > 0, "gp.signal_var", "must be > 0");
-  a.hyper.noise_var = r.get<double>("gp.noise_var", a.hyper.noise_var);
-  r.require(a.hyper.noise_var > 0, "gp.noise_var", "must be > 0");
-  a.fit.restarts = get_int(r, "gp.restarts", a.fit.restarts, 0, 10000);
-  a.refit_every = r.get<int>("gp.refit_every", a.refit_every);
-  r.require(a.refit_every >= 1, "gp.refit_every", "must be >= 1");
-  a.fit.max_iterations = get_int(r, "gp.max_iterations", a.fit.max_iterations, 1, kMaxCount);
-  a.maximiser.random_points =
-      get_int(r, "acquisition.random_points", a.maximiser.random_points, 1, 10000000);
-  a.maximiser.starts = get_int(r, "acquisition.starts", a.maximiser.starts, 0, kMaxCount);
-  a.maximiser.max_iterations =
-      get_int(r, "acquisition.max_iterations", a.maximiser.max_iterations, 1, kMaxCount);
-}
-
-void read_server(ConfigReader& r, ExperimentSpec& s) {
+// The accounting keys (server.delta, server.accountant(s)): every accountant must support
+// every event the algorithm can release (e.g. the moments accountant refuses fixed-size
+// sampling); fail now rather than after the first round.
+void read_accounting(ConfigReader& r, ExperimentSpec& s) {
   auto& sv = s.server;
-  auto& m = sv.mechanism;
-  sv.dp = r.get<bool>("server.dp", sv.dp);
-  m.sampling = privacy::parse_sampling(
-      r.get_choice("server.sampling", privacy::to_string(m.sampling), {"poisson", "fixed"}));
-  m.sampling_rate = r.get<double>("server.sampling_rate", m.sampling_rate);
-  r.require(m.sampling_rate > 0 && m.sampling_rate <= 1, "server.sampling_rate",
-            "must be in (0, 1]");
-  m.noise_multiplier = r.get<double>("server.noise_multiplier", m.noise_multiplier);
-  r.require(m.noise_multiplier > 0, "server.noise_multiplier", "must be > 0");
-  m.clip_norm = r.get<double>("server.clip_norm", m.clip_norm);
-  r.require(m.clip_norm > 0, "server.clip_norm", "must be > 0");
-  m.per_region_w_max =
-      r.get_choice("server.w_max", "global", {"global", "per_region"}) == "per_region";
   sv.delta = r.get_optional<double>("server.delta");
   if (sv.delta) r.require(*sv.delta > 0 && *sv.delta < 1, "server.delta", "must be in (0, 1)");
   // The default delta N^-1.1 (spec section 6) is 1 for a single agent: no privacy statement.
-  if (sv.dp && s.algorithm == Algorithm::fts_de && !sv.delta)
+  const std::vector<privacy::DpEvent> events = s.system->possible_events(s.agents);
+  bool releases = false;
+  for (const privacy::DpEvent& e : events) releases = releases || !e.as<privacy::NoOp>();
+  if (releases && !sv.delta)
     r.require(s.agents >= 2, "agents.count",
               "must be >= 2 with DP unless server.delta is set (the default delta N^-1.1 "
               "must be < 1)");
@@ -174,22 +106,14 @@ void read_server(ConfigReader& r, ExperimentSpec& s) {
   for (const std::string& a : sv.accountants)
     r.require(std::find(names.begin(), names.end(), a) != names.end(), "server.accountants",
               fmt::format("unknown accountant '{}' (choose from {})", a, fmt::join(names, ", ")));
-  if (!sv.dp) return;
-  // Every accountant must support this config's releases (e.g. the moments accountant refuses
-  // fixed-size sampling): fail now rather than after the first round.
-  std::optional<privacy::DpEvent> event;
-  try {
-    event = server::DpMechanism::event(m, static_cast<std::size_t>(s.agents));
-  } catch (const std::invalid_argument& e) {
-    r.require(false, "server.sampling_rate", e.what());
-  }
   std::vector<std::string> all = sv.accountants;
   all.insert(all.begin(), sv.accountant);
-  for (const std::string& a : all)
-    r.require(privacy::make_accountant(a)->supports(*event),
-              a == sv.accountant ? "server.accountant" : "server.accountants",
-              fmt::format("accountant '{}' cannot account for this release ({})", a,
-                          privacy::to_string(*event)));
+  for (const privacy::DpEvent& event : events)
+    for (const std::string& a : all)
+      r.require(privacy::make_accountant(a)->supports(event),
+                a == sv.accountant ? "server.accountant" : "server.accountants",
+                fmt::format("accountant '{}' cannot account for this release ({})", a,
+                            privacy::to_string(event)));
 }
 
 void read_network(ConfigReader& r, NetworkSpec& n) {
@@ -237,20 +161,16 @@ ExperimentSpec read_spec(ConfigReader& r, const std::string& default_name) {
   r.require(safe_name(s.name), "name",
             "must be one directory name (results/<name>): at most 200 characters, not '.' or "
             "'..', without '/', '\\' or control characters");
-  s.algorithm = r.get_choice("algorithm", "fts_de", {"ts", "fts_de"}) == "ts" ? Algorithm::ts
-                                                                              : Algorithm::fts_de;
-  s.rounds = get_int(r, "rounds", s.rounds, 1, kMaxCount);
-  s.runs = get_int(r, "runs", s.runs, 1, kMaxCount);
+  s.algorithm = r.get_choice("algorithm", s.algorithm, algorithm_names());
+  s.rounds = r.get_int("rounds", s.rounds, 1, kMaxCount);
+  s.runs = r.get_int("runs", s.runs, 1, kMaxCount);
   s.seed = r.get<std::uint64_t>("seed", s.seed);
   read_objective(r, s.objective);
-  s.agents = get_int(r, "agents.count", s.agents, 1, kMaxCount);
-  s.agent.init_points = get_int(r, "agents.init_points", s.agent.init_points, 1, kMaxCount);
-  s.agent.init_in_region = r.get_choice("agents.init", "region", {"region", "domain"}) == "region";
-  read_exploration(r, s);
-  read_models(r, s);
-  read_server(r, s);
+  s.agents = r.get_int("agents.count", s.agents, 1, kMaxCount);
+  for (const AlgorithmEntry& e : algorithm_registry())
+    if (e.name == s.algorithm) s.system = e.read(r, s);
+  read_accounting(r, s);
   read_network(r, s.network);
-  if (s.algorithm == Algorithm::ts) s.agent.schedule = agents::ExplorationSchedule::local;
   r.reject_unknown_keys();
   check_resources(r, s);
   return s;

@@ -132,6 +132,13 @@ void ConfigReader::require(bool ok, const std::string& key, const std::string& w
   if (!ok) throw ConfigError(source_ + ": " + key + ": " + what + ", got " + shorten(text_of(key)));
 }
 
+int ConfigReader::get_int(const std::string& key, int fallback, int lo, int hi) {
+  const int v = get<int>(key, fallback);
+  require(v >= lo && v <= hi, key,
+          "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  return v;
+}
+
 std::string ConfigReader::get_choice(const std::string& key, const std::string& fallback,
                                      const std::vector<std::string>& choices) {
   const std::string value = get<std::string>(key, fallback);

@@ -45,6 +45,8 @@ class ConfigReader {
   std::optional<T> get_optional(const std::string& key);
   /// Throws ConfigError "<source>: <key>: <what>, got <value>" unless ok.
   void require(bool ok, const std::string& key, const std::string& what) const;
+  /// An integer key in [lo, hi] (a ConfigError naming the range otherwise).
+  int get_int(const std::string& key, int fallback, int lo, int hi);
   /// One of `choices`, else a ConfigError listing them.
   std::string get_choice(const std::string& key, const std::string& fallback,
                          const std::vector<std::string>& choices);

@@ -91,19 +91,18 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
                    const std::string& config_text, const RunOptions& options,
                    const RunCheckpoints& checkpoints, Provenance& provenance,
                    ExperimentSummary& out) {
-  const bool dp = spec.server.dp && spec.algorithm == Algorithm::fts_de;
+  const bool dp = spec.is_private();
   // delta next to epsilon: the pair is the guarantee (empty without DP: there is none).
   const std::string delta = dp ? fmt::format("{}", spec.delta()) : "";
   AtomicFile trace(out.out_dir + "/trace.csv");
   AtomicFile server(out.out_dir + "/server.csv");
   std::string extra_columns;  // ",epsilon_<name>" per server.accountants
   for (const std::string& a : spec.server.accountants) extra_columns += ",epsilon_" + a;
-  server.write("run,round,time,received,selected,clipped,noise_std,epsilon,delta" + extra_columns +
-               "\n");
   ProgressLine progress(options.progress, spec.runs);
   // per round: values over (run, agent)
   std::vector<std::vector<double>> regret(spec.rounds + 1), best_f(spec.rounds + 1);
   std::vector<double> epsilon;
+  double final_epsilon = 0;
   std::vector<std::vector<double>> extra_epsilon;
   long long messages = 0, clipped = 0;
   const int stop_after = stop_after_runs();
@@ -133,13 +132,19 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
       std::string header = "run,agent,round";
       for (int k = 0; k < res.dim; ++k) header += fmt::format(",x{}", k);
       trace.write(header + ",y,f,best_f,regret,source\n");
+      // The columns of the algorithm's server (none without one).
+      std::string columns;
+      for (const std::string& c : res.server_columns) columns += c + ",";
+      server.write("run,round,time," + columns + "epsilon,delta" + extra_columns + "\n");
     }
     trace.write(res.trace_csv);
     std::string rows;
-    for (const ServerRow& s : res.server)
-      rows +=
-          fmt::format("{},{},{},{},{},{},{},{},{}{}\n", r, s.round, s.time, s.received, s.selected,
-                      s.clipped, s.noise_std, s.epsilon, delta, join_prefixed(s.extra_epsilon));
+    for (const ServerRow& s : res.server) {
+      std::string stats;
+      for (const std::string& v : s.stats) stats += v + ",";
+      rows += fmt::format("{},{},{},{}{},{}{}\n", r, s.round, s.time, stats, s.epsilon, delta,
+                          join_prefixed(s.extra_epsilon));
+    }
     server.write(rows);
     for (int t = 0; t <= spec.rounds; ++t) {
       for (Eigen::Index n = 0; n < res.best_f.cols(); ++n) {
@@ -148,6 +153,7 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
       }
     }
     epsilon = res.epsilon;
+    final_epsilon = res.final_epsilon;
     extra_epsilon = res.extra_epsilon;
     messages += res.messages;
     clipped += res.clipped;
@@ -173,7 +179,7 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
       out.final_se_regret = sr;
       out.final_mean_best_f = mb;
       out.final_se_best_f = sb;
-      out.epsilon = epsilon[t];
+      out.epsilon = final_epsilon;
     }
   }
   AtomicFile config(out.out_dir + "/config.resolved.yaml");

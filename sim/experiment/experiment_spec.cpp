@@ -9,3 +9,12 @@ double ExperimentSpec::delta() const {
 }
 
 }  // namespace fbosim::sim
+
+namespace fbosim::sim {
+
+const systems::FtsDeConfig* ExperimentSpec::fts_de() const {
+  const auto* s = dynamic_cast<const systems::FtsDeSystem*>(system.get());
+  return s ? &s->config() : nullptr;
+}
+
+}  // namespace fbosim::sim

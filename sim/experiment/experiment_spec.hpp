@@ -1,20 +1,19 @@
 #pragma once
 // A validated experiment: everything a run needs, with the config key of every field in its
-// comment. Produced by ConfigLoader from YAML (+ --set overrides); defaults are the paper's
-// synthetic setting (spec dp-fts-de.md section 7).
+// comment. Produced by ConfigLoader from YAML (+ --set overrides): the keys every algorithm
+// shares are here; the algorithm's own keys are read by its registry entry into `system`.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "algorithms/agents/agent_options.hpp"
-#include "algorithms/de/weight_schedule.hpp"
-#include "algorithms/server/dp_mechanism.hpp"
+#include <memory>
+
+#include "algorithms/protocol/algorithm.hpp"
+#include "algorithms/systems/fts_de_system.hpp"
 #include "datasets/objective_factory.hpp"
 
 namespace fbosim::sim {
-
-enum class Algorithm { ts, fts_de };
 
 /// Latency of an agent's reply, in integer ticks (1 tick = 1 ms by convention).
 struct LatencySpec {
@@ -34,36 +33,34 @@ struct NetworkSpec {
   double dropout = 0.0;       ///< network.dropout: probability a message is lost in a round
 };
 
+/// How privacy is accounted (the keys keep the `server.` prefix of the DP-FTS-DE configs).
 struct ServerSpec {
-  bool dp = true;  ///< server.dp
-  server::DpMechanism::Options
-      mechanism;                ///< server.sampling_rate/noise_multiplier/clip_norm/sampling/w_max
-  std::optional<double> delta;  ///< server.delta (default N^-1.1)
+  std::optional<double> delta;         ///< server.delta (default N^-1.1)
   std::string accountant = "moments";  ///< server.accountant: the `epsilon` column
   /// server.accountants (comma-separated; `fbosim run --accountants`): extra columns
-  /// epsilon_<name>, composed from the same per-round events.
+  /// epsilon_<name>, composed from the same events.
   std::vector<std::string> accountants;
 };
 
 struct ExperimentSpec {
-  std::string name;                         ///< name (default: the config file's stem)
-  Algorithm algorithm = Algorithm::fts_de;  ///< algorithm: ts | fts_de
-  int rounds = 60;                          ///< rounds: BO iterations after the initial round
-  int runs = 5;                             ///< runs
-  std::uint64_t seed = 0;                   ///< seed
-  int agents = 200;                         ///< agents.count
-  datasets::ObjectiveSpec objective;        ///< objective.*, datasets.root
-  int subregions = 1;                       ///< exploration.subregions (P)
-  de::WeightSchedule::Options weights;      ///< exploration.weights.*
-  int features = 50;                        ///< rff.features (M)
-  double rff_lengthscale = 0.03;            ///< rff.lengthscale
-  agents::AgentOptions
-      agent;  ///< agents.*, exploration.schedule, rff.lambda, local_ts.*, gp.*, acquisition.*
-  ServerSpec server;    ///< server.*
+  std::string name;                   ///< name (default: the config file's stem)
+  std::string algorithm = "fts_de";   ///< algorithm: a registry name (algorithm_registry.hpp)
+  int rounds = 60;                    ///< rounds: BO iterations after the initial round
+  int runs = 5;                       ///< runs
+  std::uint64_t seed = 0;             ///< seed
+  int agents = 200;                   ///< agents.count
+  datasets::ObjectiveSpec objective;  ///< objective.*, datasets.root
+  /// The configured algorithm (built by the registry from the algorithm's own keys).
+  std::shared_ptr<const protocol::Algorithm> system;
+  ServerSpec server;    ///< server.delta, server.accountant(s)
   NetworkSpec network;  ///< network.*
 
   /// delta for the accountant: server.delta or N^-1.1.
   double delta() const;
+  /// Whether any release of a run is differentially private (delta is then reported).
+  bool is_private() const { return system && system->is_private(agents); }
+  /// The DP-FTS-DE family's settings when `algorithm` is one of its presets, else null.
+  const systems::FtsDeConfig* fts_de() const;
 };
 
 }  // namespace fbosim::sim

@@ -52,13 +52,14 @@ long long above(const std::vector<double>& sorted, double tau) {
 }
 
 Canary choose_canary(const ExperimentSpec& spec, const server::DpMechanism& mechanism) {
-  const int n = spec.agents, regions = spec.subregions;
+  const systems::FtsDeConfig& c = *spec.fts_de();
+  const int n = spec.agents, regions = c.subregions;
   const de::Partition partition(1, regions);  // the engine's agent -> sub-region rule
   std::vector<int> region(static_cast<std::size_t>(n));
   for (int a = 0; a < n; ++a) region[static_cast<std::size_t>(a)] = partition.region_of_agent(a);
-  const de::WeightSchedule schedule(spec.weights);
+  const de::WeightSchedule schedule(c.weights);
   const double g = mechanism.sampling_fraction(static_cast<std::size_t>(n));
-  const double bound = server::DpMechanism::clip_bound(spec.server.mechanism.clip_norm, regions);
+  const double bound = server::DpMechanism::clip_bound(c.mechanism.clip_norm, regions);
   Canary best;
   // The rounds that release (0 .. rounds - 1); the first weights and agent with the largest
   // whitened shift win, so the choice is deterministic.
@@ -86,7 +87,12 @@ Canary choose_canary(const ExperimentSpec& spec, const server::DpMechanism& mech
 }  // namespace
 
 AuditResult run_audit(const ExperimentSpec& spec, const AuditOptions& o, std::uint64_t seed) {
-  if (!spec.server.dp) throw std::invalid_argument("server.dp: the audit needs a DP mechanism");
+  const systems::FtsDeConfig* c = spec.fts_de();
+  if (!c || !c->server || !c->dp)
+    throw std::invalid_argument(fmt::format(
+        "server.dp: the audit needs DP-FTS-DE's mechanism (algorithm dp_fts_de, dp_fts, or fts_de "
+        "with server.dp: true); algorithm {}{} releases nothing private",
+        spec.algorithm, c && c->server ? " without DP" : ""));
   if (o.trials < 100)
     throw std::invalid_argument(fmt::format("--trials must be >= 100, got {}", o.trials));
   if (!(o.confidence > 0 && o.confidence < 1))
@@ -95,9 +101,9 @@ AuditResult run_audit(const ExperimentSpec& spec, const AuditOptions& o, std::ui
   if (!(std::isfinite(o.noise_scale) && o.noise_scale > 0))
     throw std::invalid_argument(
         fmt::format("--noise-scale must be a finite number > 0, got {}", o.noise_scale));
-  const int n = spec.agents, regions = spec.subregions, m = spec.features;
+  const int n = spec.agents, regions = c->subregions, m = c->features;
 
-  server::DpMechanism::Options mo = spec.server.mechanism;
+  server::DpMechanism::Options mo = c->mechanism;
   mo.noise_multiplier *= o.noise_scale;
   const server::DpMechanism mechanism(mo, m);
   const Canary canary = choose_canary(spec, mechanism);
@@ -130,11 +136,10 @@ AuditResult run_audit(const ExperimentSpec& spec, const AuditOptions& o, std::ui
     const bool present = k < static_cast<std::size_t>(o.trials);
     const std::size_t i = present ? k : k - o.trials;
     core::RngStream rng = rf.stream(present ? "audit.with" : "audit.without", i);
-    const server::Release r = mechanism.release(present ? with : without, w, rng);
+    const server::WeightedRelease r = mechanism.release(present ? with : without, w, rng);
     double s = 0;
     for (int j = 0; j < regions; ++j)
-      if (coef[j] > 0)
-        s += coef[j] * r.broadcast.omegas[static_cast<std::size_t>(j)].dot(direction);
+      if (coef[j] > 0) s += coef[j] * r.omegas[static_cast<std::size_t>(j)].dot(direction);
     (present ? s_with : s_without)[i] = s;
   });
 
@@ -179,7 +184,7 @@ AuditResult run_audit(const ExperimentSpec& spec, const AuditOptions& o, std::ui
   res.sensitivity_fraction = canary.shift * mo.noise_multiplier;
   res.accountant = spec.server.accountant;
   auto acc = privacy::make_accountant(spec.server.accountant);
-  acc->compose(server::DpMechanism::event(spec.server.mechanism, static_cast<std::size_t>(n)));
+  acc->compose(server::DpMechanism::event(c->mechanism, static_cast<std::size_t>(n)));
   res.epsilon_upper = acc->epsilon(delta).epsilon;
   return res;
 }

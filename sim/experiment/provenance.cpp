@@ -171,7 +171,7 @@ std::string provenance_text(const ExperimentSpec& spec, const Provenance& p) {
   y << YAML::Key << "seed" << YAML::Value << spec.seed;
   y << YAML::Key << "runs" << YAML::Value << spec.runs;
   y << YAML::Key << "threads" << YAML::Value << p.threads;
-  y << YAML::Key << "dp" << YAML::Value << (spec.server.dp && spec.algorithm == Algorithm::fts_de);
+  y << YAML::Key << "dp" << YAML::Value << spec.is_private();
   y << YAML::Key << "delta" << YAML::Value << YAML::Load(delta_text(spec.delta()));
   y << YAML::Key << "accountant" << YAML::Value << spec.server.accountant;
   y << YAML::Key << "accountants" << YAML::Value << YAML::Flow << spec.server.accountants;

@@ -33,4 +33,13 @@ inline constexpr double kMaxFlops = 1e17;
 
 ResourceEstimate estimate_resources(const ExperimentSpec& spec);
 
+/// "key = value" for the terms' descriptions.
+std::string key_value(const char* key, double value);
+/// The terms of `agent_steps` agent-rounds (local TS steps, posterior samples on `features`
+/// shared features, acquisition, fits), for agents ending with `observations` observations:
+/// the algorithms' estimates share them.
+void estimate_agent_steps(const ExperimentSpec& spec, double agent_steps, double observations,
+                          double features, const agents::LocalTsOptions& local,
+                          ResourceEstimate& e);
+
 }  // namespace fbosim::sim

@@ -69,12 +69,14 @@ bool get_vector(std::istream& in, std::vector<double>& v) {
 
 std::string checkpoint_text(const RunResult& res) {
   std::string out = fmt::format(
-      "fbosim-run-checkpoint 1\nrun {} dim {} messages {} clipped {} "
-      "fallbacks {}\nserver {}\n",
-      res.run, res.dim, res.messages, res.clipped, res.fallbacks, res.server.size());
+      "fbosim-run-checkpoint 2\nrun {} dim {} messages {} clipped {} "
+      "fallbacks {}\ncolumns {}",
+      res.run, res.dim, res.messages, res.clipped, res.fallbacks, res.server_columns.size());
+  for (const std::string& c : res.server_columns) out += " " + c;
+  out += fmt::format("\nserver {}\n", res.server.size());
   for (const ServerRow& s : res.server) {
-    out += fmt::format("{} {} {} {} {}", s.round, s.time, s.received, s.selected, s.clipped);
-    put(out, s.noise_std);
+    out += fmt::format("{} {}", s.round, s.time);
+    for (const std::string& v : s.stats) out += " " + v;
     put(out, s.epsilon);
     out += ' ';
     put_vector(out, s.extra_epsilon);
@@ -82,7 +84,8 @@ std::string checkpoint_text(const RunResult& res) {
   put_matrix(out, "best_f", res.best_f);
   put_matrix(out, "regret", res.regret);
   put_vector(out, res.epsilon);
-  out += fmt::format("extra {}\n", res.extra_epsilon.size());
+  put(out, res.final_epsilon);
+  out += fmt::format("\nextra {}\n", res.extra_epsilon.size());
   for (const auto& e : res.extra_epsilon) put_vector(out, e);
   out += fmt::format("trace {}\n", res.trace_csv.size());
   out += res.trace_csv;
@@ -95,19 +98,27 @@ std::optional<RunResult> parse_checkpoint(const std::string& text) {
   RunResult r;
   std::string w[6];
   std::size_t n = 0;
-  if (!(in >> w[0] >> w[1]) || w[0] != "fbosim-run-checkpoint" || w[1] != "1") return {};
+  if (!(in >> w[0] >> w[1]) || w[0] != "fbosim-run-checkpoint" || w[1] != "2") return {};
   if (!(in >> w[0] >> r.run >> w[1] >> r.dim >> w[2] >> r.messages >> w[3] >> r.clipped >> w[4] >>
         r.fallbacks >> w[5] >> n) ||
       w[0] != "run" || w[1] != "dim" || w[2] != "messages" || w[3] != "clipped" ||
-      w[4] != "fallbacks" || w[5] != "server")
+      w[4] != "fallbacks" || w[5] != "columns")
     return {};
+  r.server_columns.resize(n);
+  for (std::string& c : r.server_columns)
+    if (!(in >> c)) return {};
+  if (!(in >> w[0] >> n) || w[0] != "server") return {};
   r.server.resize(n);
-  for (ServerRow& s : r.server)
-    if (!(in >> s.round >> s.time >> s.received >> s.selected >> s.clipped) ||
-        !get(in, s.noise_std) || !get(in, s.epsilon) || !get_vector(in, s.extra_epsilon))
-      return {};
+  for (ServerRow& s : r.server) {
+    if (!(in >> s.round >> s.time)) return {};
+    s.stats.resize(r.server_columns.size());
+    for (std::string& v : s.stats)
+      if (!(in >> v)) return {};
+    if (!get(in, s.epsilon) || !get_vector(in, s.extra_epsilon)) return {};
+  }
   if (!get_matrix(in, "best_f", r.best_f) || !get_matrix(in, "regret", r.regret) ||
-      !get_vector(in, r.epsilon) || !(in >> w[0] >> n) || w[0] != "extra")
+      !get_vector(in, r.epsilon) || !get(in, r.final_epsilon) || !(in >> w[0] >> n) ||
+      w[0] != "extra")
     return {};
   r.extra_epsilon.resize(n);
   for (auto& e : r.extra_epsilon)

@@ -3,47 +3,73 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <memory>
 #include <stdexcept>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "algorithms/agents/fts_de_agent.hpp"
 #include "algorithms/privacy/accountant.hpp"
-#include "algorithms/server/plain_aggregator.hpp"
 #include "sim/core/event_queue.hpp"
 #include "sim/experiment/interrupt.hpp"
 #include "sim/experiment/network_model.hpp"
+#include "sim/experiment/trace_sink.hpp"
 
 namespace fbosim::sim {
 
 namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // One agent's work in one round, written by its own pool task.
 struct AgentRound {
   std::vector<Eigen::VectorXd> xs;
   std::vector<double> ys, fs;
   const char* source = "init";
-  Eigen::VectorXd message;
+  std::shared_ptr<const protocol::Message> message;
 };
 
-std::unique_ptr<server::Mechanism> make_mechanism(const ExperimentSpec& spec) {
-  if (spec.server.dp)
-    return std::make_unique<server::DpMechanism>(spec.server.mechanism, spec.features);
-  return std::make_unique<server::PlainAggregator>(spec.features);
+// y and f of one query; throws when the objective returns a non-finite value.
+datasets::Objective::Evaluation evaluate(const datasets::Objective& objective,
+                                         const Eigen::VectorXd& x, core::RngStream& noise,
+                                         int agent, int run, int round) {
+  const datasets::Objective::Evaluation e = objective.query(x, noise);
+  if (!std::isfinite(e.y) || !std::isfinite(e.f))
+    throw std::runtime_error(fmt::format(
+        "objective of agent {} returned a non-finite value (y = {}, f = {}) at x = [{}] in run "
+        "{}, round {}",
+        agent, e.y, e.f, fmt::join(x.data(), x.data() + x.size(), ", "), run, round));
+  return e;
 }
 
-void append_row(std::string& out, int run, int agent, int round, const Eigen::VectorXd& x, double y,
-                double f, double best_f, double regret, const char* source) {
-  fmt::format_to(std::back_inserter(out), "{},{},{}", run, agent, round);
-  for (Eigen::Index k = 0; k < x.size(); ++k) fmt::format_to(std::back_inserter(out), ",{}", x[k]);
-  fmt::format_to(std::back_inserter(out), ",{},{},{},", y, f, best_f);
-  if (std::isfinite(regret)) fmt::format_to(std::back_inserter(out), "{}", regret);
-  fmt::format_to(std::back_inserter(out), ",{}\n", source);
+// The streams of the histories: their own seed, so that they never share a stream with a run.
+core::RngFactory history_streams(std::uint64_t seed, int run) {
+  return core::RngFactory(core::mix64(seed ^ core::hash_name("history")),
+                          static_cast<std::uint64_t>(run));
 }
 
 }  // namespace
+
+struct RunEngine::Run {
+  Run(int run, std::uint64_t seed, const NetworkSpec& net)
+      : rf(seed, static_cast<std::uint64_t>(run)), network(net) {
+    result.run = run;
+  }
+  core::RngFactory rf;
+  NetworkModel network;
+  std::vector<std::shared_ptr<const datasets::Objective>> objectives;
+  protocol::RunParts parts;
+  std::vector<protocol::StatColumn> columns;  // of server.csv
+  // accountants[0] is server.accountant; the others are server.accountants (extra columns).
+  std::vector<std::unique_ptr<privacy::Accountant>> accountants;
+  // Epsilon of everything released so far, per accountant; recomputed only after a release
+  // (tight accountants cost milliseconds per query).
+  std::vector<double> spent;
+  std::vector<AgentRound> work;
+  std::vector<double> best;  // per agent, best f so far
+  protocol::Broadcast broadcast;
+  core::EventQueue events;
+  RunResult result;
+};
 
 RunEngine::RunEngine(const ExperimentSpec& spec, core::ThreadPool& pool)
     : spec_(spec), pool_(pool), family_(datasets::make_objective_family(spec.objective)) {
@@ -54,150 +80,218 @@ RunEngine::RunEngine(const ExperimentSpec& spec, core::ThreadPool& pool)
                     spec.agents, family_->max_agents(), spec.objective.family));
 }
 
-RunResult RunEngine::run(int run, const Progress& progress) const {
-  const ExperimentSpec& s = spec_;
-  const auto setup_start = std::chrono::steady_clock::now();
-  const core::RngFactory rf(s.seed, static_cast<std::uint64_t>(run));
-  const auto objectives = family_->make(s.agents, rf);
-  const core::Domain& domain = objectives[0]->domain();
-  core::RngStream shared_rng = rf.stream("rff.shared");
-  auto ctx = std::make_shared<const agents::SharedContext>(
-      domain, rff::RandomFeatures::draw(domain.dim, s.features, s.rff_lengthscale, 1.0, shared_rng),
-      de::Partition(domain.dim, s.subregions));
+RunEngine::~RunEngine() = default;
 
-  std::vector<agents::FtsDeAgent> agents;
-  std::vector<int> agent_region;
-  for (int n = 0; n < s.agents; ++n) {
-    agents.emplace_back(n, ctx, s.agent);
-    agent_region.push_back(agents.back().region());
-  }
-  const bool federated = s.algorithm == Algorithm::fts_de;
-  const auto mechanism = make_mechanism(s);
-  // accountants[0] is server.accountant; the others are server.accountants (extra columns).
-  std::vector<std::unique_ptr<privacy::Accountant>> accountants;
-  accountants.push_back(privacy::make_accountant(s.server.accountant));
-  for (const std::string& a : s.server.accountants)
-    accountants.push_back(privacy::make_accountant(a));
-  // Epsilon of everything released so far, per accountant; recomputed only after a release
-  // (tight accountants cost milliseconds per query).
-  std::vector<double> spent(accountants.size(), 0.0);
-  const double delta = s.delta();
-  const de::WeightSchedule weights(s.weights);
-  const NetworkModel network(s.network);
-
-  RunResult result;
-  result.run = run;
-  result.dim = domain.dim;
-  result.setup_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
-  result.best_f =
-      Eigen::MatrixXd::Constant(s.rounds + 1, s.agents, -std::numeric_limits<double>::infinity());
-  result.regret.resize(s.rounds + 1, s.agents);
-  result.epsilon.assign(s.rounds + 1, 0.0);
-  result.extra_epsilon.assign(s.server.accountants.size(), std::vector<double>(s.rounds + 1, 0.0));
-  std::vector<double> best(s.agents, -std::numeric_limits<double>::infinity());
-  std::vector<AgentRound> work(s.agents);
-  server::Broadcast broadcast;
-  core::EventQueue events;
-
-  for (int t = 0; t <= s.rounds; ++t) {
-    const bool aggregate = federated && t < s.rounds;  // the last broadcast would go unused
-    pool_.parallel_for(s.agents, [&](std::size_t i) {
-      check_interrupt();  // an evaluation can take seconds: Ctrl-C/SIGTERM stops between them
-      const int n = static_cast<int>(i);
-      auto& agent = agents[i];
-      AgentRound& w = work[i];
-      w.xs.clear();
-      core::RngStream rng = rf.stream("agent.step", i, t);
-      core::RngStream noise = rf.stream("agent.noise", i, t);
+std::vector<protocol::History> make_histories(
+    const protocol::HistoryRequest& request,
+    const std::vector<std::shared_ptr<const datasets::Objective>>& objectives,
+    const core::RngFactory& streams, core::ThreadPool& pool) {
+  std::vector<protocol::History> out(objectives.size());
+  pool.parallel_for(objectives.size(), [&](std::size_t i) {
+    const int n = static_cast<int>(i);
+    const datasets::Objective& objective = *objectives[i];
+    const auto agent = request.policy(n, objective.domain());
+    std::vector<Eigen::VectorXd> xs;
+    std::vector<double> ys;
+    for (int t = 0; t <= request.rounds; ++t) {
+      std::vector<Eigen::VectorXd> queries;
       if (t == 0) {
-        core::RngStream init = rf.stream("agent.init", i);
+        core::RngStream init = streams.stream("agent.init", i);
+        queries = agent->initial_points(init);
+      } else {
+        core::RngStream rng = streams.stream("agent.step", i, static_cast<std::uint64_t>(t));
+        queries.push_back(agent->propose(t, protocol::NoBroadcast{}, rng, streams).x);
+      }
+      core::RngStream noise = streams.stream("agent.noise", i, static_cast<std::uint64_t>(t));
+      for (const Eigen::VectorXd& x : queries) {
+        check_interrupt();
+        const double y = evaluate(objective, x, noise, n, static_cast<int>(streams.run()), t).y;
+        agent->observe(x, y);
+        xs.push_back(x);
+        ys.push_back(y);
+      }
+    }
+    protocol::History& h = out[i];
+    h.X.resize(static_cast<Eigen::Index>(xs.size()), objective.domain().dim);
+    h.y = Eigen::Map<const Eigen::VectorXd>(ys.data(), static_cast<Eigen::Index>(ys.size()));
+    for (std::size_t k = 0; k < xs.size(); ++k) h.X.row(static_cast<Eigen::Index>(k)) = xs[k];
+  });
+  return out;
+}
+
+const std::vector<protocol::History>* RunEngine::histories(Run& r) const {
+  const auto request = spec_.system->history_request();
+  if (!request) return nullptr;
+  if (family_->varies_by_run()) return nullptr;  // made per run, by start()
+  std::lock_guard<std::mutex> lock(histories_mutex_);
+  if (!shared_histories_)
+    shared_histories_ =
+        make_histories(*request, r.objectives, history_streams(spec_.seed, 0), pool_);
+  return &*shared_histories_;
+}
+
+void RunEngine::start(Run& r) const {
+  const auto t0 = std::chrono::steady_clock::now();
+  r.objectives = family_->make(spec_.agents, r.rf);
+  const core::Domain& domain = r.objectives[0]->domain();
+  std::vector<protocol::History> own;  // histories of this run's objectives
+  const std::vector<protocol::History>* histories = this->histories(r);
+  if (!histories) {
+    if (const auto request = spec_.system->history_request()) {
+      own =
+          make_histories(*request, r.objectives, history_streams(spec_.seed, r.result.run), pool_);
+      histories = &own;
+    }
+  }
+  const protocol::RunInputs in{r.result.run, spec_.agents, &domain, &r.rf, histories};
+  r.parts = spec_.system->build(in);
+  if (static_cast<int>(r.parts.agents.size()) != spec_.agents)
+    throw std::logic_error(fmt::format("algorithm {} built {} agents for {} objectives",
+                                       spec_.system->name(), r.parts.agents.size(), spec_.agents));
+  r.accountants.push_back(privacy::make_accountant(spec_.server.accountant));
+  for (const std::string& a : spec_.server.accountants)
+    r.accountants.push_back(privacy::make_accountant(a));
+  r.spent.assign(r.accountants.size(), 0.0);
+  r.work.resize(static_cast<std::size_t>(spec_.agents));
+  r.best.assign(static_cast<std::size_t>(spec_.agents), -std::numeric_limits<double>::infinity());
+  RunResult& res = r.result;
+  res.dim = domain.dim;
+  const auto measured = static_cast<Eigen::Index>(r.parts.measured.size());
+  res.best_f = Eigen::MatrixXd::Constant(spec_.rounds + 1, measured,
+                                         -std::numeric_limits<double>::infinity());
+  res.regret.resize(spec_.rounds + 1, measured);
+  res.epsilon.assign(spec_.rounds + 1, 0.0);
+  res.extra_epsilon.assign(spec_.server.accountants.size(),
+                           std::vector<double>(spec_.rounds + 1, 0.0));
+  r.columns = spec_.system->server_columns();
+  for (const protocol::StatColumn c : r.columns)
+    res.server_columns.push_back(protocol::to_string(c));
+  for (const privacy::DpEvent& e : r.parts.setup_events) compose(r, e);
+  res.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void RunEngine::agent_phase(Run& r, int t) const {
+  const bool report = r.parts.server && t < spec_.rounds;  // the last broadcast would go unused
+  pool_.parallel_for(static_cast<std::size_t>(spec_.agents), [&](std::size_t i) {
+    check_interrupt();  // an evaluation can take seconds: Ctrl-C/SIGTERM stops between them
+    const int n = static_cast<int>(i);
+    protocol::AgentPolicy& agent = *r.parts.agents[i];
+    AgentRound& w = r.work[i];
+    w.xs.clear();
+    if (agent.optimises()) {
+      core::RngStream rng = r.rf.stream("agent.step", i, static_cast<std::uint64_t>(t));
+      core::RngStream noise = r.rf.stream("agent.noise", i, static_cast<std::uint64_t>(t));
+      if (t == 0) {
+        core::RngStream init = r.rf.stream("agent.init", i);
         w.xs = agent.initial_points(init);
         w.source = "init";
       } else {
-        agents::Proposal p = agent.propose(t, broadcast, rng, rf);
+        protocol::Proposal p = agent.propose(t, r.broadcast, rng, r.rf);
         w.xs.push_back(std::move(p.x));
-        w.source = agents::to_string(p.source);
+        w.source = p.source;
       }
       w.ys.assign(w.xs.size(), 0.0);
       w.fs.assign(w.xs.size(), 0.0);
       for (std::size_t k = 0; k < w.xs.size(); ++k) {
         if (k > 0) check_interrupt();
-        const datasets::Objective::Evaluation e = objectives[i]->query(w.xs[k], noise);
+        const auto e = evaluate(*r.objectives[i], w.xs[k], noise, n, r.result.run, t);
         w.ys[k] = e.y;
         w.fs[k] = e.f;
-        if (!std::isfinite(w.ys[k]) || !std::isfinite(w.fs[k]))
-          throw std::runtime_error(fmt::format(
-              "objective of agent {} returned a non-finite value (y = {}, f = {}) at x = [{}] "
-              "in run {}, round {}",
-              n, w.ys[k], w.fs[k], fmt::join(w.xs[k].data(), w.xs[k].data() + w.xs[k].size(), ", "),
-              run, t));
-        agent.observe(w.xs[k], w.ys[k]);
+        agent.observe(w.xs[k], e.y);
       }
-      if (aggregate) {
-        core::RngStream msg = rf.stream("agent.message", i, t);
-        w.message = agent.message(msg);
-      }
-    });
-
-    // Trace rows in agent order (deterministic for any thread count).
-    for (int n = 0; n < s.agents; ++n) {
-      const AgentRound& w = work[n];
-      const auto opt = objectives[n]->optimum();
-      for (std::size_t k = 0; k < w.xs.size(); ++k) {
-        best[n] = std::max(best[n], w.fs[k]);
-        const double regret = opt ? *opt - best[n] : std::numeric_limits<double>::quiet_NaN();
-        append_row(result.trace_csv, run, n, t, w.xs[k], w.ys[k], w.fs[k], best[n], regret,
-                   w.source);
-      }
-      result.best_f(t, n) = best[n];
-      result.regret(t, n) = opt ? *opt - best[n] : std::numeric_limits<double>::quiet_NaN();
     }
-    result.epsilon[t] = spent[0];
-    for (std::size_t a = 1; a < accountants.size(); ++a) result.extra_epsilon[a - 1][t] = spent[a];
-
-    if (aggregate) {
-      // Replies travel as events; the round closes at the deadline or after the last reply.
-      server::Messages arrived(s.agents, nullptr);
-      const core::SimTime start = events.now();
-      core::SimTime last = start;
-      for (int n = 0; n < s.agents; ++n) {
-        const auto delay = network.delay(rf, n, t);
-        if (!delay) continue;  // dropped out this round
-        const core::SimTime at = start + *delay;
-        if (s.network.deadline > 0 && at > start + s.network.deadline) continue;  // too late
-        last = std::max(last, at);
-        events.schedule(at, [&arrived, &work, n] { arrived[n] = &work[n].message; });
-      }
-      const core::SimTime close = s.network.deadline > 0 ? start + s.network.deadline : last;
-      server::Release release;
-      events.schedule(close, [&] {
-        core::RngStream srv = rf.stream("server", t);
-        release = mechanism->release(arrived, weights.weights(t, agent_region, s.subregions), srv);
-        if (!release.event) return;  // nothing private was released
-        for (std::size_t a = 0; a < accountants.size(); ++a) {
-          accountants[a]->compose(*release.event);
-          spent[a] = accountants[a]->epsilon(delta).epsilon;
-        }
-      });
-      events.run();
-      broadcast = std::move(release.broadcast);
-      ServerRow row{t,
-                    static_cast<long long>(events.now()),
-                    release.stats.received,
-                    release.stats.selected,
-                    release.stats.clipped,
-                    release.stats.noise_std,
-                    spent[0],
-                    {spent.begin() + 1, spent.end()}};
-      result.server.push_back(std::move(row));
-      result.messages += release.stats.selected;
-      result.clipped += release.stats.clipped;
+    w.message.reset();
+    if (report) {
+      core::RngStream msg = r.rf.stream("agent.message", i, static_cast<std::uint64_t>(t));
+      if (auto m = agent.report(t, msg)) w.message = std::make_shared<const protocol::Message>(*m);
     }
-    if (progress) progress(t, s.rounds);
+  });
+}
+
+void RunEngine::record(Run& r, int t) const {
+  RunResult& res = r.result;
+  CsvTraceSink sink(res.trace_csv);
+  for (int n = 0; n < spec_.agents; ++n) {
+    const AgentRound& w = r.work[static_cast<std::size_t>(n)];
+    const auto opt = r.objectives[static_cast<std::size_t>(n)]->optimum();
+    double& best = r.best[static_cast<std::size_t>(n)];
+    for (std::size_t k = 0; k < w.xs.size(); ++k) {
+      best = std::max(best, w.fs[k]);
+      sink.query(
+          {res.run, n, t, w.xs[k], w.ys[k], w.fs[k], best, opt ? *opt - best : kNaN, w.source});
+    }
   }
-  for (const auto& a : agents) result.fallbacks += a.fallback_count();
-  return result;
+  for (std::size_t k = 0; k < r.parts.measured.size(); ++k) {
+    const auto n = static_cast<std::size_t>(r.parts.measured[k]);
+    const auto opt = r.objectives[n]->optimum();
+    res.best_f(t, static_cast<Eigen::Index>(k)) = r.best[n];
+    res.regret(t, static_cast<Eigen::Index>(k)) = opt ? *opt - r.best[n] : kNaN;
+  }
+  res.epsilon[static_cast<std::size_t>(t)] = r.spent[0];
+  for (std::size_t a = 1; a < r.accountants.size(); ++a)
+    res.extra_epsilon[a - 1][static_cast<std::size_t>(t)] = r.spent[a];
+}
+
+void RunEngine::compose(Run& r, const privacy::DpEvent& event) const {
+  if (event.as<privacy::NoOp>()) return;  // nothing private was released
+  const double delta = spec_.delta();
+  for (std::size_t a = 0; a < r.accountants.size(); ++a) {
+    r.accountants[a]->compose(event);
+    r.spent[a] = r.accountants[a]->epsilon(delta).epsilon;
+  }
+}
+
+void RunEngine::server_phase(Run& r, int t) const {
+  // Replies travel as events; the round closes at the deadline or after the last reply.
+  protocol::Inbox arrived(static_cast<std::size_t>(spec_.agents));
+  const core::SimTime start = r.events.now();
+  const std::int64_t deadline = spec_.network.deadline;
+  core::SimTime last = start;
+  for (int n = 0; n < spec_.agents; ++n) {
+    const auto& message = r.work[static_cast<std::size_t>(n)].message;
+    if (!message) continue;  // nothing to send this round
+    const auto delay = r.network.delay(r.rf, n, t);
+    if (!delay) continue;  // dropped out this round
+    const core::SimTime at = start + *delay;
+    if (deadline > 0 && at > start + deadline) continue;  // too late
+    last = std::max(last, at);
+    r.events.schedule(at,
+                      [&arrived, &message, n] { arrived[static_cast<std::size_t>(n)] = message; });
+  }
+  const core::SimTime close = deadline > 0 ? start + deadline : last;
+  protocol::Release release;
+  r.events.schedule(close, [&] {
+    core::RngStream srv = r.rf.stream("server", static_cast<std::uint64_t>(t));
+    release = r.parts.server->release(arrived, t, srv);
+    compose(r, release.event);
+  });
+  r.events.run();
+  r.broadcast = std::move(release.broadcast);
+  ServerRow row{t,
+                static_cast<long long>(r.events.now()),
+                {},
+                r.spent[0],
+                {r.spent.begin() + 1, r.spent.end()}};
+  for (const protocol::StatColumn c : r.columns)
+    row.stats.push_back(protocol::format_stat(c, release.stats));
+  r.result.server.push_back(std::move(row));
+  r.result.messages += release.stats.selected;
+  r.result.clipped += release.stats.clipped;
+}
+
+RunResult RunEngine::run(int run, const Progress& progress) const {
+  Run r(run, spec_.seed, spec_.network);
+  start(r);
+  for (int t = 0; t <= spec_.rounds; ++t) {
+    agent_phase(r, t);
+    record(r, t);
+    if (r.parts.server && t < spec_.rounds) server_phase(r, t);
+    if (progress) progress(t, spec_.rounds);
+  }
+  for (const privacy::DpEvent& e : r.parts.final_events) compose(r, e);
+  for (const auto& a : r.parts.agents) r.result.fallbacks += a->fallbacks();
+  r.result.final_epsilon = r.spent[0];
+  return std::move(r.result);
 }
 
 }  // namespace fbosim::sim

@@ -11,8 +11,8 @@ namespace fbosim::sim {
 struct ServerRow {
   int round;
   long long time;  ///< simulated time (ticks) at which the round closed
-  int received, selected, clipped;
-  double noise_std;
+  /// The mechanism's columns (RunResult::server_columns), formatted.
+  std::vector<std::string> stats;
   double epsilon;                     ///< after this round's release (0 without DP)
   std::vector<double> extra_epsilon;  ///< the same under server.accountants, in order
 };
@@ -21,18 +21,22 @@ struct RunResult {
   int run = 0;
   int dim = 1;            ///< input dimension (columns x0..x{dim-1} of the trace)
   std::string trace_csv;  ///< trace.csv rows of this run (no header)
+  /// The server's statistics columns (between `time` and `epsilon` in server.csv); empty when
+  /// the algorithm has no server.
+  std::vector<std::string> server_columns;
   std::vector<ServerRow> server;
-  /// best_f(t, n): best true value of agent n after round t; regret likewise (NaN if the
-  /// optimum is unknown). (rounds + 1) x N.
+  /// best_f(t, k): best true value of the k-th measured agent after round t; regret likewise
+  /// (NaN if the optimum is unknown). (rounds + 1) x measured agents.
   Eigen::MatrixXd best_f;
   Eigen::MatrixXd regret;
   std::vector<double> epsilon;  ///< privacy spent before each round's queries (rounds + 1)
   /// extra_epsilon[a][t]: the same under server.accountants[a].
   std::vector<std::vector<double>> extra_epsilon;
-  int messages = 0;          ///< messages received by the server, all rounds
+  double final_epsilon = 0;  ///< after everything, the final release included
+  int messages = 0;          ///< messages used by the server, all rounds
   int clipped = 0;           ///< of which clipped
   int fallbacks = 0;         ///< BLR sampling fallbacks (spec section 2)
-  double setup_seconds = 0;  ///< wall time drawing the objectives and shared features
+  double setup_seconds = 0;  ///< wall time drawing the objectives and building the run's parts
 };
 
 }  // namespace fbosim::sim

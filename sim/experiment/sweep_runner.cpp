@@ -196,7 +196,7 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
     }
     p.config_text = resolved_config_text(p.config.spec, p.config.resolved);
     p.fingerprint = fingerprint(build, p.config_text);
-    p.dp = p.config.spec.server.dp && p.config.spec.algorithm == Algorithm::fts_de;
+    p.dp = p.config.spec.is_private();
     points.push_back(std::move(p));
   }
   // A point directory holding another config's results is refused before anything runs.

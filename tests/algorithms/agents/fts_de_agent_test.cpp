@@ -60,7 +60,7 @@ TEST_CASE("a server-guided step is the argmax over the grid of phi(x) . omega^(i
   core::RngStream rng(2);
   for (int trial = 0; trial < 10; ++trial) {
     agents::FtsDeAgent a(0, ctx, o);
-    server::Broadcast b;
+    protocol::RegionSamples b;
     b.omegas = {rng.normal_vector(30), rng.normal_vector(30)};
     // Independent brute force with the plain (non-rotated) feature map.
     const Eigen::MatrixXd phi = ctx->features.features(d.grid);
@@ -75,8 +75,8 @@ TEST_CASE("a server-guided step is the argmax over the grid of phi(x) . omega^(i
       }
     }
     const core::RngFactory streams(1, 0);
-    const agents::Proposal p = a.propose(1, b, rng, streams);
-    CHECK(p.source == agents::QuerySource::server);
+    const protocol::Proposal p = a.propose(1, b, rng, streams);
+    CHECK(std::string(p.source) == "server");
     CHECK(p.x[0] == Approx(best_x).margin(1e-12));
   }
 }
@@ -86,8 +86,8 @@ TEST_CASE("standard TS (schedule local) never follows the server and finds the m
   auto ctx = context(d, 20, 1);
   agents::AgentOptions o;
   o.schedule = ExplorationSchedule::local;
-  o.hyper = {0.1, 1.0, 1e-4};
-  o.local_features = 200;
+  o.local.hyper = {0.1, 1.0, 1e-4};
+  o.local.features = 200;
   agents::FtsDeAgent a(0, ctx, o);
   auto f = [](double x) { return std::exp(-std::pow((x - 0.7) / 0.1, 2)); };
   // Observations straddle the peak (x = 0.7 lies between grid rows 135 and 145) so that the
@@ -96,27 +96,28 @@ TEST_CASE("standard TS (schedule local) never follows the server and finds the m
     const Eigen::VectorXd x = d.grid.row(j).transpose();
     a.observe(x, f(x[0]));
   }
-  server::Broadcast b;
+  protocol::RegionSamples b;
   b.omegas = {Eigen::VectorXd::Zero(20)};
   core::RngStream rng(3);
   const core::RngFactory streams(1, 0);
   int near = 0;
   for (int k = 0; k < 20; ++k) {
-    const agents::Proposal p = a.propose(5 + k, b, rng, streams);
-    CHECK(p.source == agents::QuerySource::local);
+    const protocol::Proposal p = a.propose(5 + k, b, rng, streams);
+    CHECK(std::string(p.source) == "local");
     near += std::abs(p.x[0] - 0.7) < 0.1;
   }
   CHECK(near >= 15);
 }
 
-TEST_CASE("an empty broadcast makes the step local") {
+TEST_CASE("no broadcast, or an empty one, makes the step local") {
   auto ctx = context(grid_domain(100), 10, 2);
   agents::AgentOptions o;
   agents::FtsDeAgent a(0, ctx, o);
   core::RngStream rng(4);
   for (const auto& x : a.initial_points(rng)) a.observe(x, 0.5);
   const core::RngFactory streams(1, 0);
-  CHECK(a.propose(1, server::Broadcast{}, rng, streams).source == agents::QuerySource::local);
+  CHECK(std::string(a.propose(1, protocol::NoBroadcast{}, rng, streams).source) == "local");
+  CHECK(std::string(a.propose(2, protocol::RegionSamples{}, rng, streams).source) == "local");
 }
 
 TEST_CASE("hyperparameters are refitted only at multiples of refit_every") {
@@ -125,9 +126,9 @@ TEST_CASE("hyperparameters are refitted only at multiples of refit_every") {
   auto ctx = context(d, 20, 1);
   agents::AgentOptions o;
   o.schedule = ExplorationSchedule::local;
-  o.fit_hyper = true;
-  o.fit.restarts = 1;
-  o.hyper = {1.0, 0.1, 1e-6};
+  o.local.fit_hyper = true;
+  o.local.fit.restarts = 1;
+  o.local.hyper = {1.0, 0.1, 1e-6};
   agents::FtsDeAgent a(0, ctx, o);
   core::RngStream rng(5);
   for (int k = 0; k < 4; ++k) {
@@ -135,9 +136,9 @@ TEST_CASE("hyperparameters are refitted only at multiples of refit_every") {
     a.observe(Eigen::VectorXd::Constant(1, x), std::sin(12 * x));
   }
   const core::RngFactory streams(1, 0);
-  a.propose(1, server::Broadcast{}, rng, streams);
+  a.propose(1, protocol::NoBroadcast{}, rng, streams);
   CHECK(a.hyper().lengthscale == 1.0);  // 4 observations: no fit scheduled yet
   a.observe(Eigen::VectorXd::Constant(1, 0.5), std::sin(6.0));
-  a.propose(2, server::Broadcast{}, rng, streams);
+  a.propose(2, protocol::NoBroadcast{}, rng, streams);
   CHECK(a.hyper().lengthscale != 1.0);  // 5 observations: fitted
 }

@@ -8,7 +8,6 @@
 #include "algorithms/de/weight_schedule.hpp"
 #include "algorithms/server/dp_mechanism.hpp"
 #include "algorithms/server/gaussian_noise.hpp"
-#include "algorithms/server/plain_aggregator.hpp"
 
 using namespace fbosim;
 using server::DpMechanism;
@@ -60,17 +59,17 @@ Moments moments(const DpMechanism& mech, const server::Messages& m, const Eigen:
   std::vector<Eigen::VectorXd> s1, s2;
   core::RngStream rng(seed);
   for (int d = 0; d < draws; ++d) {
-    const server::Release r = mech.release(m, w, rng);
+    const server::WeightedRelease r = mech.release(m, w, rng);
     REQUIRE(r.event);
     if (s1.empty()) {
-      for (const auto& o : r.broadcast.omegas) {
+      for (const auto& o : r.omegas) {
         s1.push_back(Eigen::VectorXd::Zero(o.size()));
         s2.push_back(Eigen::VectorXd::Zero(o.size()));
       }
     }
     for (std::size_t i = 0; i < P; ++i) {
-      s1[i] += r.broadcast.omegas[i];
-      s2[i] += r.broadcast.omegas[i].cwiseProduct(r.broadcast.omegas[i]);
+      s1[i] += r.omegas[i];
+      s2[i] += r.omegas[i].cwiseProduct(r.omegas[i]);
     }
   }
   Moments out;
@@ -142,13 +141,13 @@ TEST_CASE("with q = 1 the broadcast is (1/q) sum w clip(omega) plus noise of std
   Eigen::VectorXd sum = Eigen::VectorXd::Zero(M), sum2 = Eigen::VectorXd::Zero(M);
   core::RngStream rng(3);
   for (int d = 0; d < draws; ++d) {
-    const server::Release r = mech.release(pointers(msgs), w, rng);
+    const server::WeightedRelease r = mech.release(pointers(msgs), w, rng);
     REQUIRE(r.stats.selected == N);
     REQUIRE(r.stats.clipped == clipped);
     REQUIRE(r.stats.noise_std == Approx(std));
     REQUIRE(r.event);
     REQUIRE(privacy::as_poisson_gaussian(*r.event)->q == 1.0);
-    const Eigen::VectorXd e = r.broadcast.omegas[0] - expected[0];
+    const Eigen::VectorXd e = r.omegas[0] - expected[0];
     sum += e;
     sum2 += e.cwiseProduct(e);
   }
@@ -256,7 +255,7 @@ TEST_CASE("fixed-size sampling: unbiased with g = floor(N q) / N, noise z w_max 
   }
   check_moments(moments(mech, pointers(rd.msgs), rd.w, draws, 17), mean, sd, draws);
   core::RngStream rng(18);
-  const server::Release r = mech.release(pointers(rd.msgs), rd.w, rng);
+  const server::WeightedRelease r = mech.release(pointers(rd.msgs), rd.w, rng);
   CHECK(r.stats.selected == 2);
   CHECK(r.stats.noise_std == Approx(z * rd.w.maxCoeff() * S / g).epsilon(1e-12));
   REQUIRE(r.event);
@@ -269,8 +268,8 @@ TEST_CASE("fixed-size sampling: unbiased with g = floor(N q) / N, noise z w_max 
 
 TEST_CASE("a Gaussian event is attached only after noise of finite positive std was drawn") {
   const auto fresh = [] {
-    server::Release r;
-    r.broadcast.omegas = {Eigen::VectorXd::Zero(3), Eigen::VectorXd::Zero(3)};
+    server::WeightedRelease r;
+    r.omegas = {Eigen::VectorXd::Zero(3), Eigen::VectorXd::Zero(3)};
     return r;
   };
   const privacy::DpEvent event =
@@ -279,25 +278,25 @@ TEST_CASE("a Gaussian event is attached only after noise of finite positive std 
   for (const double bad : {0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
                            std::numeric_limits<double>::infinity()}) {
     INFO("std " << bad);
-    server::Release r = fresh();
+    server::WeightedRelease r = fresh();
     CHECK_THROWS_AS(server::add_gaussian_noise(r, {1.0, bad}, event, rng), std::logic_error);
     CHECK_FALSE(r.event);
   }
-  server::Release r = fresh();
+  server::WeightedRelease r = fresh();
   CHECK_THROWS_AS(server::add_gaussian_noise(r, {1.0}, event, rng), std::logic_error);
   CHECK_FALSE(r.event);
   // An event of zero noise cannot even be built.
   CHECK_THROWS_AS(privacy::DpEvent::gaussian(0), std::invalid_argument);
   r = fresh();
-  r.broadcast.omegas[1][0] = std::numeric_limits<double>::infinity();  // not finite after noise
+  r.omegas[1][0] = std::numeric_limits<double>::infinity();  // not finite after noise
   CHECK_THROWS_AS(server::add_gaussian_noise(r, {1.0, 1.0}, event, rng), std::logic_error);
   CHECK_FALSE(r.event);
   r = fresh();
   server::add_gaussian_noise(r, {0.5, 2.0}, event, rng);
   REQUIRE(r.event);
   CHECK(r.stats.noise_std == 2.0);
-  CHECK(r.broadcast.omegas[0].cwiseAbs().minCoeff() > 0);  // every coordinate was noised
-  CHECK(r.broadcast.omegas[1].cwiseAbs().minCoeff() > 0);
+  CHECK(r.omegas[0].cwiseAbs().minCoeff() > 0);  // every coordinate was noised
+  CHECK(r.omegas[1].cwiseAbs().minCoeff() > 0);
 }
 
 TEST_CASE("weights that would give zero or NaN noise are refused, not released") {
@@ -339,11 +338,12 @@ TEST_CASE("DE weights with a_t = 710 and beyond give finite positive noise (issu
     wo.start = start;
     const de::WeightSchedule schedule(wo);
     for (const int t : {0, 7, 8, 10, 11}) {
-      const server::Release r = mech.release(pointers(msgs), schedule.weights(t, region, P), rng);
+      const server::WeightedRelease r =
+          mech.release(pointers(msgs), schedule.weights(t, region, P), rng);
       REQUIRE(r.event);
       // w_max is 1/4 (4 agents per region) until a_t = 1 makes it 1/8.
       CHECK(r.stats.noise_std == Approx(1.0 * (t < 10 ? 0.25 : 0.125) * 2.0 / 0.5));
-      for (const auto& omega : r.broadcast.omegas) CHECK(omega.allFinite());
+      for (const auto& omega : r.omegas) CHECK(omega.allFinite());
     }
   }
 }
@@ -366,9 +366,10 @@ TEST_CASE("non-finite messages contribute nothing; huge finite ones are clipped"
   DpMechanism::Options o;
   o.sampling_rate = 1.0;
   core::RngStream rng(22);
-  const server::Release r = DpMechanism(o, 4).release(pointers(msgs), uniform_weights(2, 3), rng);
+  const server::WeightedRelease r =
+      DpMechanism(o, 4).release(pointers(msgs), uniform_weights(2, 3), rng);
   CHECK(r.stats.clipped == 1);
-  for (const auto& omega : r.broadcast.omegas) CHECK(omega.allFinite());
+  for (const auto& omega : r.omegas) CHECK(omega.allFinite());
 }
 
 TEST_CASE("Poisson subsampling selects each agent with probability q; fixed selects floor(Nq)") {
@@ -397,11 +398,11 @@ TEST_CASE("missing messages are not selected and noise is still added") {
   o.sampling_rate = 1.0;
   const DpMechanism mech(o, M);
   core::RngStream rng(5);
-  const server::Release r = mech.release(m, uniform_weights(2, N), rng);
+  const server::WeightedRelease r = mech.release(m, uniform_weights(2, N), rng);
   CHECK(r.stats.received == 0);
   CHECK(r.stats.selected == 0);
-  CHECK(r.broadcast.omegas.size() == 2);
-  CHECK(r.broadcast.omegas[0].norm() > 0);
+  CHECK(r.omegas.size() == 2);
+  CHECK(r.omegas[0].norm() > 0);
 }
 
 TEST_CASE("invalid mechanism parameters are rejected with the value named") {
@@ -417,23 +418,4 @@ TEST_CASE("invalid mechanism parameters are rejected with the value named") {
   o.noise_multiplier = 1;
   o.clip_norm = std::numeric_limits<double>::quiet_NaN();
   CHECK_THROWS_WITH(DpMechanism(o, 3), Catch::Contains("clip_norm") && Catch::Contains("nan"));
-}
-
-TEST_CASE("the plain aggregator averages with the DE weights and renormalises over arrivals") {
-  const int N = 3, M = 2;
-  std::vector<Eigen::VectorXd> msgs = {Eigen::Vector2d(1, 0), Eigen::Vector2d(0, 1),
-                                       Eigen::Vector2d(2, 2)};
-  Eigen::MatrixXd w(2, N);
-  w << 0.5, 0.25, 0.25, 0.2, 0.2, 0.6;
-  core::RngStream rng(6);
-  const server::PlainAggregator agg(M);
-  server::Release r = agg.release(pointers(msgs), w, rng);
-  CHECK(r.broadcast.omegas[0].isApprox(Eigen::Vector2d(1.0, 0.75)));
-  CHECK(r.broadcast.omegas[1].isApprox(Eigen::Vector2d(1.4, 1.4)));
-  CHECK_FALSE(r.event);
-  server::Messages partial = pointers(msgs);
-  partial[2] = nullptr;  // region 0: weights 0.5, 0.25 -> 2/3, 1/3
-  r = agg.release(partial, w, rng);
-  CHECK(r.broadcast.omegas[0].isApprox(Eigen::Vector2d(2.0 / 3, 1.0 / 3)));
-  CHECK(r.stats.received == 2);
 }

@@ -30,9 +30,10 @@ TEST_CASE("defaults and explicit values reach the spec") {
   CHECK(c.spec.name == "test");
   CHECK(c.spec.rounds == 7);
   CHECK(c.spec.agents == 9);
-  CHECK(c.spec.subregions == 3);
-  CHECK(c.spec.server.mechanism.sampling_rate == 0.5);
-  CHECK(c.spec.server.mechanism.noise_multiplier == 2);
+  REQUIRE(c.spec.fts_de());
+  CHECK(c.spec.fts_de()->subregions == 3);
+  CHECK(c.spec.fts_de()->mechanism.sampling_rate == 0.5);
+  CHECK(c.spec.fts_de()->mechanism.noise_multiplier == 2);
   CHECK(c.spec.delta() == Approx(std::pow(9.0, -1.1)));
   // The resolved config holds defaults too.
   CHECK(c.resolved["rff"]["features"].as<int>() == 50);
@@ -43,10 +44,11 @@ TEST_CASE("overrides given with --set reach any key, including nested ones") {
   const LoadedConfig c = load("server: {sampling_rate: 0.25}\n",
                               {"server.sampling_rate=0.1", "rff.features=7", "algorithm=ts",
                                "exploration.weights.adaptive=false"});
-  CHECK(c.spec.server.mechanism.sampling_rate == 0.1);
-  CHECK(c.spec.features == 7);
-  CHECK(c.spec.algorithm == Algorithm::ts);
-  CHECK_FALSE(c.spec.weights.adaptive);
+  CHECK(c.spec.fts_de()->mechanism.sampling_rate == 0.1);
+  CHECK(c.spec.fts_de()->features == 7);
+  CHECK(c.spec.algorithm == "ts");
+  CHECK_FALSE(c.spec.fts_de()->server);
+  CHECK_FALSE(c.spec.fts_de()->weights.adaptive);
   CHECK(c.resolved["server"]["sampling_rate"].as<double>() == 0.1);
 }
 

@@ -163,7 +163,10 @@ TEST_CASE("a run checkpoint reads back to the same run, NaN regrets included") {
   r.run = 2;
   r.dim = 2;
   r.trace_csv = "2,0,0,0.1,0.2,1.5,1.4,1.4,,init\n";
-  r.server.push_back({0, 10, 6, 3, 1, 0.1 / 3, 0.123456789012345678, {0.2, 1e-300}});
+  r.server_columns = {"received", "selected", "clipped", "noise_std"};
+  r.server.push_back(
+      {0, 10, {"6", "3", "1", "0.03333333333333333"}, 0.123456789012345678, {0.2, 1e-300}});
+  r.final_epsilon = 0.9;
   r.best_f = Eigen::MatrixXd::Constant(2, 3, 1.0 / 3);
   r.regret = Eigen::MatrixXd::Constant(2, 3, std::nan(""));
   r.epsilon = {0, 0.7};
@@ -175,7 +178,9 @@ TEST_CASE("a run checkpoint reads back to the same run, NaN regrets included") {
   const auto back = parse_checkpoint(text);
   REQUIRE(back);
   CHECK(checkpoint_text(*back) == text);
-  CHECK(back->server[0].noise_std == 0.1 / 3);
+  CHECK(back->server[0].stats == r.server[0].stats);
+  CHECK(back->server_columns == r.server_columns);
+  CHECK(back->final_epsilon == 0.9);
   CHECK(back->best_f(1, 2) == 1.0 / 3);
   CHECK(std::isnan(back->regret(0, 0)));
   CHECK(back->trace_csv == r.trace_csv);

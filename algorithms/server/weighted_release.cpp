@@ -1,4 +1,4 @@
-#include "algorithms/server/mechanism.hpp"
+#include "algorithms/server/weighted_release.hpp"
 
 namespace fbosim::server {
 

@@ -1,0 +1,71 @@
+#include "algorithms/agents/fts_target_agent.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace fbosim::agents {
+
+double fts_own_probability(ExplorationSchedule schedule, int t) {
+  return local_probability(schedule, std::max(t, 2));
+}
+
+FtsTargetAgent::FtsTargetAgent(int id, std::shared_ptr<const SharedContext> context,
+                               FtsTargetOptions options)
+    : id_(id), ctx_(std::move(context)), options_(options), ts_(id, ctx_->domain, options.local) {}
+
+std::vector<Eigen::VectorXd> FtsTargetAgent::initial_points(core::RngStream& rng) const {
+  std::vector<Eigen::VectorXd> points;
+  const core::Box unit = core::Box::unit(ctx_->domain.dim);
+  for (int k = 0; k < options_.init_points; ++k)
+    points.push_back(random_point(ctx_->domain, unit, rng));
+  return points;
+}
+
+void FtsTargetAgent::receive(const protocol::Broadcast& broadcast) {
+  const auto* peers = std::get_if<protocol::PeerMessages>(&broadcast);
+  if (!peers) return;
+  if (samples_.size() < peers->messages.size()) {
+    samples_.resize(peers->messages.size());
+    used_.resize(peers->messages.size(), false);
+  }
+  for (std::size_t n = 0; n < peers->messages.size(); ++n) {
+    const auto& m = peers->messages[n];
+    if (!m || static_cast<int>(n) == id_) continue;
+    if (!std::holds_alternative<protocol::RffSample>(*m))
+      throw std::invalid_argument(fmt::format(
+          "FTS target agent {}: agent {} sent a posterior summary, not a sample omega", id_, n));
+    samples_[n] = m;
+  }
+}
+
+std::vector<int> FtsTargetAgent::available() const {
+  std::vector<int> out;
+  for (std::size_t n = 0; n < samples_.size(); ++n)
+    if (samples_[n] && (options_.reuse_sources || !used_[n])) out.push_back(static_cast<int>(n));
+  return out;
+}
+
+protocol::Proposal FtsTargetAgent::propose(int t, const protocol::Broadcast& broadcast,
+                                           core::RngStream& rng, const core::RngFactory& streams) {
+  receive(broadcast);
+  const bool own = rng.bernoulli(fts_own_probability(options_.schedule, t));
+  const std::vector<int> sources = available();
+  protocol::Proposal p;
+  if (own || sources.empty()) {
+    p = {ts_.step(rng, streams), "local"};
+  } else {
+    const int n = sources[rng.uniform_int(sources.size())];
+    const auto& omega = std::get<protocol::RffSample>(*samples_[static_cast<std::size_t>(n)]).omega;
+    p = {ctx_->argmax(omega, acq::BoxMaximiser(options_.local.maximiser), rng), "peer"};
+    used_[static_cast<std::size_t>(n)] = true;
+    ++peer_steps_;
+  }
+  // [CODE-FTS]: a repeated query is replaced by a uniformly random point.
+  if (ts_.already_queried(p.x))
+    p.x = random_point(ctx_->domain, core::Box::unit(ctx_->domain.dim), rng);
+  return p;
+}
+
+}  // namespace fbosim::agents

@@ -1,0 +1,115 @@
+#include "algorithms/agents/local_thompson.hpp"
+
+#include <algorithm>
+
+#include <stdexcept>
+
+#include "algorithms/acquisition/candidate_argmax.hpp"
+#include "algorithms/rff/blr_posterior.hpp"
+#include "algorithms/rff/grid_features.hpp"
+#include "algorithms/rff/random_features.hpp"
+#include "algorithms/surrogate/exact_gp.hpp"
+
+namespace fbosim::agents {
+
+Eigen::VectorXd random_point(const core::Domain& domain, const core::Box& box,
+                             core::RngStream& rng) {
+  if (domain.is_grid()) {
+    std::vector<Eigen::Index> inside;
+    const Eigen::MatrixXd& g = domain.grid;
+    for (Eigen::Index j = 0; j < g.rows(); ++j) {
+      const bool in = ((g.row(j).transpose().array() >= box.lo.array()) &&
+                       (g.row(j).transpose().array() <= box.hi.array()))
+                          .all();
+      if (in) inside.push_back(j);
+    }
+    if (inside.empty()) inside.push_back(0);
+    return g.row(inside[rng.uniform_int(inside.size())]).transpose();
+  }
+  Eigen::VectorXd x(box.dim());
+  for (int k = 0; k < box.dim(); ++k) x[k] = rng.uniform(box.lo[k], box.hi[k]);
+  return x;
+}
+
+OwnModel parse_own_model(const std::string& s) {
+  if (s == "rff") return OwnModel::rff;
+  if (s == "exact") return OwnModel::exact;
+  throw std::invalid_argument("must be rff or exact, got '" + s + "'");
+}
+
+std::string to_string(OwnModel m) { return m == OwnModel::rff ? "rff" : "exact"; }
+
+LocalThompson::LocalThompson(int id, const core::Domain& domain, LocalTsOptions options)
+    : id_(id), domain_(domain), options_(options), hyper_(options.hyper) {
+  if (options_.model == OwnModel::exact && !domain_.is_grid())
+    throw std::invalid_argument(
+        "local_ts.method: exact samples the GP on every grid point and needs a grid domain "
+        "(objective.family gp_grid or heterogeneous); use rff on a box");
+}
+
+Eigen::MatrixXd LocalThompson::data() const {
+  Eigen::MatrixXd X(static_cast<Eigen::Index>(X_.size()), domain_.dim);
+  for (std::size_t k = 0; k < X_.size(); ++k)
+    X.row(static_cast<Eigen::Index>(k)) = X_[k].transpose();
+  return X;
+}
+
+void LocalThompson::observe(const Eigen::VectorXd& x, double y) {
+  X_.push_back(x);
+  y_.push_back(y);
+  if (static_cast<int>(y_.size()) % options_.refit_every == 0)
+    fit_target_ = static_cast<int>(y_.size());
+}
+
+bool LocalThompson::already_queried(const Eigen::VectorXd& x) const {
+  return std::any_of(X_.begin(), X_.end(), [&](const Eigen::VectorXd& p) { return p == x; });
+}
+
+void LocalThompson::update_hyper(const core::RngFactory& streams) {
+  if (!options_.fit_hyper || fit_target_ <= fitted_at_) return;
+  const int n = fit_target_;
+  Eigen::MatrixXd X(n, domain_.dim);
+  Eigen::VectorXd y(n);
+  for (int k = 0; k < n; ++k) {
+    X.row(k) = X_[k].transpose();
+    y[k] = y_[k];
+  }
+  core::RngStream rng =
+      streams.stream("agent.fit", static_cast<std::uint64_t>(id_), static_cast<std::uint64_t>(n));
+  hyper_ = gp::HyperFitter(options_.fit).fit(X, y, hyper_, rng);
+  fitted_at_ = n;
+}
+
+Eigen::VectorXd LocalThompson::step(core::RngStream& rng, const core::RngFactory& streams) {
+  update_hyper(streams);
+  return options_.model == OwnModel::rff ? rff_sample_argmax(rng) : exact_sample_argmax(rng);
+}
+
+Eigen::VectorXd LocalThompson::rff_sample_argmax(core::RngStream& rng) {
+  const int dim = domain_.dim;
+  const rff::RandomFeatures fresh =
+      rff::RandomFeatures::draw(dim, options_.features, hyper_.lengthscale, hyper_.signal_var, rng);
+  const double lambda = std::max(hyper_.noise_var, options_.noise_floor);
+  const auto n = static_cast<Eigen::Index>(X_.size());
+  rff::BlrPosterior blr(options_.features, lambda);
+  blr.add(fresh.features(data()), Eigen::Map<const Eigen::VectorXd>(y_.data(), n));
+  const Eigen::VectorXd omega = blr.sample(rng);
+  if (domain_.is_grid()) {
+    Eigen::Index best = 0;
+    (rff::grid_features(fresh, domain_.grid) * omega).maxCoeff(&best);
+    return domain_.grid.row(best).transpose();
+  }
+  return acq::BoxMaximiser(options_.maximiser).maximise(fresh, omega, core::Box::unit(dim), rng).x;
+}
+
+Eigen::VectorXd LocalThompson::exact_sample_argmax(core::RngStream& rng) const {
+  gp::SeHyper h = hyper_;
+  h.noise_var = std::max(h.noise_var, options_.noise_floor);
+  surrogate::ExactGp gp(domain_.dim, h);
+  gp.fit(data(),
+         Eigen::Map<const Eigen::VectorXd>(y_.data(), static_cast<Eigen::Index>(y_.size())));
+  const Eigen::VectorXd f = gp.sample(domain_.grid, 1, rng).col(0);
+  return domain_.grid.row(acq::CandidateArgmax::argmax(f)).transpose();
+}
+
+}  // namespace fbosim::agents

@@ -1,0 +1,81 @@
+#pragma once
+// An agent's own Thompson-sampling step, as the FTS and DP-FTS-DE authors' code does it (FTS
+// sec. 3.2 allows the RFF approximation here; spec fts.md sec. 2.4): draw fresh random features
+// with the agent's current GP hyperparameters, condition the RFF / BLR posterior on all of its
+// observations (the noise variance, floored, as regulariser), draw one posterior sample and
+// maximise it over the domain (exhaustively on a grid, App. B.2.6's random points + L-BFGS-B
+// on the box). Hyperparameters are fitted by marginal likelihood whenever the observation count
+// reaches a multiple of refit_every, lazily at the next step on the data of that count, with a
+// stream keyed by it ("agent.fit"(id, count)): the same result as the code's eager refits.
+// Used by DP-FTS-DE agents, standard TS, the sources' TS histories and FTS's target agent.
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "algorithms/acquisition/box_maximiser.hpp"
+#include "algorithms/gp/hyper_fitter.hpp"
+#include "algorithms/gp/se_kernel.hpp"
+#include "sim/core/box.hpp"
+#include "sim/core/rng.hpp"
+
+namespace fbosim::agents {
+
+/// How the step samples the agent's own posterior: the RFF approximation with fresh features
+/// (the authors' code), or [choice] one joint sample of the exact GP posterior on every grid
+/// point (FTS Algorithm 1 line 4 as written; grid domains only).
+enum class OwnModel { rff, exact };
+OwnModel parse_own_model(const std::string& s);  ///< "rff" | "exact"; throws invalid_argument
+std::string to_string(OwnModel m);
+
+struct LocalTsOptions {
+  OwnModel model = OwnModel::rff;      ///< local_ts.method
+  int features = 100;                  ///< M_target, fresh features per step [code]
+  double noise_floor = 1e-5;           ///< floor of the noise variance in a step [code]
+  gp::SeHyper hyper{0.03, 1.0, 0.01};  ///< initial (or fixed) GP hyperparameters
+  bool fit_hyper = false;              ///< learn them by marginal likelihood [code]
+  int refit_every = 5;                 ///< refit when the observation count is a multiple
+  gp::HyperFitter::Options fit;
+  acq::BoxMaximiser::Options maximiser;
+};
+
+class LocalThompson {
+ public:
+  /// id: the agent's number (it keys the fit streams); domain: shared with the caller, must
+  /// outlive this object. Throws std::invalid_argument for the exact model on a box.
+  LocalThompson(int id, const core::Domain& domain, LocalTsOptions options);
+
+  /// Records an observation y at x (x a d-vector in the domain).
+  void observe(const Eigen::VectorXd& x, double y);
+  /// One TS step: the maximiser of a posterior sample. Draws from rng; fits from `streams`.
+  Eigen::VectorXd step(core::RngStream& rng, const core::RngFactory& streams);
+  /// Whether x was queried before (exact equality).
+  bool already_queried(const Eigen::VectorXd& x) const;
+
+  const std::vector<Eigen::VectorXd>& inputs() const { return X_; }
+  const std::vector<double>& outputs() const { return y_; }
+  const gp::SeHyper& hyper() const { return hyper_; }
+  const LocalTsOptions& options() const { return options_; }
+
+ private:
+  void update_hyper(const core::RngFactory& streams);
+  Eigen::MatrixXd data() const;  // n x d
+  Eigen::VectorXd rff_sample_argmax(core::RngStream& rng);
+  Eigen::VectorXd exact_sample_argmax(core::RngStream& rng) const;
+
+  int id_;
+  const core::Domain& domain_;
+  LocalTsOptions options_;
+  std::vector<Eigen::VectorXd> X_;  // queried points
+  std::vector<double> y_;           // observations
+  gp::SeHyper hyper_;
+  int fit_target_ = 0;  // observation count of the latest scheduled fit
+  int fitted_at_ = 0;   // observation count the current hyper_ were fitted on
+};
+
+/// A uniformly random point of `box`: a grid point inside it (uniform over those, the first
+/// grid point if none) on a grid domain, else uniform in the box. One draw from rng.
+Eigen::VectorXd random_point(const core::Domain& domain, const core::Box& box,
+                             core::RngStream& rng);
+
+}  // namespace fbosim::agents

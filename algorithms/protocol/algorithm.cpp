@@ -1,0 +1,11 @@
+#include "algorithms/protocol/algorithm.hpp"
+
+namespace fbosim::protocol {
+
+bool Algorithm::is_private(int agents) const {
+  for (const privacy::DpEvent& e : possible_events(agents))
+    if (!e.as<privacy::NoOp>()) return true;
+  return false;
+}
+
+}  // namespace fbosim::protocol

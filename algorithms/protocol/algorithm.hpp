@@ -1,0 +1,77 @@
+#pragma once
+// One selectable `algorithm` (design note "protocols"): it builds the parts of each run
+// (agents, optional server, privacy events released before round 0 and after the last round,
+// the agents whose regret is measured) and never sees YAML (the registry in sim/ reads the
+// config and constructs it). The engine orders the rounds; an algorithm only supplies parts.
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "algorithms/privacy/dp_event.hpp"
+#include "algorithms/protocol/agent_policy.hpp"
+#include "algorithms/protocol/mechanism.hpp"
+#include "sim/core/box.hpp"
+#include "sim/core/rng.hpp"
+
+namespace fbosim::protocol {
+
+/// The observations an agent made before the run (FTS: the t_n observations of a source
+/// agent when it sends its information, sec. 3.1).
+struct History {
+  Eigen::MatrixXd X;  ///< n x d, one query per row, in the order they were made
+  Eigen::VectorXd y;  ///< n observations
+};
+
+/// Histories an algorithm needs before its runs: every agent runs `policy` alone (no server)
+/// for `init_points` initial points and `rounds` further steps; the engine runs them with their
+/// own streams (house rule 2) and, when the objectives are the same in every run (real data),
+/// once per experiment.
+struct HistoryRequest {
+  int init_points = 0;  ///< the policy's initial design size (informational)
+  int rounds = 0;       ///< steps after the initial design
+  /// The policy agent n follows while its history is made.
+  std::function<std::unique_ptr<AgentPolicy>(int agent, const core::Domain& domain)> policy;
+};
+
+/// What a run is built from.
+struct RunInputs {
+  int run = 0;
+  int agents = 0;                             ///< N (one objective per agent)
+  const core::Domain* domain = nullptr;       ///< the agents' common search space
+  const core::RngFactory* streams = nullptr;  ///< the run's streams
+  /// Every agent's history when the algorithm asked for them (else null).
+  const std::vector<History>* histories = nullptr;
+};
+
+struct RunParts {
+  std::vector<std::unique_ptr<AgentPolicy>> agents;  ///< one per objective, in agent order
+  std::unique_ptr<const Mechanism> server;           ///< null: the agents never communicate
+  std::vector<privacy::DpEvent> setup_events;        ///< released before round 0
+  std::vector<privacy::DpEvent> final_events;        ///< released after the last round
+  std::vector<int> measured;  ///< the agents whose regret and best value are reported
+};
+
+class Algorithm {
+ public:
+  virtual ~Algorithm() = default;
+  /// The registry name (`algorithm` key), e.g. "dp_fts_de".
+  virtual std::string name() const = 0;
+  /// The parts of one run. Throws std::invalid_argument for inputs it cannot use (naming why).
+  virtual RunParts build(const RunInputs& inputs) const = 0;
+  /// Histories to make before the runs, if any.
+  virtual std::optional<HistoryRequest> history_request() const { return std::nullopt; }
+  /// Every event a run of N agents may release (setup, one round, final), for config
+  /// validation: each accountant must support all of them. Empty when nothing is private.
+  virtual std::vector<privacy::DpEvent> possible_events(int agents) const = 0;
+  /// The server.csv columns of its rounds (between `time` and `epsilon`).
+  virtual std::vector<StatColumn> server_columns() const = 0;
+  /// Whether any release is differentially private (server.csv and summary.csv then carry
+  /// delta next to epsilon).
+  bool is_private(int agents) const;
+};
+
+}  // namespace fbosim::protocol

@@ -1,0 +1,84 @@
+#include "algorithms/protocol/mechanism.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace fbosim::protocol {
+
+std::string to_string(StatColumn column) {
+  switch (column) {
+    case StatColumn::received:
+      return "received";
+    case StatColumn::selected:
+      return "selected";
+    case StatColumn::clipped:
+      return "clipped";
+    case StatColumn::noise_std:
+      return "noise_std";
+    case StatColumn::floats:
+      return "floats";
+    case StatColumn::floats_per_message:
+      return "floats_per_message";
+  }
+  return "?";
+}
+
+std::string format_stat(StatColumn column, const RoundStats& s) {
+  switch (column) {
+    case StatColumn::received:
+      return fmt::format("{}", s.received);
+    case StatColumn::selected:
+      return fmt::format("{}", s.selected);
+    case StatColumn::clipped:
+      return fmt::format("{}", s.clipped);
+    case StatColumn::noise_std:
+      return fmt::format("{}", s.noise_std);
+    case StatColumn::floats:
+      return fmt::format("{}", s.floats);
+    case StatColumn::floats_per_message:
+      return fmt::format("{}", s.floats_per_message);
+  }
+  return "";
+}
+
+const Eigen::VectorXd& sample_of(const Message& message, int agent, int features) {
+  const auto* s = std::get_if<RffSample>(&message);
+  if (!s)
+    throw std::invalid_argument(fmt::format(
+        "agent {} sent a posterior summary where an M-vector sample was expected", agent));
+  if (s->omega.size() != features)
+    throw std::invalid_argument(
+        fmt::format("agent {} sent {} features, expected {}", agent, s->omega.size(), features));
+  return s->omega;
+}
+
+Broadcast LinearAggregator::aggregate(const Inbox& messages, int round, RoundStats& stats) const {
+  const auto population = static_cast<int>(messages.size());
+  Eigen::MatrixXd w = weights(round, population);
+  for (int n = 0; n < population; ++n) {
+    if (messages[static_cast<std::size_t>(n)]) {
+      ++stats.received;
+    } else {
+      w.col(n).setZero();
+    }
+  }
+  stats.selected = stats.received;
+  if (stats.received == 0) return NoBroadcast{};
+  for (Eigen::Index i = 0; i < w.rows(); ++i) {
+    const double total = w.row(i).sum();
+    if (total > 0) w.row(i) /= total;
+  }
+  RegionSamples out;
+  out.omegas.assign(static_cast<std::size_t>(w.rows()), Eigen::VectorXd::Zero(features()));
+  for (int n = 0; n < population; ++n) {
+    const auto& m = messages[static_cast<std::size_t>(n)];
+    if (!m) continue;
+    const Eigen::VectorXd& omega = sample_of(*m, n, features());
+    for (Eigen::Index i = 0; i < w.rows(); ++i)
+      out.omegas[static_cast<std::size_t>(i)] += w(i, n) * omega;
+  }
+  return out;
+}
+
+}  // namespace fbosim::protocol

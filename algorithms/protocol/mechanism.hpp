@@ -1,0 +1,79 @@
+#pragma once
+// The server's side of a round (design note "protocols"; house rule 6, DP by wrapping): an
+// Aggregator turns the round's messages into a broadcast (no randomness, no privacy); a
+// Mechanism releases a broadcast together with the privacy event it spent. Plain(Aggregator)
+// releases a NoOp event; the DP wrapper of a LinearAggregator subsamples, clips, aggregates and
+// adds noise, and releases the subsampled-Gaussian event (algorithms/server).
+#include <string>
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "algorithms/privacy/dp_event.hpp"
+#include "algorithms/protocol/broadcast.hpp"
+#include "sim/core/rng.hpp"
+
+namespace fbosim::protocol {
+
+/// Per-round bookkeeping of the server (server.csv).
+struct RoundStats {
+  int received = 0;                  ///< messages that reached the server in time
+  int selected = 0;                  ///< messages used after subsampling
+  int clipped = 0;                   ///< selected messages whose norm exceeded the clip bound
+  double noise_std = 0.0;            ///< std of the Gaussian noise per coordinate (0 without DP)
+  long long floats = 0;              ///< floats received (the communication cost of FTS sec. 3.2)
+  long long floats_per_message = 0;  ///< floats of the largest message received
+};
+
+/// A column of server.csv, filled from RoundStats; an algorithm names the ones it keeps.
+enum class StatColumn { received, selected, clipped, noise_std, floats, floats_per_message };
+/// The column's header name ("received", ..., "floats_per_message").
+std::string to_string(StatColumn column);
+/// The column's value as server.csv writes it.
+std::string format_stat(StatColumn column, const RoundStats& stats);
+
+/// One round's release: what is broadcast, the bookkeeping and the privacy event spent
+/// (house rule 4: privacy is data; NoOp when nothing private was released).
+struct Release {
+  Broadcast broadcast;
+  RoundStats stats;
+  privacy::DpEvent event;
+};
+
+class Aggregator {
+ public:
+  virtual ~Aggregator() = default;
+  /// The broadcast for the round's messages; fills the stats it knows (received, floats).
+  virtual Broadcast aggregate(const Inbox& messages, int round, RoundStats& stats) const = 0;
+};
+
+/// An aggregator whose broadcast is linear in M-vector messages (RffSample): vector i of the
+/// broadcast is sum_n W(i, n) omega_n with W = weights(round, N) (P x N, rows summing to 1).
+/// Only linear aggregators can be privatised by clipping and Gaussian noise.
+class LinearAggregator : public Aggregator {
+ public:
+  /// P x N weights of round `round` for a population of N agents; finite, >= 0, rows sum to 1.
+  virtual Eigen::MatrixXd weights(int round, int population) const = 0;
+  /// M, the length of every message and broadcast vector.
+  virtual int features() const = 0;
+  /// Without privacy [choice]: each row of W is renormalised over the messages that arrived,
+  /// so the broadcast stays a weighted average (with every message present this is exactly
+  /// sum_n W(i, n) omega_n); nothing arrived: NoBroadcast (the agents fall back to local steps).
+  Broadcast aggregate(const Inbox& messages, int round, RoundStats& stats) const override;
+};
+
+class Mechanism {
+ public:
+  virtual ~Mechanism() = default;
+  /// Releases the round's broadcast; every draw from rng (the "server" stream of the round).
+  virtual Release release(const Inbox& messages, int round, core::RngStream& rng) const = 0;
+  /// The event one release composes for a population of N agents (NoOp when not private):
+  /// config validation asks the accountants whether they support it before any run.
+  virtual privacy::DpEvent event(int population) const = 0;
+};
+
+/// The M-vector of an RffSample message; throws std::invalid_argument naming the agent for a
+/// message of another kind or length.
+const Eigen::VectorXd& sample_of(const Message& message, int agent, int features);
+
+}  // namespace fbosim::protocol

@@ -1,0 +1,46 @@
+#pragma once
+// DP as a wrapper around a linear aggregator (house rule 6; DP-FTS-DE Algo. 1 lines 5-13): the
+// round's M-vector messages are subsampled, clipped and summed with the aggregator's weights
+// divided by the sampling fraction, and Gaussian noise is added (DpMechanism); the release
+// carries the subsampled-Gaussian event. The aggregator only supplies the weights.
+#include <memory>
+
+#include "algorithms/protocol/mechanism.hpp"
+#include "algorithms/server/dp_mechanism.hpp"
+
+namespace fbosim::server {
+
+class PrivatizedMechanism final : public protocol::Mechanism {
+ public:
+  /// Throws std::invalid_argument for invalid options (DpMechanism's checks).
+  PrivatizedMechanism(std::shared_ptr<const protocol::LinearAggregator> aggregator,
+                      DpMechanism::Options options);
+
+  /// Every message must be an RffSample of aggregator.features() floats (else
+  /// std::invalid_argument naming the agent).
+  protocol::Release release(const protocol::Inbox& messages, int round,
+                            core::RngStream& rng) const override;
+  privacy::DpEvent event(int population) const override;
+
+  const DpMechanism& mechanism() const { return dp_; }
+
+ private:
+  std::shared_ptr<const protocol::LinearAggregator> aggregator_;
+  DpMechanism::Options options_;
+  DpMechanism dp_;
+};
+
+/// Releases the aggregator's broadcast as is, spending nothing (a NoOp event): FTS, FTS-DE and
+/// the peer forwarding of FTS's target-agent setting, none of which claims privacy.
+class PlainMechanism final : public protocol::Mechanism {
+ public:
+  explicit PlainMechanism(std::shared_ptr<const protocol::Aggregator> aggregator);
+  protocol::Release release(const protocol::Inbox& messages, int round,
+                            core::RngStream& rng) const override;
+  privacy::DpEvent event(int population) const override;
+
+ private:
+  std::shared_ptr<const protocol::Aggregator> aggregator_;
+};
+
+}  // namespace fbosim::server

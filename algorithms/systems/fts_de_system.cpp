@@ -1,0 +1,53 @@
+#include "algorithms/systems/fts_de_system.hpp"
+
+#include <memory>
+
+#include "algorithms/agents/fts_de_agent.hpp"
+#include "algorithms/server/privatized_mechanism.hpp"
+#include "algorithms/server/region_aggregator.hpp"
+
+namespace fbosim::systems {
+
+FtsDeSystem::FtsDeSystem(FtsDeConfig config) : config_(std::move(config)) {
+  de::WeightSchedule::validate(config_.weights);
+  if (config_.dp) server::DpMechanism(config_.mechanism, config_.features);  // validates
+}
+
+protocol::RunParts FtsDeSystem::build(const protocol::RunInputs& in) const {
+  const FtsDeConfig& c = config_;
+  const core::Domain& domain = *in.domain;
+  core::RngStream shared_rng = in.streams->stream("rff.shared");
+  auto ctx = std::make_shared<const agents::SharedContext>(
+      domain, rff::RandomFeatures::draw(domain.dim, c.features, c.rff_lengthscale, 1.0, shared_rng),
+      de::Partition(domain.dim, c.subregions));
+  protocol::RunParts parts;
+  std::vector<int> region;
+  for (int n = 0; n < in.agents; ++n) {
+    auto agent = std::make_unique<agents::FtsDeAgent>(n, ctx, c.agent);
+    region.push_back(agent->region());
+    parts.agents.push_back(std::move(agent));
+    parts.measured.push_back(n);
+  }
+  if (c.server) {
+    auto aggregator = std::make_shared<const server::RegionAggregator>(
+        de::WeightSchedule(c.weights), region, c.subregions, c.features);
+    if (c.dp) {
+      parts.server = std::make_unique<server::PrivatizedMechanism>(aggregator, c.mechanism);
+    } else {
+      parts.server = std::make_unique<server::PlainMechanism>(aggregator);
+    }
+  }
+  return parts;
+}
+
+std::vector<protocol::StatColumn> FtsDeSystem::server_columns() const {
+  using protocol::StatColumn;
+  return {StatColumn::received, StatColumn::selected, StatColumn::clipped, StatColumn::noise_std};
+}
+
+std::vector<privacy::DpEvent> FtsDeSystem::possible_events(int agents) const {
+  if (!config_.server || !config_.dp) return {};
+  return {server::DpMechanism::event(config_.mechanism, static_cast<std::size_t>(agents))};
+}
+
+}  // namespace fbosim::systems

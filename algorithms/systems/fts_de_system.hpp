@@ -1,0 +1,48 @@
+#pragma once
+// DP-FTS-DE and the baselines built from its machinery (Dai, Low & Jaillet, NeurIPS 2021):
+// every agent is an FtsDeAgent; the server aggregates the agents' samples per sub-region with
+// the DE weights (RegionAggregator), privatised by subsampling, clipping and Gaussian noise
+// when `dp` (PrivatizedMechanism) and plain otherwise. The registry's names are presets:
+//   ts         no server; every step local (standard TS)
+//   fts        P = 1, no DP          fts_de     P >= 1, no DP (the paper's FTS-DE has P > 1)
+//   dp_fts     P = 1, DP             dp_fts_de  P >= 1, DP
+#include <string>
+
+#include "algorithms/agents/agent_options.hpp"
+#include "algorithms/de/weight_schedule.hpp"
+#include "algorithms/protocol/algorithm.hpp"
+#include "algorithms/server/dp_mechanism.hpp"
+
+namespace fbosim::systems {
+
+struct FtsDeConfig {
+  std::string name = "dp_fts_de";          ///< the registry name it was read as
+  bool server = true;                      ///< false: standard TS (no messages at all)
+  bool dp = true;                          ///< server.dp
+  int subregions = 1;                      ///< exploration.subregions (P)
+  de::WeightSchedule::Options weights;     ///< exploration.weights.*
+  int features = 50;                       ///< rff.features (M)
+  double rff_lengthscale = 0.03;           ///< rff.lengthscale
+  agents::AgentOptions agent;              ///< agents.*, exploration.schedule, rff.lambda, ...
+  server::DpMechanism::Options mechanism;  ///< server.sampling*, noise_multiplier, clip_norm, w_max
+};
+
+class FtsDeSystem final : public protocol::Algorithm {
+ public:
+  /// Throws std::invalid_argument for invalid weights or mechanism options.
+  explicit FtsDeSystem(FtsDeConfig config);
+
+  std::string name() const override { return config_.name; }
+  /// Streams: "rff.shared" (the shared features of the messages).
+  protocol::RunParts build(const protocol::RunInputs& inputs) const override;
+  std::vector<privacy::DpEvent> possible_events(int agents) const override;
+  /// received, selected, clipped, noise_std (also for TS, whose server.csv has no rows).
+  std::vector<protocol::StatColumn> server_columns() const override;
+
+  const FtsDeConfig& config() const { return config_; }
+
+ private:
+  FtsDeConfig config_;
+};
+
+}  // namespace fbosim::systems

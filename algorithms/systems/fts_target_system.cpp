@@ -1,0 +1,84 @@
+#include "algorithms/systems/fts_target_system.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "algorithms/agents/ts_agent.hpp"
+#include "algorithms/server/peer_forwarder.hpp"
+#include "algorithms/server/privatized_mechanism.hpp"
+
+namespace fbosim::systems {
+
+FtsTargetSystem::FtsTargetSystem(FtsTargetConfig config) : config_(std::move(config)) {
+  if (config_.name != "fts_target")
+    throw std::invalid_argument(fmt::format("algorithm '{}' is not built yet", config_.name));
+  if (config_.target_agents < 1)
+    throw std::invalid_argument(
+        fmt::format("target.agents must be >= 1, got {}", config_.target_agents));
+}
+
+std::vector<protocol::StatColumn> FtsTargetSystem::server_columns() const {
+  using protocol::StatColumn;
+  return {StatColumn::received, StatColumn::floats, StatColumn::floats_per_message};
+}
+
+std::optional<protocol::HistoryRequest> FtsTargetSystem::history_request() const {
+  const FtsTargetConfig& c = config_;
+  const bool ts = c.history == SourceHistory::ts;
+  const int init = ts ? c.history_init : c.history_points;
+  const agents::LocalTsOptions local = c.target.local;
+  protocol::HistoryRequest r;
+  r.init_points = init;
+  r.rounds = ts ? c.history_points : 0;
+  r.policy = [init, local](int agent, const core::Domain& domain) {
+    return std::make_unique<agents::TsAgent>(agent, domain, init, local);
+  };
+  return r;
+}
+
+protocol::History FtsTargetSystem::message_history(const protocol::History& h) const {
+  const Eigen::Index skip = config_.history == SourceHistory::ts ? config_.history_init : 0;
+  const Eigen::Index n = std::max<Eigen::Index>(0, h.y.size() - skip);
+  protocol::History out{h.X.bottomRows(n), h.y.tail(n)};
+  if (config_.pairing == HistoryPairing::authors)
+    for (Eigen::Index k = 0; k < n; ++k) out.X.row(k) = h.X.row(skip + k / 2);
+  return out;
+}
+
+std::unique_ptr<protocol::AgentPolicy> FtsTargetSystem::make_target(
+    int id, std::shared_ptr<const agents::SharedContext> ctx) const {
+  return std::make_unique<agents::FtsTargetAgent>(id, std::move(ctx), config_.target);
+}
+
+protocol::RunParts FtsTargetSystem::build(const protocol::RunInputs& in) const {
+  const FtsTargetConfig& c = config_;
+  if (!in.histories || static_cast<int>(in.histories->size()) != in.agents)
+    throw std::logic_error("FTS target-agent runs need every agent's history");
+  if (in.agents < 2)
+    throw std::invalid_argument("FTS needs a target and at least one source: agents.count >= 2");
+  const int target = in.run % std::min(c.target_agents, in.agents);
+  const core::Domain& domain = *in.domain;
+  core::RngStream shared_rng = in.streams->stream("rff.shared");
+  auto ctx = std::make_shared<const agents::SharedContext>(
+      domain, rff::RandomFeatures::draw(domain.dim, c.features, c.rff_lengthscale, 1.0, shared_rng),
+      de::Partition(domain.dim, 1));
+  agents::FtsSourceOptions source{agents::SourceMessage::sample, c.general, c.message_lambda,
+                                  c.target.local};
+  protocol::RunParts parts;
+  for (int n = 0; n < in.agents; ++n) {
+    if (n == target) {
+      parts.agents.push_back(make_target(n, ctx));
+    } else {
+      const protocol::History& h = (*in.histories)[static_cast<std::size_t>(n)];
+      parts.agents.push_back(
+          std::make_unique<agents::FtsSourceAgent>(n, ctx, h, message_history(h), source));
+    }
+  }
+  parts.server =
+      std::make_unique<server::PlainMechanism>(std::make_shared<server::PeerForwarder>());
+  parts.measured = {target};
+  return parts;
+}
+
+}  // namespace fbosim::systems

@@ -1,0 +1,33 @@
+#pragma once
+// The one registry of selectable algorithms (design note "protocols"): each `algorithm` name
+// maps to a config reader here in sim/ (it reads the algorithm's own keys) that constructs the
+// algorithm's builder from algorithms/ (which never sees YAML). Adding an algorithm is one line
+// in algorithm_registry.cpp (docs/ARCHITECTURE.md, "Adding an algorithm").
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algorithms/protocol/algorithm.hpp"
+#include "sim/experiment/config_reader.hpp"
+#include "sim/experiment/experiment_spec.hpp"
+#include "sim/experiment/resource_estimate.hpp"
+
+namespace fbosim::sim {
+
+struct AlgorithmEntry {
+  std::string name;     ///< the `algorithm` value
+  std::string summary;  ///< one line: the system and its paper
+  /// Reads the algorithm's keys; spec holds the common keys read so far.
+  std::function<std::shared_ptr<const protocol::Algorithm>(ConfigReader&, const ExperimentSpec&)>
+      read;
+  /// Adds the algorithm's memory and work to the estimate of config validation.
+  std::function<void(const ExperimentSpec&, ResourceEstimate&)> estimate;
+};
+
+/// Every algorithm, the default (fts_de) first.
+const std::vector<AlgorithmEntry>& algorithm_registry();
+/// Their names, in registry order.
+std::vector<std::string> algorithm_names();
+
+}  // namespace fbosim::sim

@@ -1,0 +1,75 @@
+#include "sim/experiment/fts_target_reader.hpp"
+
+#include <fmt/format.h>
+
+#include "algorithms/systems/fts_target_system.hpp"
+#include "sim/experiment/model_keys.hpp"
+
+namespace fbosim::sim {
+
+namespace {
+
+void read_sources(ConfigReader& r, const ExperimentSpec& s, systems::FtsTargetConfig& c) {
+  c.history = r.get_choice("sources.history", "random", {"random", "ts"}) == "ts"
+                  ? systems::SourceHistory::ts
+                  : systems::SourceHistory::random;
+  c.history_points = r.get_int("sources.points", c.history_points, 1, kMaxCount);
+  if (c.history == systems::SourceHistory::ts)
+    c.history_init = r.get_int("sources.init_points", c.history_init, 1, kMaxCount);
+  c.general = r.get_choice("sources.setting", "simple", {"simple", "general"}) == "general";
+  c.pairing = r.get_choice("sources.pairing", "aligned", {"aligned", "authors"}) == "authors"
+                  ? systems::HistoryPairing::authors
+                  : systems::HistoryPairing::aligned;
+  r.require(
+      c.pairing == systems::HistoryPairing::aligned || c.history == systems::SourceHistory::ts,
+      "sources.pairing", "authors applies to TS histories (sources.history: ts)");
+  c.target_agents = r.get_int("target.agents", c.target_agents, 1, kMaxCount);
+  r.require(c.target_agents <= s.agents, "target.agents",
+            fmt::format("must be at most agents.count = {}", s.agents));
+}
+
+}  // namespace
+
+std::shared_ptr<const protocol::Algorithm> read_fts_target(ConfigReader& r,
+                                                           const ExperimentSpec& s) {
+  systems::FtsTargetConfig c;
+  c.name = s.algorithm;
+  r.require(s.agents >= 2, "agents.count",
+            fmt::format("algorithm {} needs a target and at least one source (>= 2)", s.algorithm));
+  auto& t = c.target;
+  t.init_points = r.get_int("agents.init_points", t.init_points, 1, kMaxCount);
+  if (c.name == "fts_target")
+    t.schedule = agents::parse_exploration_schedule(
+        r.get_choice("target.schedule", "inv_sqrt", {"inv_sqrt", "inv", "inv_square", "local"}));
+  read_sources(r, s, c);
+  t.reuse_sources = c.general;
+  RffKeys rff{c.features, c.rff_lengthscale, c.message_lambda};
+  read_rff(r, rff);
+  c.features = rff.features;
+  c.rff_lengthscale = rff.lengthscale;
+  c.message_lambda = rff.lambda;
+  read_local_ts(r, t.local, true);
+  return std::make_shared<systems::FtsTargetSystem>(c);
+}
+
+}  // namespace fbosim::sim
+
+namespace fbosim::sim {
+
+void estimate_fts_target(const ExperimentSpec& s, ResourceEstimate& e) {
+  const auto& c = dynamic_cast<const systems::FtsTargetSystem&>(*s.system).config();
+  const double agents = s.agents, m = c.features;
+  // The sources' posteriors (RGPE / TAF hold an M x M matrix per source at the target too).
+  e.memory.push_back({agents * 3 * m * m * 8, key_value("agents.count", agents) + " x " +
+                                                  key_value("rff.features", m) +
+                                                  "^2 (the sources' posteriors)"});
+  // The histories: every agent's own TS task, and the target's steps in every run.
+  const double history_steps =
+      c.history == systems::SourceHistory::ts ? agents * c.history_points : 0.0;
+  const double target_steps = static_cast<double>(s.runs) * s.rounds;
+  estimate_agent_steps(s, history_steps * s.runs + target_steps,
+                       c.target.init_points + c.history_points + static_cast<double>(s.rounds), m,
+                       c.target.local, e);
+}
+
+}  // namespace fbosim::sim
