@@ -18,9 +18,9 @@ namespace fbosim::sim {
 struct AlgorithmEntry {
   std::string name;     ///< the `algorithm` value
   std::string summary;  ///< one line: the system and its paper
-  /// Reads the algorithm's keys; spec holds the common keys read so far.
-  std::function<std::shared_ptr<const protocol::Algorithm>(ConfigReader&, const ExperimentSpec&)>
-      read;
+  /// Reads the algorithm's keys; spec holds the common keys read so far (a reader may refine
+  /// the objective's settings its algorithm defines, e.g. FTS's target sees f itself).
+  std::function<std::shared_ptr<const protocol::Algorithm>(ConfigReader&, ExperimentSpec&)> read;
   /// Adds the algorithm's memory and work to the estimate of config validation.
   std::function<void(const ExperimentSpec&, ResourceEstimate&)> estimate;
 };

@@ -30,8 +30,7 @@ void read_sources(ConfigReader& r, const ExperimentSpec& s, systems::FtsTargetCo
 
 }  // namespace
 
-std::shared_ptr<const protocol::Algorithm> read_fts_target(ConfigReader& r,
-                                                           const ExperimentSpec& s) {
+std::shared_ptr<const protocol::Algorithm> read_fts_target(ConfigReader& r, ExperimentSpec& s) {
   systems::FtsTargetConfig c;
   c.name = s.algorithm;
   r.require(s.agents >= 2, "agents.count",
@@ -42,6 +41,12 @@ std::shared_ptr<const protocol::Algorithm> read_fts_target(ConfigReader& r,
     t.schedule = agents::parse_exploration_schedule(
         r.get_choice("target.schedule", "inv_sqrt", {"inv_sqrt", "inv", "inv_square", "local"}));
   read_sources(r, s, c);
+  if (!datasets::is_real_world(s.objective.family)) {
+    // Every run draws new functions; agent 0 is the target and sees f itself (FTS sec. 5.1).
+    r.require(c.target_agents == 1, "target.agents",
+              "must be 1 on a synthetic family (agent 0, the target, sees the base function f)");
+    s.objective.synthetic.unperturbed = 1;
+  }
   t.reuse_sources = c.general;
   RffKeys rff{c.features, c.rff_lengthscale, c.message_lambda};
   read_rff(r, rff);
@@ -49,6 +54,10 @@ std::shared_ptr<const protocol::Algorithm> read_fts_target(ConfigReader& r,
   c.rff_lengthscale = rff.lengthscale;
   c.message_lambda = rff.lambda;
   read_local_ts(r, t.local, true);
+  const bool grid = s.objective.family == "gp_grid" || s.objective.family == "heterogeneous";
+  r.require(t.local.model == agents::OwnModel::rff || grid, "local_ts.method",
+            "exact samples the GP on every grid point and needs a grid family (gp_grid or "
+            "heterogeneous); use rff on a box");
   return std::make_shared<systems::FtsTargetSystem>(c);
 }
 

@@ -12,7 +12,8 @@ namespace fbosim::sim {
 
 /// Its memory and work for config validation.
 void estimate_fts_target(const ExperimentSpec& spec, ResourceEstimate& e);
-std::shared_ptr<const protocol::Algorithm> read_fts_target(ConfigReader& r,
-                                                           const ExperimentSpec& spec);
+/// On the synthetic families the target (agent 0) sees the base function f itself and the
+/// sources f + perturbation (FTS sec. 5.1): objective.synthetic.unperturbed is set to 1.
+std::shared_ptr<const protocol::Algorithm> read_fts_target(ConfigReader& r, ExperimentSpec& spec);
 
 }  // namespace fbosim::sim

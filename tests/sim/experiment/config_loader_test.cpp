@@ -17,7 +17,8 @@ LoadedConfig load(const std::string& text, const std::vector<std::string>& sets 
 
 TEST_CASE("every shipped config loads") {
   for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(FBOSIM_SOURCE_DIR) + "/configs/dp_fts_de")) {
+       std::filesystem::recursive_directory_iterator(std::string(FBOSIM_SOURCE_DIR) + "/configs")) {
+    if (entry.path().extension() != ".yaml") continue;
     INFO(entry.path());
     CHECK_NOTHROW(load_config(entry.path().string(), {}));
   }
@@ -103,7 +104,8 @@ TEST_CASE("a key without a value is an error, except the optional server.delta")
 
 TEST_CASE("the resolved config of every shipped config loads back to the same resolved config") {
   for (const auto& entry :
-       std::filesystem::directory_iterator(std::string(FBOSIM_SOURCE_DIR) + "/configs/dp_fts_de")) {
+       std::filesystem::recursive_directory_iterator(std::string(FBOSIM_SOURCE_DIR) + "/configs")) {
+    if (entry.path().extension() != ".yaml") continue;
     INFO(entry.path());
     const LoadedConfig c = load_config(entry.path().string(), {});
     const LoadedConfig again = load(YAML::Dump(c.resolved));
@@ -180,4 +182,46 @@ TEST_CASE("every accountant must support the release: a supports() question, nam
   CHECK_THROWS_WITH(load("agents: {count: 10}\nserver: {sampling: fixed, sampling_rate: 0.05}\n",
                          {"server.accountant=rdp"}),
                     Catch::Contains("floor(N q) = 0"));
+}
+
+TEST_CASE("the papers' names are presets of the DP-FTS-DE keys, and contradictions are errors") {
+  const auto dp = [](const LoadedConfig& c) { return c.spec.fts_de()->server && c.spec.fts_de()->dp; };
+  CHECK(dp(load("algorithm: dp_fts_de\nexploration: {subregions: 2}\n")));
+  CHECK(dp(load("algorithm: dp_fts\n")));
+  CHECK_FALSE(dp(load("algorithm: fts\n")));
+  CHECK_FALSE(load("algorithm: ts\n").spec.fts_de()->server);
+  // fts_de keeps the meaning it had before the registry: private unless server.dp is false.
+  CHECK(dp(load("algorithm: fts_de\n")));
+  CHECK_FALSE(dp(load("algorithm: fts_de\nserver: {dp: false}\n")));
+  CHECK(load("algorithm: dp_fts_de\n").resolved["server"]["dp"].as<bool>());
+  CHECK_THROWS_WITH(load("algorithm: fts\nserver: {dp: true}\n"),
+                    Catch::Contains("server.dp") && Catch::Contains("use algorithm dp_fts"));
+  CHECK_THROWS_WITH(load("algorithm: dp_fts_de\nserver: {dp: false}\n"),
+                    Catch::Contains("server.dp") && Catch::Contains("fts_de"));
+  CHECK_THROWS_WITH(load("algorithm: dp_fts\nexploration: {subregions: 2}\n"),
+                    Catch::Contains("exploration.subregions") && Catch::Contains("dp_fts_de"));
+  CHECK_THROWS_WITH(load("algorithm: ucb\n"), Catch::Contains("fts_target") &&
+                                                  Catch::Contains("dp_fts_de"));
+}
+
+TEST_CASE("FTS's target-agent keys: sources, target, and keys of other algorithms refused") {
+  const std::string base =
+      "algorithm: fts_target\nagents: {count: 11, init_points: 1}\n"
+      "objective: {family: gp_grid, grid_points: 100}\n";
+  const LoadedConfig c = load(base + "sources: {history: random, points: 40}\n");
+  CHECK_FALSE(c.spec.is_private());
+  CHECK(c.spec.objective.synthetic.unperturbed == 1);  // the target sees f itself
+  CHECK(c.resolved["sources"]["points"].as<int>() == 40);
+  CHECK(c.resolved["target"]["schedule"].as<std::string>() == "inv_sqrt");
+  CHECK_THROWS_WITH(load(base + "exploration: {subregions: 2}\n"),
+                    Catch::Contains("exploration.subregions"));
+  CHECK_THROWS_WITH(load(base + "server: {dp: true}\n"), Catch::Contains("server.dp"));
+  CHECK_THROWS_WITH(load(base + "target: {agents: 2}\n"),
+                    Catch::Contains("target.agents") && Catch::Contains("synthetic"));
+  CHECK_THROWS_WITH(load(base + "sources: {pairing: authors}\n"),
+                    Catch::Contains("sources.pairing"));
+  CHECK_THROWS_WITH(load(base + "local_ts: {method: exact}\n", {"objective.family=gp_box"}),
+                    Catch::Contains("grid"));
+  CHECK_THROWS_WITH(load("algorithm: fts_target\nagents: {count: 1}\n"),
+                    Catch::Contains("agents.count"));
 }

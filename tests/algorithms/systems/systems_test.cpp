@@ -1,0 +1,119 @@
+#include <catch2/catch.hpp>
+
+#include "algorithms/agents/fts_source_agent.hpp"
+#include "algorithms/agents/fts_target_agent.hpp"
+#include "algorithms/server/privatized_mechanism.hpp"
+#include "algorithms/systems/fts_de_system.hpp"
+#include "algorithms/systems/fts_target_system.hpp"
+
+using namespace fbosim;
+
+namespace {
+core::Domain grid_domain(int points) {
+  core::Domain d;
+  d.dim = 1;
+  d.grid = Eigen::VectorXd::LinSpaced(points, 0.0, 1.0);
+  return d;
+}
+
+// A history of n points whose x encodes its index (x_k = k / 100, y_k = k).
+protocol::History indexed_history(int n) {
+  protocol::History h{Eigen::MatrixXd(n, 1), Eigen::VectorXd(n)};
+  for (int k = 0; k < n; ++k) {
+    h.X(k, 0) = k / 100.0;
+    h.y[k] = k;
+  }
+  return h;
+}
+}  // namespace
+
+TEST_CASE("messages condition on the BO steps of a TS history; the authors' pairing repeats x") {
+  systems::FtsTargetConfig c;
+  c.history = systems::SourceHistory::ts;
+  c.history_init = 3;
+  c.history_points = 6;
+  const protocol::History h = indexed_history(9);  // 3 initial + 6 BO points
+  const protocol::History aligned = systems::FtsTargetSystem(c).message_history(h);
+  REQUIRE(aligned.y.size() == 6);
+  for (int k = 0; k < 6; ++k) {
+    CHECK(aligned.y[k] == 3 + k);
+    CHECK(aligned.X(k, 0) == (3 + k) / 100.0);
+  }
+  // [CODE-FTS] every x stored twice: params[:T] = x_1 x_1 x_2 x_2 ... against values[:T].
+  c.pairing = systems::HistoryPairing::authors;
+  const protocol::History authors = systems::FtsTargetSystem(c).message_history(h);
+  const double expected_x[] = {3, 3, 4, 4, 5, 5};
+  for (int k = 0; k < 6; ++k) {
+    CHECK(authors.y[k] == 3 + k);
+    CHECK(authors.X(k, 0) == expected_x[k] / 100.0);
+  }
+  c.history = systems::SourceHistory::random;  // random histories keep every point
+  CHECK(systems::FtsTargetSystem(c).message_history(h).y.size() == 9);
+}
+
+TEST_CASE("the history request: t_n random points, or init + t_n TS steps") {
+  systems::FtsTargetConfig c;
+  c.history_points = 40;
+  auto r = systems::FtsTargetSystem(c).history_request();
+  REQUIRE(r);
+  CHECK(r->init_points == 40);
+  CHECK(r->rounds == 0);
+  c.history = systems::SourceHistory::ts;
+  c.history_init = 3;
+  c.history_points = 50;
+  r = systems::FtsTargetSystem(c).history_request();
+  CHECK(r->init_points == 3);
+  CHECK(r->rounds == 50);
+  const core::Domain d = grid_domain(30);
+  core::RngStream rng(1);
+  CHECK(r->policy(4, d)->initial_points(rng).size() == 3);
+}
+
+TEST_CASE("a target-agent run: run r's target is agent r mod target.agents, the rest report") {
+  systems::FtsTargetConfig c;
+  c.features = 16;
+  c.target_agents = 3;
+  const systems::FtsTargetSystem system(c);
+  const core::Domain d = grid_domain(50);
+  std::vector<protocol::History> histories(5, indexed_history(4));
+  for (int run : {0, 1, 2, 3, 4}) {
+    const core::RngFactory streams(7, static_cast<std::uint64_t>(run));
+    const protocol::RunParts parts = system.build({run, 5, &d, &streams, &histories});
+    REQUIRE(parts.agents.size() == 5);
+    const int target = run % 3;
+    CHECK(parts.measured == std::vector<int>{target});
+    REQUIRE(parts.server);
+    CHECK(parts.server->event(5).as<privacy::NoOp>());
+    for (int n = 0; n < 5; ++n) {
+      const auto* t = dynamic_cast<const agents::FtsTargetAgent*>(parts.agents[n].get());
+      const auto* s = dynamic_cast<const agents::FtsSourceAgent*>(parts.agents[n].get());
+      CHECK((t != nullptr) == (n == target));
+      CHECK((s != nullptr) == (n != target));
+      CHECK(parts.agents[n]->optimises() == (n == target));
+    }
+  }
+  CHECK_THROWS(system.build({0, 5, &d, nullptr, nullptr}));  // no histories
+}
+
+TEST_CASE("the DP-FTS-DE presets: no server for TS, the DP wrapper only with server.dp") {
+  const core::Domain d = grid_domain(40);
+  const core::RngFactory streams(1, 0);
+  systems::FtsDeConfig c;
+  c.subregions = 2;
+  c.features = 8;
+  const auto build = [&](const systems::FtsDeConfig& cfg) {
+    return systems::FtsDeSystem(cfg).build({0, 6, &d, &streams, nullptr});
+  };
+  protocol::RunParts parts = build(c);
+  CHECK(parts.measured.size() == 6);
+  CHECK(dynamic_cast<const server::PrivatizedMechanism*>(parts.server.get()));
+  CHECK(systems::FtsDeSystem(c).is_private(6));
+  CHECK(parts.server->event(6) == systems::FtsDeSystem(c).possible_events(6)[0]);
+  c.dp = false;
+  parts = build(c);
+  CHECK(dynamic_cast<const server::PlainMechanism*>(parts.server.get()));
+  CHECK_FALSE(systems::FtsDeSystem(c).is_private(6));
+  c.server = false;
+  CHECK_FALSE(build(c).server);
+  CHECK(systems::FtsDeSystem(c).possible_events(6).empty());
+}

@@ -1,0 +1,146 @@
+// One body run over every objective family (design note "protocols": contract tests): the
+// synthetic ones always, landmine and EMNIST on the shared data, activity on a generated UCI
+// HAR tree.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "activity/har_fixture.hpp"
+#include "datasets/objective_factory.hpp"
+
+using namespace fbosim;
+using namespace fbosim::datasets;
+
+namespace {
+const std::string kShared = std::string(FBOSIM_SHARED_DIR) + "/datasets";
+
+struct Case {
+  std::string name;
+  std::function<ObjectiveSpec()> spec;
+  int agents;
+  bool available;
+};
+
+ObjectiveSpec synthetic(const std::string& family) {
+  ObjectiveSpec s;
+  s.family = family;
+  s.synthetic.grid_points = 300;
+  s.synthetic.dim = 3;
+  return s;
+}
+
+// A small HAR tree for the activity family, written once for the test executable.
+const std::string& har_dir() {
+  static har_fixture::TempDir dir("contract");
+  static const bool written = [] {
+    core::RngStream rng(4);
+    har_fixture::write_tree(dir.path(), har_fixture::make_rows({1, 2, 3}, 24, 2.0, rng),
+                            har_fixture::make_rows({1, 2, 3}, 12, 2.0, rng));
+    return true;
+  }();
+  (void)written;
+  static const std::string path = dir.path().string();
+  return path;
+}
+
+std::vector<Case> cases() {
+  const bool landmine = std::filesystem::exists(kShared + "/landmine/LandmineData.mat");
+#ifdef FBOSIM_HAVE_TORCH
+  const bool emnist = std::filesystem::exists(kShared + "/femnist_digits");
+#else
+  const bool emnist = false;
+#endif
+  return {
+      {"gp_grid", [] { return synthetic("gp_grid"); }, 4, true},
+      {"heterogeneous", [] { return synthetic("heterogeneous"); }, 4, true},
+      {"gp_box", [] { return synthetic("gp_box"); }, 3, true},
+      {"landmine",
+       [] {
+         ObjectiveSpec s;
+         s.family = "landmine";
+         s.data_root = kShared;
+         return s;
+       },
+       3, landmine},
+      {"activity",
+       [] {
+         ObjectiveSpec s;
+         s.family = "activity";
+         s.activity.data_dir = har_dir();
+         return s;
+       },
+       3, true},
+      {"emnist",
+       [] {
+         ObjectiveSpec s;
+         s.family = "emnist";
+         s.data_root = kShared;
+         s.emnist.cnn.epochs = 1;
+         return s;
+       },
+       2, emnist},
+  };
+}
+
+std::vector<double> values(const ObjectiveFamily& family, int agents, std::uint64_t run,
+                           const Eigen::VectorXd& x) {
+  const core::RngFactory rf(3, run);
+  std::vector<double> out;
+  for (const auto& o : family.make(agents, rf)) {
+    core::RngStream noise(1);
+    const Objective::Evaluation e = o->query(x, noise);
+    out.push_back(e.f);
+    CHECK(std::isfinite(e.y));
+    CHECK(std::isfinite(e.f));
+    if (const auto opt = o->optimum()) CHECK(*opt >= o->evaluate(x) - 1e-9);
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("objective family contract: one objective per agent on one domain, finite values, "
+          "draws from the run's streams only") {
+  for (const Case& c : cases()) {
+    INFO(c.name);
+    if (!c.available) {
+      WARN("skipped " << c.name << ": no data under " << kShared << " or no LibTorch");
+      continue;
+    }
+    const auto family = make_objective_family(c.spec());
+    const core::RngFactory rf(3, 0);
+    const auto objectives = family->make(c.agents, rf);
+    REQUIRE(static_cast<int>(objectives.size()) == c.agents);
+    const core::Domain& domain = objectives[0]->domain();
+    for (const auto& o : objectives) CHECK(o->domain().dim == domain.dim);
+    const Eigen::VectorXd x =
+        domain.is_grid() ? Eigen::VectorXd(domain.grid.row(7).transpose())
+                         : Eigen::VectorXd::Constant(domain.dim, 0.4);
+    // Same run, same objectives; another run, other objectives exactly when varies_by_run().
+    const std::vector<double> a = values(*family, c.agents, 0, x), b = values(*family, c.agents, 0, x);
+    CHECK(a == b);
+    CHECK((values(*family, c.agents, 1, x) != a) == family->varies_by_run());
+    if (family->max_agents() > 0) CHECK_THROWS(family->make(family->max_agents() + 1, rf));
+  }
+}
+
+TEST_CASE("the first `unperturbed` agents of the synthetic families see f itself") {
+  for (const char* name : {"gp_grid", "gp_box"}) {
+    INFO(name);
+    ObjectiveSpec s = synthetic(name);
+    s.synthetic.unperturbed = 1;
+    const auto with = make_objective_family(s);
+    s.synthetic.perturbation = 0;
+    const auto base = make_objective_family(s);  // every agent sees f
+    const core::RngFactory rf(9, 2);
+    const auto a = with->make(3, rf), f = base->make(3, rf);
+    const Eigen::VectorXd x = a[0]->domain().is_grid()
+                                  ? Eigen::VectorXd(a[0]->domain().grid.row(11).transpose())
+                                  : Eigen::VectorXd::Constant(3, 0.3);
+    CHECK(a[0]->evaluate(x) == f[0]->evaluate(x));
+    CHECK(a[1]->evaluate(x) != f[1]->evaluate(x));
+  }
+}
