@@ -80,6 +80,11 @@ void LocalThompson::update_hyper(const core::RngFactory& streams) {
   fitted_at_ = n;
 }
 
+const gp::SeHyper& LocalThompson::current_hyper(const core::RngFactory& streams) {
+  update_hyper(streams);
+  return hyper_;
+}
+
 Eigen::VectorXd LocalThompson::step(core::RngStream& rng, const core::RngFactory& streams) {
   update_hyper(streams);
   return options_.model == OwnModel::rff ? rff_sample_argmax(rng) : exact_sample_argmax(rng);

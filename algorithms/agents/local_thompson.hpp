@@ -49,6 +49,9 @@ class LocalThompson {
   void observe(const Eigen::VectorXd& x, double y);
   /// One TS step: the maximiser of a posterior sample. Draws from rng; fits from `streams`.
   Eigen::VectorXd step(core::RngStream& rng, const core::RngFactory& streams);
+  /// The GP hyperparameters for a step now: fitted first if a fit is due (the same schedule and
+  /// streams as step()). For agents that use them in a model of their own (RGPE / TAF).
+  const gp::SeHyper& current_hyper(const core::RngFactory& streams);
   /// Whether x was queried before (exact equality).
   bool already_queried(const Eigen::VectorXd& x) const;
 
@@ -59,7 +62,11 @@ class LocalThompson {
 
  private:
   void update_hyper(const core::RngFactory& streams);
-  Eigen::MatrixXd data() const;  // n x d
+public:
+  /// The queried points, n x d (one per row).
+  Eigen::MatrixXd data() const;
+
+ private:
   Eigen::VectorXd rff_sample_argmax(core::RngStream& rng);
   Eigen::VectorXd exact_sample_argmax(core::RngStream& rng) const;
 

@@ -11,8 +11,9 @@
 namespace fbosim::systems {
 
 FtsTargetSystem::FtsTargetSystem(FtsTargetConfig config) : config_(std::move(config)) {
-  if (config_.name != "fts_target")
-    throw std::invalid_argument(fmt::format("algorithm '{}' is not built yet", config_.name));
+  if (config_.name != "fts_target" && config_.name != "rgpe" && config_.name != "taf")
+    throw std::invalid_argument(fmt::format(
+        "FtsTargetSystem builds fts_target, rgpe and taf, not '{}'", config_.name));
   if (config_.target_agents < 1)
     throw std::invalid_argument(
         fmt::format("target.agents must be >= 1, got {}", config_.target_agents));
@@ -48,7 +49,18 @@ protocol::History FtsTargetSystem::message_history(const protocol::History& h) c
 
 std::unique_ptr<protocol::AgentPolicy> FtsTargetSystem::make_target(
     int id, std::shared_ptr<const agents::SharedContext> ctx) const {
-  return std::make_unique<agents::FtsTargetAgent>(id, std::move(ctx), config_.target);
+  if (config_.name == "fts_target")
+    return std::make_unique<agents::FtsTargetAgent>(id, std::move(ctx), config_.target);
+  agents::EnsembleOptions o;
+  o.method = config_.name == "rgpe" ? agents::EnsembleOptions::Method::rgpe
+                                    : agents::EnsembleOptions::Method::taf;
+  o.variant = config_.variant;
+  o.init_points = config_.target.init_points;
+  o.samples = config_.samples;
+  o.bandwidth = config_.bandwidth;
+  o.message_lambda = config_.message_lambda;
+  o.local = config_.target.local;
+  return std::make_unique<agents::EnsembleTargetAgent>(id, std::move(ctx), o);
 }
 
 protocol::RunParts FtsTargetSystem::build(const protocol::RunInputs& in) const {
@@ -63,8 +75,11 @@ protocol::RunParts FtsTargetSystem::build(const protocol::RunInputs& in) const {
   auto ctx = std::make_shared<const agents::SharedContext>(
       domain, rff::RandomFeatures::draw(domain.dim, c.features, c.rff_lengthscale, 1.0, shared_rng),
       de::Partition(domain.dim, 1));
-  agents::FtsSourceOptions source{agents::SourceMessage::sample, c.general, c.message_lambda,
-                                  c.target.local};
+  // FTS sends a sample (M floats); RGPE and TAF the posterior, TAF with its incumbent (sec. 3.2).
+  const agents::SourceMessage kind = c.name == "fts_target" ? agents::SourceMessage::sample
+                                     : c.name == "rgpe"     ? agents::SourceMessage::summary
+                                                            : agents::SourceMessage::summary_with_incumbent;
+  agents::FtsSourceOptions source{kind, c.general, c.message_lambda, c.target.local};
   protocol::RunParts parts;
   for (int n = 0; n < in.agents; ++n) {
     if (n == target) {

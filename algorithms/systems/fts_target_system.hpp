@@ -7,6 +7,7 @@
 // a server that forwards it (PeerForwarder). Only the target's regret is measured.
 #include <string>
 
+#include "algorithms/agents/ensemble_target_agent.hpp"
 #include "algorithms/agents/fts_source_agent.hpp"
 #include "algorithms/agents/fts_target_agent.hpp"
 #include "algorithms/protocol/algorithm.hpp"
@@ -22,7 +23,11 @@ struct FtsTargetConfig {
   double rff_lengthscale = 0.01;    ///< rff.lengthscale
   double message_lambda = 1e-6;     ///< rff.lambda: sigma^2 of eqs. 2-3 for the messages
   int target_agents = 1;            ///< target.agents: run r's target is agent r mod this
-  agents::FtsTargetOptions target;  ///< agents.init_points, fts.schedule, local_ts.*, gp.*, ...
+  agents::FtsTargetOptions target;  ///< agents.init_points, target.schedule, local_ts.*, gp.*, ...
+  /// rgpe / taf: ensemble.variant, ensemble.samples (RGPE), ensemble.bandwidth (TAF).
+  ensemble::Variant variant = ensemble::Variant::authors;
+  int samples = 100;
+  double bandwidth = 0.5;
   SourceHistory history = SourceHistory::random;  ///< sources.history
   int history_points = 40;                        ///< sources.points: t_n
   int history_init = 3;  ///< sources.init_points: TS histories' initial design

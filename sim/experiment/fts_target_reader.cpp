@@ -40,6 +40,16 @@ std::shared_ptr<const protocol::Algorithm> read_fts_target(ConfigReader& r, Expe
   if (c.name == "fts_target")
     t.schedule = agents::parse_exploration_schedule(
         r.get_choice("target.schedule", "inv_sqrt", {"inv_sqrt", "inv", "inv_square", "local"}));
+  if (c.name != "fts_target") {
+    c.variant = r.get_choice("ensemble.variant", "authors", {"authors", "corrected"}) == "authors"
+                    ? ensemble::Variant::authors
+                    : ensemble::Variant::corrected;
+    if (c.name == "rgpe") c.samples = r.get_int("ensemble.samples", c.samples, 1, kMaxCount);
+    if (c.name == "taf") {
+      c.bandwidth = r.get<double>("ensemble.bandwidth", c.bandwidth);
+      r.require(c.bandwidth > 0, "ensemble.bandwidth", "must be > 0");
+    }
+  }
   read_sources(r, s, c);
   if (!datasets::is_real_world(s.objective.family)) {
     // Every run draws new functions; agent 0 is the target and sees f itself (FTS sec. 5.1).
