@@ -1,11 +1,17 @@
 #include "algorithms/ensemble/rank_losses.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "algorithms/ensemble/leave_one_out.hpp"
+#include "algorithms/surrogate/exact_gp.hpp"
+#include "algorithms/surrogate/joint_gaussian.hpp"
 
 namespace fbosim::ensemble {
 
@@ -27,19 +33,27 @@ std::uint64_t threshold(double q) {
 // Number of successes among K independent Bernoulli(T_k / 2^64), U read 16 bits at a time:
 // the top 16 bits of U against those of T decide unless equal; a tie is settled by the next
 // 48 bits of U (one more engine output) against T's lower 48 bits (equal: U >= T, a failure).
+// buf: ceil(K / 4) engine outputs, read as 16-bit chunks (in memory order).
 int count_successes(const std::vector<std::uint16_t>& top, const std::vector<std::uint64_t>& T,
-                    std::vector<std::uint16_t>& u, boost::random::mt19937_64& engine) {
-  const std::size_t K = T.size();  // u has room for K rounded up to a multiple of 4
-  for (std::size_t i = 0; i < K; i += 4) {
-    const std::uint64_t r = engine();
-    for (std::size_t q = 0; q < 4; ++q) u[i + q] = static_cast<std::uint16_t>(r >> (16 * q));
+                    std::vector<std::uint64_t>& buf, std::vector<std::uint16_t>& u,
+                    boost::random::mt19937_64& engine) {
+  const std::size_t K = T.size();
+  for (std::uint64_t& r : buf) r = engine();
+  std::memcpy(u.data(), buf.data(), K * sizeof(std::uint16_t));
+  int count = 0;
+  bool ties = false;
+  // 16-bit counters (blocks below 2^16) keep the loop in 8-lane 16-bit vector instructions.
+  for (std::size_t k0 = 0; k0 < K; k0 += 0xFFFF) {
+    const std::size_t k1 = std::min(K, k0 + 0xFFFF);
+    std::uint16_t c = 0, t = 0;
+    for (std::size_t k = k0; k < k1; ++k) {  // vectorised: no branches
+      c = static_cast<std::uint16_t>(c + (u[k] < top[k]));
+      t = static_cast<std::uint16_t>(t | (u[k] == top[k]));
+    }
+    count += c;
+    ties = ties || t != 0;
   }
-  int count = 0, ties = 0;
-  for (std::size_t k = 0; k < K; ++k) {  // vectorisable: no branches
-    count += u[k] < top[k];
-    ties += u[k] == top[k];
-  }
-  if (ties == 0) return count;
+  if (!ties) return count;
   for (std::size_t k = 0; k < K; ++k) {
     if (u[k] != top[k]) continue;
     const std::uint64_t low = engine() >> 16;  // U's next 48 bits
@@ -72,6 +86,21 @@ Eigen::VectorXd target_rank_losses(const surrogate::Surrogate& target, const Eig
         "target_rank_losses: X must be n x " + std::to_string(target.dim()) + ", y n");
   check(n >= 2 && samples >= 1, "target_rank_losses: need n >= 2 points and samples >= 1");
   Eigen::ArrayXd loss = Eigen::ArrayXd::Zero(samples);
+  auto add = [&](Eigen::Index j, const Eigen::MatrixXd& F) {  // F: n x S draws of f^{(-j)}
+    const Eigen::MatrixXd Ft = F.transpose();                 // S x n
+    for (Eigen::Index k = 0; k < n; ++k)
+      if (k != j) loss += ((Ft.col(j).array() < Ft.col(k).array()) != (y[j] < y[k])).cast<double>();
+  };
+  if (const auto* gp = dynamic_cast<const surrogate::ExactGp*>(&target)) {
+    // The same posteriors and the same draws as the refits below (ExactGp::sample is
+    // Surrogate::sample: sample_joint_gaussian of predict_joint), at O(n^2) per point.
+    const LeaveOneOut loo(*gp, X, y);
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const surrogate::JointPrediction p = loo.posterior(j);
+      add(j, surrogate::sample_joint_gaussian(p.mean, p.covariance, samples, rng));
+    }
+    return loss.matrix();
+  }
   Eigen::MatrixXd Xj(n - 1, X.cols());
   Eigen::VectorXd yj(n - 1);
   std::unique_ptr<surrogate::Surrogate> model = target.clone();
@@ -82,11 +111,7 @@ Eigen::VectorXd target_rank_losses(const surrogate::Surrogate& target, const Eig
     yj.head(j) = y.head(j);
     yj.tail(n - 1 - j) = y.tail(n - 1 - j);
     model->fit(Xj, yj);
-    const Eigen::MatrixXd Ft = model->sample(X, samples, rng).transpose();  // S x n
-    for (Eigen::Index k = 0; k < n; ++k) {
-      if (k == j) continue;
-      loss += ((Ft.col(j).array() < Ft.col(k).array()) != (y[j] < y[k])).cast<double>();
-    }
+    add(j, model->sample(X, samples, rng));
   }
   return loss.matrix();
 }
@@ -140,10 +165,11 @@ Eigen::VectorXd independent_rank_losses(const SourcePosterior& source, const Eig
     for (Eigen::Index k = 0; k < n; ++k)
       if (k != j) T.push_back(threshold(q(j, k)));
   const std::size_t K = T.size();
-  std::vector<std::uint16_t> top(K), u((K + 3) / 4 * 4);
+  std::vector<std::uint16_t> top(K), u(K);
+  std::vector<std::uint64_t> buf((K + 3) / 4);
   for (std::size_t k = 0; k < K; ++k) top[k] = static_cast<std::uint16_t>(T[k] >> 48);
   Eigen::VectorXd loss(samples);
-  for (int s = 0; s < samples; ++s) loss[s] = count_successes(top, T, u, rng.engine());
+  for (int s = 0; s < samples; ++s) loss[s] = count_successes(top, T, buf, u, rng.engine());
   return loss;
 }
 

@@ -23,7 +23,9 @@ Eigen::VectorXd rank_losses(const Eigen::MatrixXd& F, const Eigen::VectorXd& y);
 /// order, `target` is cloned, fitted to the data without point j (same hyperparameters) and S
 /// joint samples F^{(-j)} of the latent f at all n inputs are drawn (Surrogate::sample); then
 /// L_s += sum_{k != j} 1[(y_j < y_k) xor (F^{(-j)}_s[j] < F^{(-j)}_s[k])].
-/// X: n x d inputs, y: n outputs, n >= 2. Cost: n refits and n joint draws (O(n^4 + S n^3)).
+/// X: n x d inputs, y: n outputs, n >= 2. For an ExactGp target the n posteriors come from
+/// LeaveOneOut (one O(n^3) inverse, then O(n^2) each) with the same draws as the refits;
+/// any other Surrogate is refitted n times. Then n joint draws: O(n^3 + S n^3) in all.
 Eigen::VectorXd target_rank_losses(const surrogate::Surrogate& target, const Eigen::MatrixXd& X,
                                    const Eigen::VectorXd& y, int samples, core::RngStream& rng);
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "algorithms/ensemble/leave_one_out.hpp"
 #include "algorithms/ensemble/rank_losses.hpp"
 #include "algorithms/surrogate/exact_gp.hpp"
 #include "ensemble_fixture.hpp"
@@ -16,6 +17,7 @@ using fbosim::ensemble::rank_losses;
 using fbosim::ensemble::SourcePosterior;
 using fbosim::ensemble::target_rank_losses;
 using fbosim::rff::RandomFeatures;
+using fbosim::surrogate::ExactGp;
 
 namespace {
 // The loss of one sample, written as in the FTS code: every ordered pair (j, k), j != k.
@@ -26,6 +28,31 @@ double loss_loop(const Eigen::VectorXd& f, const Eigen::VectorXd& y) {
       if (j != k) L += (y[j] < y[k]) != (f[j] < f[k]);
   return L;
 }
+
+// An ExactGp behind the Surrogate interface only, so target_rank_losses takes its refit path.
+class Wrapped : public fbosim::surrogate::Surrogate {
+ public:
+  explicit Wrapped(const ExactGp& gp) : gp_(gp) {}
+  int dim() const override { return gp_.dim(); }
+  int size() const override { return gp_.size(); }
+  double noise_var() const override { return gp_.noise_var(); }
+  void fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y) override { gp_.fit(X, y); }
+  void add(const Eigen::VectorXd& x, double y) override { gp_.add(x, y); }
+  fbosim::surrogate::Prediction predict(const Eigen::MatrixXd& X) const override {
+    return gp_.predict(X);
+  }
+  fbosim::surrogate::PointPrediction predict_point(const Eigen::VectorXd& x, Eigen::VectorXd* gm,
+                                                   Eigen::VectorXd* gv) const override {
+    return gp_.predict_point(x, gm, gv);
+  }
+  fbosim::surrogate::JointPrediction predict_joint(const Eigen::MatrixXd& X) const override {
+    return gp_.predict_joint(X);
+  }
+  std::unique_ptr<Surrogate> clone() const override { return std::make_unique<Wrapped>(gp_); }
+
+ private:
+  ExactGp gp_;
+};
 }  // namespace
 
 TEST_CASE("rank_losses counts misranked ordered pairs, ties in y counting once") {
@@ -145,7 +172,7 @@ TEST_CASE("target leave-one-out losses: refit without x_j, joint samples, pairs 
   const int n = 7, S = 30;
   const Eigen::MatrixXd X = rng.uniform_matrix(n, 2);
   const Eigen::VectorXd y = ensemble_test::bumps(X, 0.0);
-  const fbosim::surrogate::ExactGp gp(2, {0.4, 1.0, 1e-3});
+  const ExactGp gp(2, {0.4, 1.0, 1e-3});
   RngStream a(311), b(311);
   const Eigen::VectorXd L = target_rank_losses(gp, X, y, S, a);
   // Written out: a fresh ExactGp per left-out point, the same draws in the same order.
@@ -158,7 +185,7 @@ TEST_CASE("target leave-one-out losses: refit without x_j, joint samples, pairs 
         Xj.row(r) = X.row(i);
         yj[r++] = y[i];
       }
-    fbosim::surrogate::ExactGp model(2, {0.4, 1.0, 1e-3});
+    ExactGp model(2, {0.4, 1.0, 1e-3});
     model.fit(Xj, yj);
     const Eigen::MatrixXd F = model.sample(X, S, b);
     for (int s = 0; s < S; ++s)
@@ -166,5 +193,36 @@ TEST_CASE("target leave-one-out losses: refit without x_j, joint samples, pairs 
         if (k != j) ref[s] += (y[j] < y[k]) != (F(j, s) < F(k, s));
   }
   CHECK(L == ref);
+  // The generic path (refits through the Surrogate interface) gives the same losses.
+  RngStream c(311);
+  CHECK(target_rank_losses(Wrapped(gp), X, y, S, c) == ref);
   CHECK_THROWS_AS(target_rank_losses(gp, X.topRows(1), y.head(1), S, a), std::invalid_argument);
+}
+
+TEST_CASE("LeaveOneOut posteriors equal ExactGp refits without point j") {
+  RngStream rng(312);
+  for (auto [n, noise, prior] :
+       {std::tuple{6, 1e-2, 0.0}, std::tuple{30, 1e-4, 0.7}, std::tuple{53, 1e-6, 0.0}}) {
+    const Eigen::MatrixXd X = rng.uniform_matrix(n, 2);
+    const Eigen::VectorXd y = ensemble_test::bumps(X, 0.0);
+    ExactGp::Options o;
+    o.prior_mean = prior;
+    const ExactGp gp(2, {0.3, 1.2, noise}, o);
+    const fbosim::ensemble::LeaveOneOut loo(gp, X, y);
+    for (int j = 0; j < n; j += 5) {
+      Eigen::MatrixXd Xj(n - 1, 2);
+      Eigen::VectorXd yj(n - 1);
+      for (int i = 0, r = 0; i < n; ++i)
+        if (i != j) {
+          Xj.row(r) = X.row(i);
+          yj[r++] = y[i];
+        }
+      ExactGp model(2, {0.3, 1.2, noise}, o);
+      model.fit(Xj, yj);
+      const auto ref = model.predict_joint(X);
+      const auto p = loo.posterior(j);
+      CHECK((p.mean - ref.mean).cwiseAbs().maxCoeff() < 1e-8);
+      CHECK((p.covariance - ref.covariance).cwiseAbs().maxCoeff() < 1e-9);
+    }
+  }
 }
