@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Redraws the figures of Dai, Low, Jaillet, "Differentially Private Federated Bayesian
-Optimization with Distributed Exploration" (NeurIPS 2021): Fig. 2a-d, 3a-f and 4-12, from the
-results fbosim writes (results/<name>/summary.csv and config.resolved.yaml).
+Optimization with Distributed Exploration" (NeurIPS 2021): Fig. 2a-d, 3a-f and 4-12, and of
+their "Federated Bayesian Optimization via Thompson Sampling" (NeurIPS 2020; ids fts_*): Fig.
+1a-c, 2a and 3a, from the results fbosim writes (results/<name>/summary.csv,
+config.resolved.yaml, and for FTS's Fig. 3a trace.csv and timing.csv).
 
     tools/plot_figures.py [--results DIR] [--out DIR] [--only fig2a,fig3,...] [--list]
     tools/plot_figures.py --self-test
@@ -11,7 +13,11 @@ results fbosim writes (results/<name>/summary.csv and config.resolved.yaml).
 result names each figure reads; --self-test draws known data and checks what was drawn.
 
 Every curve is mean +- standard error over (agent, run) pairs, as summary.csv gives it (the
-paper: "All error bars denote standard errors"). Synthetic figures plot simple regret against
+paper: "All error bars denote standard errors"; FTS's target-agent runs measure one agent, so
+there it is over runs). FTS Fig. 2a plots the best validation error after the last iteration
+against the floats each agent sends (M for FTS, M + M^2 for RGPE, M + M^2 + 1 for TAF; log
+scale), FTS Fig. 3a the best error against the run's wall time (timing.csv, the sources'
+histories excluded) for the first target agent's runs. Synthetic figures plot simple regret against
 iterations; real-world figures plot the best validation error (1 - best_f: 1 - AUC for
 landmine, 1 - accuracy for activity and EMNIST). Fig. 3a-c (and 11) plot the privacy loss
 epsilon after the last iteration against that error, one point per (q, z), with the
@@ -127,9 +133,28 @@ FIGURES["fig11"] = {"kind": "privacy", "title": "Fig. 11: landmine with Renyi DP
 FIGURES["fig12b"] = error("Fig. 12b: adaptive vs non-adaptive weights (activity)",
                           ["activity_ts", "fig12b_adaptive", "fig12b_non_adaptive"])
 
+# FTS (NeurIPS 2020), configs/fts/: Fig. 1a-c (synthetic; T = 50 [choice]) and the landmine
+# study of Fig. 2a (best error vs message length) and 3a (best error vs run time, target 1).
+FIGURES["fts_fig1a"] = regret("FTS Fig. 1a: d_n = 0.02, t_n = 40 (effect of M)",
+                              ["fts_fig1a_ts"] + [f"fts_fig1a_m{m}" for m in (50, 100, 200)])
+FIGURES["fts_fig1b"] = regret("FTS Fig. 1b: d_n = 0.02, t_n = 100 (effect of M)",
+                              ["fts_fig1b_ts"] + [f"fts_fig1b_m{m}" for m in (50, 100, 200)])
+FIGURES["fts_fig1c"] = regret("FTS Fig. 1c: heterogeneous sources, d_n = 1.2",
+                              ["fts_fig1c_ts", "fts_fig1c", "fts_fig1c_fast"])
+FTS_M = (50, 100, 150, 200)
+FIGURES["fts_fig2a"] = {
+    "kind": "message", "title": "FTS Fig. 2a: landmine, best 1 - AUC after 50 iterations",
+    "series": {m: [f"{m.lower()}_landmine_m{k}" for k in FTS_M] for m in ("FTS", "RGPE", "TAF")},
+    "baselines": ["fts_landmine_ts", "rgpe_landmine_m100_corrected",
+                  "taf_landmine_m100_corrected"]}
+FIGURES["fts_fig3a"] = {
+    "kind": "time", "title": "FTS Fig. 3a: landmine, first target agent, M = 100",
+    "curves": ["fts_landmine_ts", "fts_landmine_m100", "rgpe_landmine_m100", "taf_landmine_m100"]}
+
 ORDER = ["fig2a", "fig2b", "fig2c", "fig2d", "fig3a", "fig3b", "fig3c", "fig3d", "fig3e",
          "fig3f", "fig4", "fig5", "fig6", "fig7a", "fig7b", "fig8",
-         "fig9a", "fig9b", "fig10a", "fig10b", "fig11", "fig12a", "fig12b"]
+         "fig9a", "fig9b", "fig10a", "fig10b", "fig11", "fig12a", "fig12b",
+         "fts_fig1a", "fts_fig1b", "fts_fig1c", "fts_fig2a", "fts_fig3a"]
 assert sorted(ORDER) == sorted(FIGURES)
 
 # --------------------------------------------------------------------------------------------
@@ -188,6 +213,7 @@ class Curve:
 
     def __init__(self, directory):
         self.name = os.path.basename(os.path.normpath(directory))
+        self.directory = directory
         path = os.path.join(directory, "summary.csv")
         self.summary = pd.read_csv(path)
         for column in ("round", "mean_regret", "se_regret", "mean_best_f", "se_best_f", "epsilon"):
@@ -202,7 +228,17 @@ class Curve:
         return self.config.get(key, default)
 
     def is_dp(self):
-        return self.get("algorithm", "fts_de") == "fts_de" and self.get("server.dp", True) is True
+        return (self.get("algorithm", "fts_de") in ("fts_de", "dp_fts", "dp_fts_de") and
+                self.get("server.dp", True) is True)
+
+    def target_family(self):
+        return self.get("algorithm") in ("fts_target", "rgpe", "taf")
+
+    def message_floats(self):
+        """Floats one source sends (FTS sec. 3.2): M, M + M^2, or M + M^2 + 1 (TAF)."""
+        m = int(self.get("rff.features", 100))
+        alg = self.get("algorithm")
+        return m if alg == "fts_target" else m + m * m + (1 if alg == "taf" else 0)
 
     def epsilon_column(self):
         """The epsilon of the configured accountant (the `epsilon` column); an explicit
@@ -230,8 +266,13 @@ class Curve:
 
 def method_name(c):
     """The paper's name of the algorithm a config runs."""
-    if c.get("algorithm", "fts_de") == "ts":
+    alg = c.get("algorithm", "fts_de")
+    if alg == "ts" or (alg == "fts_target" and c.get("target.schedule") == "local"):
         return "TS"
+    if alg in ("rgpe", "taf"):
+        return alg.upper() + (" (corrected)" if c.get("ensemble.variant") == "corrected" else "")
+    if alg == "fts_target":
+        return "FTS"
     de = int(c.get("exploration.subregions", 1)) > 1
     return ("DP-" if c.is_dp() else "") + ("FTS-DE" if de else "FTS")
 
@@ -245,12 +286,15 @@ SYMBOLS = {
     "server.noise_multiplier": "z",
     "objective.alpha": "alpha",
     "server.sampling": "sampling",
+    "rff.features": "M",
+    "sources.points": "t_n",
+    "objective.perturbation": "d_n",
 }
-IGNORED = {"name", "seed", "runs", "algorithm", "server.dp"}
+IGNORED = {"name", "seed", "runs", "algorithm", "server.dp", "ensemble.variant"}
 
 
 def _describe(key, value, c):
-    if key == "exploration.schedule":
+    if key in ("exploration.schedule", "target.schedule"):
         return {"inv_sqrt": "1-p_t = 1/sqrt(t)", "inv": "1-p_t = 1/t",
                 "inv_square": "1-p_t = 1/t^2"}.get(value, f"schedule {value}")
     if key == "exploration.weights.adaptive":
@@ -275,7 +319,10 @@ def legend_labels(curves, epsilon_round=-1):
     order = list(SYMBOLS)  # the paper's order (P, S, q, z, ...), then the rest alphabetically
     keys = sorted({k for c in curves for k in c.config} - IGNORED,
                   key=lambda k: (order.index(k) if k in order else len(order), k))
-    varying = [k for k in keys if len({repr(c.get(k)) for c in curves}) > 1]
+    # TS ignores the communication settings, so they vary only if they vary among the others.
+    others = [c for c in curves if method_name(c) != "TS"] or curves
+    varying = [k for k in keys if len({repr(c.get(k)) for c in others}) > 1 or
+               (k.startswith("objective.") and len({repr(c.get(k)) for c in curves}) > 1)]
     labels = []
     for c in curves:
         if not c.config:  # no resolved config: fall back on the result name
@@ -288,8 +335,8 @@ def legend_labels(curves, epsilon_round=-1):
                 continue
             if k.startswith("server.") and not c.is_dp():
                 continue
-            if c.get("algorithm") == "ts" and not k.startswith("objective."):
-                continue  # TS has no server, sub-regions or weights
+            if method_name(c) == "TS" and not k.startswith("objective."):
+                continue  # TS has no server, sub-regions, weights or sources
             if k == "exploration.subregions" and int(v) == 1:
                 continue
             parts.append(_describe(k, v, c))
@@ -305,14 +352,69 @@ def legend_labels(curves, epsilon_round=-1):
 # Drawing
 # --------------------------------------------------------------------------------------------
 def expected_names(fig):
-    if fig["kind"] == "privacy":
+    if fig["kind"] in ("privacy", "message"):
         return [n for names in fig["series"].values() for n in names] + fig["baselines"]
     return fig["curves"]
 
 
+def final_error(c):
+    """(mean, se) of the best validation error after the last iteration."""
+    return 1.0 - float(c.summary["mean_best_f"].iloc[-1]), float(c.summary["se_best_f"].iloc[-1])
+
+
+def draw_message(ax, fig, curves_by_name):
+    """FTS Fig. 2a: best error after the last iteration (y, +- se) against the floats each
+    source sends (x, log scale), one series per method over M; TS and the corrected variants
+    as reference lines / points."""
+    for method, names in fig["series"].items():
+        pts = [curves_by_name[n] for n in names]
+        xs = [c.message_floats() for c in pts]
+        ys, se = zip(*(final_error(c) for c in pts))
+        ax.errorbar(xs, ys, yerr=se, fmt="o-", capsize=3, label=method)
+        for c, x, y in zip(pts, xs, ys):
+            ax.annotate(f"M={int(c.get('rff.features'))}", (x, y), textcoords="offset points",
+                        xytext=(4, 4), fontsize=7)
+    for n in fig["baselines"]:
+        c = curves_by_name[n]
+        y, se = final_error(c)
+        if method_name(c) == "TS":
+            ax.axhline(y, linestyle="--", color="0.3", label="TS (no communication)")
+        else:
+            ax.errorbar([c.message_floats()], [y], yerr=[se], fmt="s", capsize=3,
+                        label=method_name(c) + f" (M = {int(c.get('rff.features'))})")
+    ax.set_xscale("log")
+    ax.set_xlabel("floats sent by each source agent (log scale)")
+    ax.set_ylabel("best validation error (1 - AUC) after the last iteration")
+    ax.legend(fontsize=8)
+
+
+def time_curve(directory, config):
+    """Mean elapsed wall time and mean best error per round over the runs whose target is
+    agent 0 (run r's target is agent r mod target.agents)."""
+    k = int(config.get("target.agents", 1))
+    trace = pd.read_csv(os.path.join(directory, "trace.csv"))
+    timing = pd.read_csv(os.path.join(directory, "timing.csv"))
+    runs = sorted(r for r in trace["run"].unique() if r % k == 0)
+    mine = trace[trace["run"].isin(runs) & (trace["agent"] == 0)]
+    best = mine.groupby(["run", "round"])["best_f"].last().unstack("run")
+    t = timing[timing["run"].isin(runs)].pivot(index="round", columns="run", values="elapsed")
+    return t.mean(axis=1).to_numpy(), 1.0 - best.mean(axis=1).to_numpy(), len(runs)
+
+
+def draw_time(ax, fig, curves):
+    for c in curves:
+        x, y, n = time_curve(os.path.join(c.directory), c.config)
+        ax.plot(x, y, label=f"{method_name(c)} ({n} runs)", linewidth=1.5)
+    ax.set_xscale("log")
+    ax.set_xlabel("run time (seconds, log scale; the sources' histories excluded)")
+    ax.set_ylabel("best validation error (1 - AUC)")
+    ax.legend(fontsize=8)
+
+
 def missing_names(fig, results):
+    files = ("summary.csv", "trace.csv", "timing.csv") if fig["kind"] == "time" else ("summary.csv",)
     return [n for n in dict.fromkeys(expected_names(fig))
-            if not os.path.exists(os.path.join(results, n, "summary.csv"))]
+            if not all(os.path.exists(os.path.join(results, n, f)) for f in files)]
 
 
 def draw_curves(ax, fig, curves):
@@ -374,6 +476,10 @@ def draw_figure(fig_id, results):
     figure, ax = plt.subplots(figsize=(6.4, 4.4))
     if fig["kind"] == "privacy":
         draw_privacy(ax, fig, curves)
+    elif fig["kind"] == "message":
+        draw_message(ax, fig, curves)
+    elif fig["kind"] == "time":
+        draw_time(ax, fig, [curves[n] for n in fig["curves"]])
     else:
         draw_curves(ax, fig, [curves[n] for n in fig["curves"]])
     ax.set_title(fig["title"], fontsize=10)
@@ -424,7 +530,7 @@ def plot_all(results, out, figure_ids):
 # --------------------------------------------------------------------------------------------
 def _write_result(root, name, rows, config):
     d = os.path.join(root, name)
-    os.makedirs(d)
+    os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "summary.csv"), "w", encoding="utf-8") as fh:
         fh.write("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,n\n")
         for r in rows:
@@ -516,6 +622,61 @@ def self_test():
         hlines = [l for l in ax.get_lines() if l.get_label() in ("TS", "FTS", "FTS-DE (P = 4)")]
         _check(_close(sorted(l.get_ydata()[0] for l in hlines), [0.1, 0.11, 0.12], 1e-12),
                "fig3a: baselines at 1 - best_f")
+        plt.close(figure)
+
+        # fts_fig2a: x = the floats one source sends (M, M + M^2, + 1 for TAF), y = 1 - best_f.
+        def fts_config(name, alg, m, extra=""):
+            return (f"name: {name}\nalgorithm: {alg}\nrff:\n  features: {m}\n"
+                    f"target:\n  agents: 2\n  schedule: inv_square\n{extra}")
+        err = {}
+        for alg, method in (("fts_target", "fts"), ("rgpe", "rgpe"), ("taf", "taf")):
+            for m in FTS_M:
+                name = f"{method}_landmine_m{m}"
+                err[name] = 0.1 + m / 1e4 + len(alg) / 100
+                _write_result(root, name, [(50, None, None, 1 - err[name], 0.01, 0.0, 4)],
+                              fts_config(name, alg, m))
+        _write_result(root, "fts_landmine_ts", [(50, None, None, 0.8, 0.01, 0.0, 4)],
+                      fts_config("fts_landmine_ts", "fts_target", 100).replace("inv_square", "local"))
+        for alg in ("rgpe", "taf"):
+            name = f"{alg}_landmine_m100_corrected"
+            _write_result(root, name, [(50, None, None, 0.7, 0.01, 0.0, 4)],
+                          fts_config(name, alg, 100, "ensemble:\n  variant: corrected\n"))
+        figure = draw_figure("fts_fig2a", root)
+        ax = figure.axes[0]
+        floats = {"FTS": list(FTS_M), "RGPE": [m + m * m for m in FTS_M],
+                  "TAF": [m + m * m + 1 for m in FTS_M]}
+        for cont, (method, names) in zip(ax.containers[:3], FIGURES["fts_fig2a"]["series"].items()):
+            line = cont.lines[0]
+            _check(_close(line.get_xdata(), floats[method]), f"fts_fig2a {method}: x = floats")
+            _check(_close(line.get_ydata(), [err[n] for n in names], 1e-12),
+                   f"fts_fig2a {method}: y = 1 - best_f")
+        _check(any(abs(l.get_ydata()[0] - 0.2) < 1e-12 for l in ax.get_lines()
+                   if l.get_label().startswith("TS")), "fts_fig2a: TS line at 1 - best_f")
+        plt.close(figure)
+        # fts_fig3a: runs 0 and 2 have agent 0 as target (target.agents = 2); x = mean elapsed,
+        # y = 1 - mean best_f of agent 0 over those runs.
+        for name, alg in (("fts_landmine_ts", "fts_target"), ("fts_landmine_m100", "fts_target"),
+                          ("rgpe_landmine_m100", "rgpe"), ("taf_landmine_m100", "taf")):
+            d = os.path.join(root, name)
+            os.makedirs(d, exist_ok=True)
+            with open(os.path.join(d, "trace.csv"), "w", encoding="utf-8") as fh:
+                fh.write("run,agent,round,x0,y,f,best_f,regret,source\n")
+                for run in range(4):
+                    for t in range(3):
+                        fh.write(f"{run},{run % 2},{t},0.5,0,0,{0.5 + 0.1 * t + 0.01 * run},,local\n")
+            with open(os.path.join(d, "timing.csv"), "w", encoding="utf-8") as fh:
+                fh.write("run,round,seconds,elapsed\n")
+                for run in range(4):
+                    for t in range(3):
+                        fh.write(f"{run},{t},1,{t + 1 + run}\n")
+            if name == "fts_landmine_m100" or name.startswith(("rgpe", "taf")):
+                _write_result(root, name, [(2, None, None, 0.7, 0.01, 0.0, 4)],
+                              fts_config(name, alg, 100))
+        figure = draw_figure("fts_fig3a", root)
+        line = figure.axes[0].get_lines()[0]
+        _check(_close(line.get_xdata(), [2, 3, 4]), "fts_fig3a: x = mean elapsed of runs 0, 2")
+        _check(_close(line.get_ydata(), [0.49, 0.39, 0.29], 1e-12),
+               "fts_fig3a: y = 1 - mean best_f of target 0")
         plt.close(figure)
 
         # Missing results: named, not a crash; --only expands prefixes.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every experiment the DP-FTS-DE figures need (Dai, Low, Jaillet, NeurIPS 2021: Fig. 2-12),
-# then draws them with tools/plot_figures.py.
+# Runs every experiment the figures need, then draws them with tools/plot_figures.py: DP-FTS-DE
+# (Dai, Low, Jaillet, NeurIPS 2021: Fig. 2-12) and FTS (NeurIPS 2020, ids fts_*: Fig. 1a-c on
+# synthetic functions, Fig. 2a and 3a on landmine).
 #
 #   tools/reproduce.sh [--quick | --tiny] [--only fig2a,fig3,...] [--jobs J] [--results DIR]
 #
@@ -12,9 +13,11 @@
 #   tiny   synthetic: --runs 1 --set agents.count=10 --set rounds=4
 #          --set objective.grid_points=200; real-world: --runs 1 --set rounds=2
 #          (a smoke test of the pipeline, not a result)                     -> results/tiny/
+# FTS's landmine study also shortens its sources' TS histories at the reduced scales (quick:
+# t_n = 20 and 6 runs, one per target agent; tiny: 6 agents, t_n = 3).
 # Figures go to <results root>/figures/. --only takes figure ids or prefixes (fig3 = fig3a-f,
-# fig7 = fig7a,b); --jobs runs J experiments at once (each with nproc/J threads; results do not
-# depend on the thread count). The real-world experiments run only when their data is found
+# fig7 = fig7a,b); --jobs runs J experiments (curves) at once (each with nproc/J threads; results
+# do not depend on the thread count). The real-world experiments run only when their data is found
 # under ${FBOSIM_DATA:-data} (and their config exists); otherwise one "skipped:" line says why.
 # Environment: FBOSIM_BIN (default build/fbosim), FBOSIM_DATA, FBOSIM_PYTHON (default
 # /usr/bin/python3, Debian's, which has matplotlib and pandas).
@@ -55,6 +58,12 @@ case $scale in
   quick) emnist=(--set agents.count=10 --set agents.init_points=3 --set objective.epochs=3) ;;
   tiny) emnist=(--set agents.count=3 --set agents.init_points=2 --set objective.epochs=1) ;;
 esac
+# FTS's landmine sources make TS histories of 3 + t_n evaluations per field per process.
+case $scale in
+  full) fts_landmine=() ;;
+  quick) fts_landmine=(--runs 6 --set rounds=20 --set sources.points=20) ;;
+  tiny) fts_landmine=(--runs 1 --set rounds=2 --set agents.count=6 --set sources.points=3) ;;
+esac
 
 export FBOSIM_BIN=${FBOSIM_BIN:-build/fbosim}
 [ -x "$FBOSIM_BIN" ] || { echo "reproduce.sh: no fbosim binary at $FBOSIM_BIN (cmake --build build --target fbosim, or set FBOSIM_BIN)" >&2; exit 2; }
@@ -82,12 +91,14 @@ declare -A needs=(
   [fig9a]="figure:activity figure:fig9a" [fig9b]="figure:emnist figure:fig9b"
   [fig10a]="figure:activity figure:fig10a" [fig10b]="figure:emnist figure:fig10b"
   [fig11]="figure:landmine grid:fig11" [fig12b]="figure:activity figure:fig12b"
+  [fts_fig1a]="figure:fts/fig1a" [fts_fig1b]="figure:fts/fig1b" [fts_fig1c]="figure:fts/fig1c"
+  [fts_fig2a]="figure:fts/landmine" [fts_fig3a]="figure:fts/landmine"
 )
 grid_prefix() { if [ "$1" = fig11 ]; then echo fig11_landmine; else echo "fig3_$1"; fi; }
 # The dataset a real-world config reads, and the path that must exist for it.
 dataset_of() {
   case $1 in
-    landmine | fig11) echo landmine ;;
+    landmine | fig11 | fts/landmine) echo landmine ;;
     activity | fig8 | fig9a | fig10a | fig12b) echo activity ;;
     emnist | fig9b | fig10b) echo emnist ;;
     *) echo "" ;;
@@ -109,7 +120,7 @@ for f in "${figures[@]}"; do
     seen[$t]=1
     target=${t#*:}
     d=$(dataset_of "$target")
-    cfg=configs/dp_fts_de/$target.yaml
+    case $target in */*) cfg=configs/$target.yaml ;; *) cfg=configs/dp_fts_de/$target.yaml ;; esac
     if [ -n "$d" ] && [ ! -e "$(data_path "$d")" ]; then
       echo "reproduce.sh: skipped: no data at $(data_path "$d") ($t)" >&2
     elif [ ! -f "$cfg" ]; then
@@ -121,7 +132,9 @@ for f in "${figures[@]}"; do
         tasks+=("grid:$target:${qz%:*}:${qz#*:}")
       done
     else
-      tasks+=("$t")
+      # One task per curve, so that --jobs runs the curves of a figure at once.
+      n=$(tools/run_figure.sh "$target" --curves)
+      for ((k = 0; k < n; k++)); do tasks+=("$t:$k"); done
     fi
   done
 done
@@ -133,7 +146,7 @@ elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'
 run_task() {
   local task=$1 opts log start status=0
   local kind=${task%%:*} rest=${task#*:}
-  log="$results/logs/${task//:/_}.log"
+  log="$results/logs/$(tr ':/' '__' <<<"$task").log"
   start=$(date +%s.%N)
   if [ "$kind" = grid ]; then
     local c q z name
@@ -145,10 +158,13 @@ run_task() {
       --set "server.noise_multiplier=$z" --set "name=$name" "${opts[@]}" \
       --threads "$threads" --quiet --out "$results/$name" >"$log" 2>&1 || status=$?
   else
+    local config=${rest%:*} curve=${rest##*:}
     opts=("${synthetic[@]}")
-    [ -z "$(dataset_of "$rest")" ] || opts=("${realworld[@]}")
-    [ "$(dataset_of "$rest")" != emnist ] || opts+=("${emnist[@]}")
-    tools/run_figure.sh "$rest" "${opts[@]}" --threads "$threads" --quiet >"$log" 2>&1 || status=$?
+    [ -z "$(dataset_of "$config")" ] || opts=("${realworld[@]}")
+    [ "$(dataset_of "$config")" != emnist ] || opts+=("${emnist[@]}")
+    [ "$config" != fts/landmine ] || opts=("${fts_landmine[@]}")
+    tools/run_figure.sh "$config" --curve "$curve" "${opts[@]}" --threads "$threads" --quiet \
+      >"$log" 2>&1 || status=$?
   fi
   if ((status)); then
     echo "reproduce.sh: FAILED $task (exit $status; log $log)" >&2

@@ -3,6 +3,8 @@
 # configs/<paper>/<figure>.yaml as "--set ..." lines; this script runs the file itself and
 # each listed variant. Usage: tools/run_figure.sh [PAPER/]FIGURE [extra fbosim run options]
 # (PAPER defaults to dp_fts_de: tools/run_figure.sh fig2a; tools/run_figure.sh fts/fig1a).
+# tools/run_figure.sh FIGURE --curves prints how many curves it has; --curve K [options] runs
+# the K-th alone (0 = the file itself, then the curve lines in order).
 # Environment: FBOSIM_BIN (default build/fbosim); FBOSIM_RESULTS, a results root: each curve
 # then goes to $FBOSIM_RESULTS/<curve name>/ instead of results/<curve name>/.
 set -euo pipefail
@@ -26,11 +28,30 @@ run_curve() {
   "$bin" run "$cfg" "$@" "${out[@]}"
 }
 
-base=$(sed -n 's/^name:[[:space:]]*\([^[:space:]#]*\).*/\1/p' "$cfg" | head -n 1)
-run_curve "${base:-${fig##*/}}" "$@"
-# Curve lines look like "# curve: --set a=b --set name=x".
-grep -E '^# curve: ' "$cfg" | sed 's/^# curve: //' | while read -r variant; do
-  name=$(sed -n 's/.*--set name=\([^[:space:]]*\).*/\1/p' <<<"$variant")
-  # shellcheck disable=SC2086
-  run_curve "${name:?curve line without --set name=: $variant}" $variant "$@"
-done
+# curves: one line per curve, "NAME<TAB>OVERRIDES" (the file itself first, no overrides).
+curves() {
+  local base variant name
+  base=$(sed -n 's/^name:[[:space:]]*\([^[:space:]#]*\).*/\1/p' "$cfg" | head -n 1)
+  printf '%s\t\n' "${base:-${fig##*/}}"
+  # Curve lines look like "# curve: --set a=b --set name=x".
+  { grep -E '^# curve: ' "$cfg" || true; } | sed 's/^# curve: //' | while read -r variant; do
+    name=$(sed -n 's/.*--set name=\([^[:space:]]*\).*/\1/p' <<<"$variant")
+    printf '%s\t%s\n' "${name:?curve line without --set name=: $variant}" "$variant"
+  done
+}
+
+# --curves: how many curves; --curve K: only the K-th (0 = the file itself), so that
+# tools/reproduce.sh can run the curves of one figure at once.
+only=""
+case ${1:-} in
+  --curves) curves | wc -l; exit 0 ;;
+  --curve) only=${2:?--curve needs a number}; shift 2 ;;
+esac
+k=0
+while IFS=$'\t' read -r name variant; do
+  if [ -z "$only" ] || [ "$only" = "$k" ]; then
+    # shellcheck disable=SC2086  # the curve's overrides are words
+    run_curve "$name" $variant "$@"
+  fi
+  k=$((k + 1))
+done < <(curves)

@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "algorithms/acquisition/score_maximiser.hpp"
 #include "algorithms/agents/local_thompson.hpp"
 #include "algorithms/agents/shared_context.hpp"
 #include "algorithms/ensemble/source_posterior.hpp"
@@ -22,11 +23,11 @@ namespace fbosim::agents {
 struct EnsembleOptions {
   enum class Method { rgpe, taf } method = Method::rgpe;
   ensemble::Variant variant = ensemble::Variant::authors;
-  int init_points = 3;     ///< random initial inputs (FTS sec. 5.2)
-  int samples = 100;       ///< RGPE's S [CODE-FTS]
-  double bandwidth = 0.5;  ///< TAF's rho [CODE-FTS]
+  int init_points = 3;           ///< random initial inputs (FTS sec. 5.2)
+  int samples = 100;             ///< RGPE's S [CODE-FTS]
+  double bandwidth = 0.5;        ///< TAF's rho [CODE-FTS]
   double message_lambda = 1e-6;  ///< the sources' RFF noise variance (rff.lambda)
-  LocalTsOptions local;    ///< the target GP's hyperparameters and fits; the maximiser
+  LocalTsOptions local;          ///< the target GP's hyperparameters and fits; the maximiser
 };
 
 class EnsembleTargetAgent final : public protocol::AgentPolicy {

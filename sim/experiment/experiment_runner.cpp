@@ -96,6 +96,8 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
   const std::string delta = dp ? fmt::format("{}", spec.delta()) : "";
   AtomicFile trace(out.out_dir + "/trace.csv");
   AtomicFile server(out.out_dir + "/server.csv");
+  AtomicFile timing(out.out_dir + "/timing.csv");
+  timing.write("run,round,seconds,elapsed\n");
   std::string extra_columns;  // ",epsilon_<name>" per server.accountants
   for (const std::string& a : spec.server.accountants) extra_columns += ",epsilon_" + a;
   ProgressLine progress(options.progress, spec.runs);
@@ -146,6 +148,15 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
                           join_prefixed(s.extra_epsilon));
     }
     server.write(rows);
+    // elapsed: the run's wall time up to the end of the round, histories excluded (FTS's
+    // sources made theirs before the target's task, as in the paper's Fig. 3).
+    std::string times;
+    double elapsed = res.setup_seconds - res.history_seconds;
+    for (std::size_t t = 0; t < res.round_seconds.size(); ++t) {
+      elapsed += res.round_seconds[t];
+      times += fmt::format("{},{},{:.6f},{:.6f}\n", r, t, res.round_seconds[t], elapsed);
+    }
+    timing.write(times);
     for (int t = 0; t <= spec.rounds; ++t) {
       for (Eigen::Index n = 0; n < res.best_f.cols(); ++n) {
         best_f[t].push_back(res.best_f(t, n));
@@ -192,6 +203,7 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
   trace.commit();
   server.commit();
   summary.commit();
+  timing.commit();
   config.commit();
   record.commit();
   out.clipped_fraction = messages > 0 ? static_cast<double>(clipped) / messages : 0.0;
@@ -232,8 +244,8 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
     throw std::runtime_error("cannot create output directory " + out.out_dir + ": " + ec.message());
   std::optional<RunCheckpoints> checkpoints;
   try {
-    for (const char* f :
-         {"trace.csv", "server.csv", "summary.csv", "config.resolved.yaml", "provenance.yaml"})
+    for (const char* f : {"trace.csv", "server.csv", "summary.csv", "timing.csv",
+                          "config.resolved.yaml", "provenance.yaml"})
       AtomicFile::remove_stale(out.out_dir + "/" + f);
     checkpoints.emplace(out.out_dir, "build " + build_info().build_id + "\n" + config_text);
     if (checkpoints->discarded())  // never a silent choice, even in a sweep

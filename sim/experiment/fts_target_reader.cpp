@@ -37,19 +37,16 @@ std::shared_ptr<const protocol::Algorithm> read_fts_target(ConfigReader& r, Expe
             fmt::format("algorithm {} needs a target and at least one source (>= 2)", s.algorithm));
   auto& t = c.target;
   t.init_points = r.get_int("agents.init_points", t.init_points, 1, kMaxCount);
-  if (c.name == "fts_target")
-    t.schedule = agents::parse_exploration_schedule(
-        r.get_choice("target.schedule", "inv_sqrt", {"inv_sqrt", "inv", "inv_square", "local"}));
-  if (c.name != "fts_target") {
-    c.variant = r.get_choice("ensemble.variant", "authors", {"authors", "corrected"}) == "authors"
-                    ? ensemble::Variant::authors
-                    : ensemble::Variant::corrected;
-    if (c.name == "rgpe") c.samples = r.get_int("ensemble.samples", c.samples, 1, kMaxCount);
-    if (c.name == "taf") {
-      c.bandwidth = r.get<double>("ensemble.bandwidth", c.bandwidth);
-      r.require(c.bandwidth > 0, "ensemble.bandwidth", "must be > 0");
-    }
-  }
+  t.schedule = agents::parse_exploration_schedule(
+      r.get_choice("target.schedule", "inv_sqrt", {"inv_sqrt", "inv", "inv_square", "local"}));
+  // The three read the same keys, each using its own (as ts reads the DP-FTS-DE keys), so one
+  // config can hold every method's curve and a sweep can vary `algorithm`.
+  c.variant = r.get_choice("ensemble.variant", "authors", {"authors", "corrected"}) == "authors"
+                  ? ensemble::Variant::authors
+                  : ensemble::Variant::corrected;
+  c.samples = r.get_int("ensemble.samples", c.samples, 1, kMaxCount);
+  c.bandwidth = r.get<double>("ensemble.bandwidth", c.bandwidth);
+  r.require(c.bandwidth > 0, "ensemble.bandwidth", "must be > 0");
   read_sources(r, s, c);
   if (!datasets::is_real_world(s.objective.family)) {
     // Every run draws new functions; agent 0 is the target and sees f itself (FTS sec. 5.1).

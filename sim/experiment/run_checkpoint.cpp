@@ -85,7 +85,11 @@ std::string checkpoint_text(const RunResult& res) {
   put_matrix(out, "regret", res.regret);
   put_vector(out, res.epsilon);
   put(out, res.final_epsilon);
-  out += fmt::format("\nextra {}\n", res.extra_epsilon.size());
+  put(out, res.setup_seconds);
+  put(out, res.history_seconds);
+  out += '\n';
+  put_vector(out, res.round_seconds);
+  out += fmt::format("extra {}\n", res.extra_epsilon.size());
   for (const auto& e : res.extra_epsilon) put_vector(out, e);
   out += fmt::format("trace {}\n", res.trace_csv.size());
   out += res.trace_csv;
@@ -117,7 +121,8 @@ std::optional<RunResult> parse_checkpoint(const std::string& text) {
     if (!get(in, s.epsilon) || !get_vector(in, s.extra_epsilon)) return {};
   }
   if (!get_matrix(in, "best_f", r.best_f) || !get_matrix(in, "regret", r.regret) ||
-      !get_vector(in, r.epsilon) || !get(in, r.final_epsilon) || !(in >> w[0] >> n) ||
+      !get_vector(in, r.epsilon) || !get(in, r.final_epsilon) || !get(in, r.setup_seconds) ||
+      !get(in, r.history_seconds) || !get_vector(in, r.round_seconds) || !(in >> w[0] >> n) ||
       w[0] != "extra")
     return {};
   r.extra_epsilon.resize(n);

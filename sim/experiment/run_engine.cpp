@@ -134,6 +134,7 @@ void RunEngine::start(Run& r) const {
   const auto t0 = std::chrono::steady_clock::now();
   r.objectives = family_->make(spec_.agents, r.rf);
   const core::Domain& domain = r.objectives[0]->domain();
+  const auto h0 = std::chrono::steady_clock::now();
   std::vector<protocol::History> own;  // histories of this run's objectives
   const std::vector<protocol::History>* histories = this->histories(r);
   if (!histories) {
@@ -143,6 +144,8 @@ void RunEngine::start(Run& r) const {
       histories = &own;
     }
   }
+  r.result.history_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - h0).count();
   const protocol::RunInputs in{r.result.run, spec_.agents, &domain, &r.rf, histories};
   r.parts = spec_.system->build(in);
   if (static_cast<int>(r.parts.agents.size()) != spec_.agents)
@@ -283,9 +286,12 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
   Run r(run, spec_.seed, spec_.network);
   start(r);
   for (int t = 0; t <= spec_.rounds; ++t) {
+    const auto t0 = std::chrono::steady_clock::now();
     agent_phase(r, t);
     record(r, t);
     if (r.parts.server && t < spec_.rounds) server_phase(r, t);
+    r.result.round_seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     if (progress) progress(t, spec_.rounds);
   }
   for (const privacy::DpEvent& e : r.parts.final_events) compose(r, e);

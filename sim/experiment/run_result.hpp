@@ -32,11 +32,15 @@ struct RunResult {
   std::vector<double> epsilon;  ///< privacy spent before each round's queries (rounds + 1)
   /// extra_epsilon[a][t]: the same under server.accountants[a].
   std::vector<std::vector<double>> extra_epsilon;
-  double final_epsilon = 0;  ///< after everything, the final release included
-  int messages = 0;          ///< messages used by the server, all rounds
-  int clipped = 0;           ///< of which clipped
-  int fallbacks = 0;         ///< BLR sampling fallbacks (spec section 2)
-  double setup_seconds = 0;  ///< wall time drawing the objectives and building the run's parts
+  double final_epsilon = 0;    ///< after everything, the final release included
+  int messages = 0;            ///< messages used by the server, all rounds
+  int clipped = 0;             ///< of which clipped
+  int fallbacks = 0;           ///< BLR sampling fallbacks (spec section 2)
+  double setup_seconds = 0;    ///< wall time drawing the objectives and building the run's parts
+  double history_seconds = 0;  ///< of which making histories (0 when reused from another run)
+  /// Wall time of each round (its queries and the server's release), rounds + 1 entries:
+  /// timing.csv, the only output besides provenance.yaml that depends on the machine.
+  std::vector<double> round_seconds;
 };
 
 }  // namespace fbosim::sim

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CTest "tools: reproduce --tiny draws every figure": runs tools/reproduce.sh at tiny scale
 # into a temporary results root, with no datasets, and checks that every synthetic figure
-# (Fig. 2a-d, 4, 5, 6, 7a, 7b, 12a) was drawn as a non-empty PNG and PDF, that every curve ran
+# (Fig. 2a-d, 4, 5, 6, 7a, 7b, 12a; FTS Fig. 1a-c) was drawn as a non-empty PNG and PDF, that every curve ran
 # at the tiny scale (rounds 0..4), and that the real-world parts were skipped with a line
 # naming the missing data. Usage: reproduce_tiny.sh FBOSIM_BINARY
 set -euo pipefail
@@ -14,7 +14,7 @@ fail() { echo "FAIL: $*" >&2; cat "$tmp/out" "$tmp/err" >&2 || true; exit 1; }
 FBOSIM_DATA="$tmp/no-data" "$root/tools/reproduce.sh" --tiny --jobs 2 --results "$tmp/r" \
   >"$tmp/out" 2>"$tmp/err" || fail "reproduce.sh --tiny exited $?"
 
-for fig in fig2a fig2b fig2c fig2d fig4 fig5 fig6 fig7a fig7b fig12a; do
+for fig in fig2a fig2b fig2c fig2d fig4 fig5 fig6 fig7a fig7b fig12a fts_fig1a fts_fig1b fts_fig1c; do
   png=$tmp/r/figures/$fig.png pdf=$tmp/r/figures/$fig.pdf
   [ -s "$png" ] || fail "$png missing or empty"
   [ -s "$pdf" ] || fail "$pdf missing or empty"
@@ -22,9 +22,9 @@ for fig in fig2a fig2b fig2c fig2d fig4 fig5 fig6 fig7a fig7b fig12a; do
   [ "$(head -c 5 "$pdf")" = "%PDF-" ] || fail "$pdf is not a PDF"
 done
 # Every synthetic curve the figures name exists and ran 4 rounds (the tiny scale was applied).
-synthetic=fig2a,fig2b,fig2c,fig2d,fig4,fig5,fig6,fig7a,fig7b,fig12a
+synthetic=fig2a,fig2b,fig2c,fig2d,fig4,fig5,fig6,fig7a,fig7b,fig12a,fts_fig1a,fts_fig1b,fts_fig1c
 names=$("${FBOSIM_PYTHON:-/usr/bin/python3}" "$root/tools/plot_figures.py" --only "$synthetic" --list | cut -d: -f2)
-[ "$(wc -w <<<"$names")" -eq 34 ] || fail "plot_figures --list names too few curves: $names"
+[ "$(wc -w <<<"$names")" -eq 45 ] || fail "plot_figures --list names too few curves: $names"
 for name in $names; do
   [ -s "$tmp/r/$name/summary.csv" ] || fail "$tmp/r/$name/summary.csv missing"
   last=$(tail -n 1 "$tmp/r/$name/summary.csv" | cut -d, -f1)
@@ -36,4 +36,5 @@ grep -qF "skipped: no data at $tmp/no-data/har/UCI HAR Dataset" "$tmp/err" ||
   fail "no 'skipped: no data' line for activity"
 grep -q "total .* s (tiny scale" "$tmp/out" || fail "no total time printed"
 [ ! -e "$tmp/r/figures/fig3a.png" ] || fail "fig3a drawn without its results"
+[ ! -e "$tmp/r/figures/fts_fig2a.png" ] || fail "fts_fig2a drawn without its results"
 echo "reproduce --tiny: every synthetic figure drawn"
