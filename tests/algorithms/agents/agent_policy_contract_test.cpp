@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "algorithms/agents/ensemble_target_agent.hpp"
 #include "algorithms/agents/fts_de_agent.hpp"
 #include "algorithms/agents/fts_source_agent.hpp"
 #include "algorithms/agents/fts_target_agent.hpp"
@@ -57,7 +58,19 @@ struct Case {
   std::function<std::unique_ptr<protocol::AgentPolicy>(const core::Domain&)> make;
   std::set<std::string> sources;  // what propose() may report
   int message;                    // -1: never reports; else the Message index it sends
+  bool summaries = false;         // its peers send GpSummary messages (RGPE / TAF)
 };
+
+agents::EnsembleOptions ensemble_options(agents::EnsembleOptions::Method method,
+                                         ensemble::Variant variant) {
+  agents::EnsembleOptions o;
+  o.method = method;
+  o.variant = variant;
+  o.samples = 20;
+  o.message_lambda = 0.01;
+  o.local = small_local();
+  return o;
+}
 
 std::vector<Case> cases() {
   return {
@@ -96,12 +109,43 @@ std::vector<Case> cases() {
   };
 }
 
-// A broadcast every policy may receive: region samples for FTS-DE, peer samples for FTS.
-protocol::Broadcast broadcast(int round, core::RngStream& rng) {
+std::vector<Case> ensemble_cases() {
+  std::vector<Case> out;
+  using M = agents::EnsembleOptions::Method;
+  for (const auto method : {M::rgpe, M::taf})
+    for (const auto variant : {ensemble::Variant::authors, ensemble::Variant::corrected})
+      out.push_back({std::string(method == M::rgpe ? "RGPE" : "TAF") + " target agent (" +
+                         (variant == ensemble::Variant::authors ? "authors" : "corrected") + ")",
+                     [method, variant](const core::Domain& d) {
+                       return std::make_unique<agents::EnsembleTargetAgent>(
+                           0, context(d, 1), ensemble_options(method, variant));
+                     },
+                     {"ensemble"},
+                     -1,
+                     true});
+  return out;
+}
+
+// A broadcast every policy may receive: region samples for FTS-DE, peer samples for FTS, or
+// peer summaries (the posterior of 6 observations on the shared features) for RGPE / TAF.
+protocol::Broadcast broadcast(int round, bool summaries, const core::Domain& d,
+                              core::RngStream& rng) {
   if (round % 2 == 0) return protocol::RegionSamples{{rng.normal_vector(16), rng.normal_vector(16)}};
   protocol::PeerMessages p;
-  p.messages = {nullptr, std::make_shared<const protocol::Message>(
-                             protocol::RffSample{rng.normal_vector(16)})};
+  p.messages.push_back(nullptr);
+  for (int n = 1; n <= 2; ++n) {
+    if (!summaries) {
+      p.messages.push_back(
+          std::make_shared<const protocol::Message>(protocol::RffSample{rng.normal_vector(16)}));
+      continue;
+    }
+    const protocol::History h = history(d, 6);
+    agents::FtsSourceOptions o;
+    o.message = agents::SourceMessage::summary_with_incumbent;
+    o.message_lambda = 0.01;
+    agents::FtsSourceAgent source(n, context(d, 1), h, h, o);
+    p.messages.push_back(std::make_shared<const protocol::Message>(*source.report(0, rng)));
+  }
   return p;
 }
 
@@ -112,7 +156,8 @@ bool in_domain(const core::Domain& d, const Eigen::VectorXd& x) {
 }
 
 // Runs 4 rounds of a policy and returns its queries (round 0's design included).
-std::vector<Eigen::VectorXd> rounds(protocol::AgentPolicy& agent, const Case& c) {
+std::vector<Eigen::VectorXd> rounds(protocol::AgentPolicy& agent, const Case& c,
+                                    const core::Domain& d) {
   std::vector<Eigen::VectorXd> xs;
   const core::RngFactory streams(5, 1);
   core::RngStream init = streams.stream("agent.init"), gen(77);
@@ -123,7 +168,7 @@ std::vector<Eigen::VectorXd> rounds(protocol::AgentPolicy& agent, const Case& c)
     }
   for (int t = 1; t <= 4; ++t) {
     core::RngStream rng = streams.stream("agent.step", 0, static_cast<std::uint64_t>(t));
-    const protocol::Proposal p = agent.propose(t, broadcast(t, gen), rng, streams);
+    const protocol::Proposal p = agent.propose(t, broadcast(t, c.summaries, d, gen), rng, streams);
     CHECK(c.sources.count(p.source) == 1);
     xs.push_back(p.x);
     agent.observe(p.x, p.x.sum());
@@ -138,11 +183,13 @@ std::vector<Eigen::VectorXd> rounds(protocol::AgentPolicy& agent, const Case& c)
 
 TEST_CASE("agent policy contract: queries in the domain, declared sources and messages, "
           "determinism") {
-  for (const Case& c : cases())
+  std::vector<Case> all = cases(), more = ensemble_cases();
+  all.insert(all.end(), more.begin(), more.end());
+  for (const Case& c : all)
     for (const core::Domain* d : {&domains().grid, &domains().box}) {
       INFO(c.name << (d->is_grid() ? " on a grid" : " on a box"));
       const auto a = c.make(*d), b = c.make(*d);
-      const std::vector<Eigen::VectorXd> xa = rounds(*a, c), xb = rounds(*b, c);
+      const std::vector<Eigen::VectorXd> xa = rounds(*a, c, *d), xb = rounds(*b, c, *d);
       REQUIRE(xa.size() == xb.size());
       for (std::size_t k = 0; k < xa.size(); ++k) {
         CHECK(in_domain(*d, xa[k]));
