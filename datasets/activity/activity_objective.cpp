@@ -8,7 +8,14 @@
 
 namespace fbosim::datasets {
 
-ActivityHyperparameters ActivityHyperparameters::from_unit(const Eigen::VectorXd& x) {
+ActivitySpec::Ranges ActivitySpec::ranges_of(const std::string& name) {
+  if (name == "dp_fts_de") return {};
+  if (name == "fts") return {20, 60, 1e-6, 1, 0.01, 0.1};
+  throw std::invalid_argument("objective.ranges must be dp_fts_de or fts, got '" + name + "'");
+}
+
+ActivityHyperparameters ActivityHyperparameters::from_unit(const Eigen::VectorXd& x,
+                                                           const ActivitySpec::Ranges& r) {
   bool ok = x.size() == 3;
   for (Eigen::Index i = 0; ok && i < 3; ++i) ok = x[i] >= 0.0 && x[i] <= 1.0;  // false on NaN
   if (!ok) {
@@ -17,19 +24,20 @@ ActivityHyperparameters ActivityHyperparameters::from_unit(const Eigen::VectorXd
     throw std::invalid_argument(msg.str());
   }
   ActivityHyperparameters h{};
-  h.batch_size = static_cast<int>(std::lround(kBatchLo + x[0] * (kBatchHi - kBatchLo)));
-  h.l2 = kL2Lo + x[1] * (kL2Hi - kL2Lo);
-  h.learning_rate = kRateLo + x[2] * (kRateHi - kRateLo);
+  h.batch_size = static_cast<int>(std::lround(r.batch_lo + x[0] * (r.batch_hi - r.batch_lo)));
+  h.l2 = r.l2_lo + x[1] * (r.l2_hi - r.l2_lo);
+  h.learning_rate = r.rate_lo + x[2] * (r.rate_hi - r.rate_lo);
   return h;
 }
 
-ActivityObjective::ActivityObjective(std::shared_ptr<const SubjectData> data, int epochs)
-    : data_(std::move(data)), epochs_(epochs) {
+ActivityObjective::ActivityObjective(std::shared_ptr<const SubjectData> data, int epochs,
+                                     ActivitySpec::Ranges ranges)
+    : data_(std::move(data)), epochs_(epochs), ranges_(ranges) {
   domain_.dim = 3;
 }
 
 double ActivityObjective::observe(const Eigen::VectorXd& x, core::RngStream& rng) const {
-  const ActivityHyperparameters h = ActivityHyperparameters::from_unit(x);
+  const ActivityHyperparameters h = ActivityHyperparameters::from_unit(x, ranges_);
   SoftmaxRegression model(HarData::kFeatures, HarData::kClasses);
   model.fit(data_->train_x, data_->train_y, {h.batch_size, h.l2, h.learning_rate, epochs_}, rng);
   // A diverged fit keeps its last finite parameters and is scored like any other model.
@@ -71,7 +79,7 @@ ActivityFamily::ActivityFamily(const ActivitySpec& spec, const HarData& data) {
   for (int subject : data.subject_ids())
     objectives_.push_back(std::make_shared<const ActivityObjective>(
         std::make_shared<const SubjectData>(SubjectData::split(data, subject, spec.split_seed)),
-        spec.epochs));
+        spec.epochs, spec.ranges));
 }
 
 std::vector<std::shared_ptr<const Objective>> ActivityFamily::make(

@@ -27,27 +27,37 @@ struct ActivitySpec {
   /// ~170 training rows and batches of 128-512 an epoch is one or two SGD steps; 20 epochs
   /// (20-40 steps) keep one evaluation at ~4 ms on one core (float, default x86-64 build).
   int epochs = 20;
+  /// The hyperparameter ranges (objective.ranges). The two papers differ for HAR, and the FTS
+  /// spec warns not to mix them up:
+  ///   dp_fts_de  DP-FTS-DE App. B.2.2: batch [128, 512], L2 [1e-6, 10], learning rate [1e-6, 1]
+  ///   fts        FTS sec. 5.2 ("the same hyperparameters" as Google Glass): batch [20, 60],
+  ///              L2 [1e-6, 1], learning rate [0.01, 0.1]
+  struct Ranges {
+    double batch_lo = 128, batch_hi = 512;
+    double l2_lo = 1e-6, l2_hi = 10;
+    double rate_lo = 1e-6, rate_hi = 1;
+  } ranges;
+  /// The ranges of `name` (dp_fts_de or fts); throws std::invalid_argument otherwise.
+  static Ranges ranges_of(const std::string& name);
 };
 
 /// x in [0,1]^3 -> the trained model's hyperparameters. The maps are linear, as in the FTS
 /// authors' landmine code (v = lo + u (hi - lo)); the papers give no map for HAR, and log
 /// scales are never used there (spec fts.md section 4.2, ambiguity 7).
 struct ActivityHyperparameters {
-  static constexpr double kBatchLo = 128, kBatchHi = 512;
-  static constexpr double kL2Lo = 1e-6, kL2Hi = 10;
-  static constexpr double kRateLo = 1e-6, kRateHi = 1;
-
-  int batch_size;        ///< round(128 + 384 x0), halves away from zero: an integer in [128, 512]
-  double l2;             ///< 1e-6 + (10 - 1e-6) x1
-  double learning_rate;  ///< 1e-6 + (1 - 1e-6) x2
+  int batch_size;        ///< round(lo + (hi - lo) x0), halves away from zero: an integer
+  double l2;             ///< lo + (hi - lo) x1
+  double learning_rate;  ///< lo + (hi - lo) x2
 
   /// Throws std::invalid_argument unless x is a finite 3-vector in [0,1]^3.
-  static ActivityHyperparameters from_unit(const Eigen::VectorXd& x);
+  static ActivityHyperparameters from_unit(const Eigen::VectorXd& x,
+                                           const ActivitySpec::Ranges& ranges = {});
 };
 
 class ActivityObjective final : public Objective {
  public:
-  ActivityObjective(std::shared_ptr<const SubjectData> data, int epochs);
+  ActivityObjective(std::shared_ptr<const SubjectData> data, int epochs,
+                    ActivitySpec::Ranges ranges = {});
 
   const core::Domain& domain() const override { return domain_; }
   /// Validation accuracy after training with minibatches shuffled by a fixed stream of this
@@ -65,6 +75,7 @@ class ActivityObjective final : public Objective {
  private:
   std::shared_ptr<const SubjectData> data_;
   int epochs_;
+  ActivitySpec::Ranges ranges_;
   core::Domain domain_;
 };
 

@@ -82,6 +82,8 @@ void read_objective(ConfigReader& r, datasets::ObjectiveSpec& o) {
     auto& a = o.activity;
     a.split_seed = r.get<std::uint64_t>("objective.split_seed", a.split_seed);
     a.epochs = r.get_int("objective.epochs", a.epochs, 1, 100000);
+    a.ranges = datasets::ActivitySpec::ranges_of(
+        r.get_choice("objective.ranges", "dp_fts_de", {"dp_fts_de", "fts"}));
   }
 }
 

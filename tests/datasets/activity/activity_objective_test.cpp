@@ -54,6 +54,18 @@ TEST_CASE("activity: x -> (batch, L2, learning rate) is linear onto the paper's 
 }
 
 TEST_CASE("activity: x outside [0,1]^3 is an error naming the value") {
+  // FTS sec. 5.2 (Glass's ranges): batch [20, 60], L2 [1e-6, 1], learning rate [0.01, 0.1].
+  const auto fts = ActivitySpec::ranges_of("fts");
+  const auto f0 = ActivityHyperparameters::from_unit(vec(0, 0, 0), fts);
+  const auto f1 = ActivityHyperparameters::from_unit(vec(1, 1, 1), fts);
+  CHECK(f0.batch_size == 20);
+  CHECK(f1.batch_size == 60);
+  CHECK(f0.l2 == 1e-6);
+  CHECK(f1.l2 == Approx(1.0));
+  CHECK(f0.learning_rate == 0.01);
+  CHECK(f1.learning_rate == Approx(0.1));
+  CHECK(ActivityHyperparameters::from_unit(vec(0.5, 0.5, 0.5), fts).batch_size == 40);
+  CHECK_THROWS_WITH(ActivitySpec::ranges_of("glass"), Contains("glass"));
   CHECK_THROWS_WITH(ActivityHyperparameters::from_unit(vec(0.5, 1.25, 0)), Contains("1.25"));
   CHECK_THROWS_AS(ActivityHyperparameters::from_unit(vec(-0.1, 0, 0)), std::invalid_argument);
   CHECK_THROWS_AS(ActivityHyperparameters::from_unit(vec(0, NAN, 0)), std::invalid_argument);
