@@ -49,6 +49,19 @@ class ScoreMaximiser {
   Options options_;
 };
 
+/// The Score of an object with value(x, grad) and batch(X) members (an acquisition held by
+/// reference: it must outlive the Score).
+template <class Scorer>
+ScoreMaximiser::Score score_of(const Scorer& scorer) {
+  ScoreMaximiser::Score s;
+  s.has_gradient = true;
+  s.value = [&scorer](const Eigen::VectorXd& x, Eigen::VectorXd* grad) {
+    return scorer.value(x, grad);
+  };
+  s.batch = [&scorer](const Eigen::MatrixXd& X) { return scorer.batch(X); };
+  return s;
+}
+
 /// Central differences of f at x inside [lo, hi] with step h: coordinate j uses
 /// (f(x + h e_j) - f(x - h e_j)) / 2h, each side clipped to the box (one-sided at a bound;
 /// 0 for a zero-width coordinate). This is the gradient the maximiser uses without one.

@@ -114,12 +114,6 @@ Eigen::VectorXd RgpeScore::batch(const Eigen::MatrixXd& X) const {
   return acq::expected_improvement(p.mean, p.variance, y_max_, xi_);
 }
 
-acq::ScoreMaximiser::Score RgpeScore::score() const {
-  acq::ScoreMaximiser::Score s;
-  s.has_gradient = true;
-  s.value = [this](const Eigen::VectorXd& x, Eigen::VectorXd* grad) { return value(x, grad); };
-  s.batch = [this](const Eigen::MatrixXd& X) { return batch(X); };
-  return s;
-}
+acq::ScoreMaximiser::Score RgpeScore::score() const { return acq::score_of(*this); }
 
 }  // namespace fbosim::ensemble

@@ -187,12 +187,6 @@ Eigen::VectorXd TafScore::batch(const Eigen::MatrixXd& X) const {
   return batch_with_draws(X, E);
 }
 
-acq::ScoreMaximiser::Score TafScore::score() const {
-  acq::ScoreMaximiser::Score s;
-  s.has_gradient = true;
-  s.value = [this](const Eigen::VectorXd& x, Eigen::VectorXd* grad) { return value(x, grad); };
-  s.batch = [this](const Eigen::MatrixXd& X) { return batch(X); };
-  return s;
-}
+acq::ScoreMaximiser::Score TafScore::score() const { return acq::score_of(*this); }
 
 }  // namespace fbosim::ensemble
