@@ -1,18 +1,35 @@
 #include "algorithms/privacy/basic_accountant.hpp"
 
+#include <cmath>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 namespace fbosim::privacy {
 
+namespace {
+
+// epsilon of a pure-DP mechanism node (Laplace(b): 1/b; EpsilonDelta(eps, 0): eps), if it is one.
+std::optional<double> pure_epsilon(const DpEvent& event) {
+  if (const auto* l = event.as<Laplace>()) return 1 / l->scale;
+  if (const auto* e = event.as<EpsilonDelta>(); e && e->delta == 0) return e->epsilon;
+  return std::nullopt;
+}
+
+}  // namespace
+
 bool BasicAccountant::supports_mechanism(const DpEvent& event) const {
+  if (const auto* r = event.as<RepeatAndSelect>())
+    return std::isfinite(r->shape) && pure_epsilon(*r->event).has_value();
   return event.as<EpsilonDelta>() || event.as<Laplace>();
 }
 
 void BasicAccountant::compose_mechanism(const DpEvent& event, long long count) {
   const auto n = static_cast<double>(count);
-  if (const auto* e = event.as<EpsilonDelta>()) {
+  if (const auto* r = event.as<RepeatAndSelect>()) {
+    epsilon_sum_ += n * (2 + r->shape) * *pure_epsilon(*r->event);  // P&S 2022, Thm. 2's limit
+  } else if (const auto* e = event.as<EpsilonDelta>()) {
     epsilon_sum_ += n * e->epsilon;
     delta_sum_ += n * e->delta;
   } else {

@@ -5,6 +5,10 @@
 // (1/b, 0)-DP (ibid., Thm. 3.6). The Gaussian mechanism has no single (eps, delta) pair and is
 // not supported: use an RDP or PLD accountant for it. Loose but simple, and exact for one
 // pure-DP mechanism.
+// Also RepeatAndSelect(base, mean, eta) of a pure eps-DP base (Laplace or EpsilonDelta with
+// delta = 0) and a truncated negative binomial K (finite eta): ((2 + eta) eps, 0)-DP, the limit
+// lambda, lambda-hat -> infinity of Papernot & Steinke 2022, Thm. 2 (their pure-DP corollary;
+// dp_accounting's test of it). Poisson repetitions have no pure-DP bound and are refused.
 #include "algorithms/privacy/accountant.hpp"
 
 namespace fbosim::privacy {
@@ -22,7 +26,9 @@ class BasicAccountant final : public Accountant {
   /// {sum of epsilons, 0} for any delta in [delta_sum(), 1); throws std::domain_error, saying
   /// so, for a delta below the composed delta sum, std::invalid_argument outside [0, 1).
   EpsilonResult private_epsilon(double delta) const override;
-  std::string supported() const override { return "EpsilonDelta, Laplace"; }
+  std::string supported() const override {
+    return "EpsilonDelta, Laplace, RepeatAndSelect(pure-DP base, truncated negative binomial)";
+  }
 
  private:
   double epsilon_sum_ = 0, delta_sum_ = 0;

@@ -55,6 +55,22 @@ void validate(const DpEvent::Node& node) {
           [](const SelfComposed& s) {
             require(s.count >= 0, fmt::format("SelfComposed: count must be >= 0, got {}", s.count));
           },
+          [](const RepeatAndSelect& r) {
+            require(r.shape >= 0,
+                    fmt::format("RepeatAndSelect: shape eta must be >= 0 (or +inf for Poisson), "
+                                "got {}",
+                                r.shape));
+            if (std::isinf(r.shape))
+              require(
+                  r.mean >= 1 && std::isfinite(r.mean),
+                  fmt::format("RepeatAndSelect: the Poisson mean must be >= 1 and finite, got {}",
+                              r.mean));
+            else
+              require(r.mean > 1 && std::isfinite(r.mean),
+                      fmt::format("RepeatAndSelect: the mean of a truncated negative binomial "
+                                  "must be > 1 and finite, got {}",
+                                  r.mean));
+          },
           [](const Composed&) {},
       },
       node);
@@ -92,6 +108,10 @@ std::string to_string(const DpEvent& event) {
           },
           [](const SelfComposed& s) {
             return fmt::format("SelfComposed({}, k={})", to_string(*s.event), s.count);
+          },
+          [](const RepeatAndSelect& r) {
+            return fmt::format("RepeatAndSelect({}, mean={}, shape={})", to_string(*r.event),
+                               r.mean, r.shape);
           },
           [](const Composed& c) {
             std::string out = "Composed(";

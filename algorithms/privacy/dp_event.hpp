@@ -67,6 +67,18 @@ struct SelfComposed {
   long long count;
   bool operator==(const SelfComposed&) const = default;
 };
+/// `event` run K times on the same data, only the best run released, where K is random with
+/// mean `mean`: a truncated negative binomial of shape eta = `shape` in [0, inf) (eta = 1:
+/// geometric; eta = 0: logarithmic) or, for shape = +inf, Poisson(mean) (Papernot & Steinke
+/// 2022, "Hyperparameter Tuning with Renyi Differential Privacy", ICLR, Thms. 2 and 6; the
+/// RepeatAndSelectDpEvent of google/dp_accounting). K's distribution: RepetitionDistribution
+/// (repetition.hpp).
+struct RepeatAndSelect {
+  EventBox event;
+  double mean;   ///< E[K]: > 1 for the truncated negative binomial, >= 1 for Poisson
+  double shape;  ///< eta >= 0, or +infinity for Poisson
+  bool operator==(const RepeatAndSelect&) const = default;
+};
 /// Every event of `events`, in any order.
 struct Composed {
   std::vector<DpEvent> events;
@@ -76,7 +88,7 @@ struct Composed {
 class DpEvent {
  public:
   using Node = std::variant<NoOp, NonPrivate, Gaussian, Laplace, EpsilonDelta, PoissonSampled,
-                            FixedSampled, SelfComposed, Composed>;
+                            FixedSampled, SelfComposed, RepeatAndSelect, Composed>;
   /// NoOp.
   DpEvent();
   /// Throws std::invalid_argument naming the parameter if it is out of range.
@@ -97,6 +109,9 @@ class DpEvent {
   }
   static DpEvent self_composed(DpEvent inner, long long k) {
     return DpEvent(SelfComposed{EventBox(std::move(inner)), k});
+  }
+  static DpEvent repeat_and_select(DpEvent inner, double mean, double shape) {
+    return DpEvent(RepeatAndSelect{EventBox(std::move(inner)), mean, shape});
   }
   static DpEvent composed(std::vector<DpEvent> events) {
     return DpEvent(Composed{std::move(events)});

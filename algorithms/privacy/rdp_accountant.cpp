@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/privacy/gaussian_tail.hpp"
+#include "algorithms/privacy/repetition.hpp"
 
 namespace fbosim::privacy {
 
@@ -140,10 +141,66 @@ double RdpAccountant::laplace_rdp(double b, double alpha) {
   return std::max(0.0, log_sum / (alpha - 1));
 }
 
-bool RdpAccountant::supports_mechanism(const DpEvent& e) const {
+double RdpAccountant::delta_of(const std::vector<double>& orders, const std::vector<double>& rdp,
+                               double epsilon) {
+  if (orders.size() != rdp.size())
+    throw std::invalid_argument("delta_of: orders and rdp differ in length");
+  if (!(epsilon >= 0))
+    throw std::invalid_argument(fmt::format("epsilon must be >= 0, got {}", epsilon));
+  double log_delta = 0;  // delta <= 1 always
+  for (std::size_t i = 0; i < orders.size(); ++i) {
+    const double a = orders[i], r = rdp[i];
+    if (!(a > 1)) throw std::invalid_argument(fmt::format("order must be > 1, got {}", a));
+    if (std::isnan(r)) continue;
+    if (r <= 0) return 0.0;                       // the two distributions are equal
+    double ld = 0.5 * std::log1p(-std::exp(-r));  // KL >= ... : TV <= sqrt(1 - e^-KL)
+    if (a > 1.01 && std::isfinite(r))
+      ld = std::min(ld, (a - 1) * (r - epsilon + std::log1p(-1 / a)) - std::log(a));
+    log_delta = std::min(log_delta, ld);
+  }
+  return std::min(1.0, std::exp(log_delta));
+}
+
+std::vector<double> RdpAccountant::repeat_and_select_rdp(const std::vector<double>& orders,
+                                                         const std::vector<double>& rdp,
+                                                         double mean, double shape) {
+  if (orders.size() != rdp.size())
+    throw std::invalid_argument("repeat_and_select_rdp: orders and rdp differ in length");
+  const RepetitionDistribution k(mean, shape);
+  std::vector<double> out(orders.size(), kInf);
+  if (k.poisson()) {
+    for (std::size_t i = 0; i < orders.size(); ++i) {
+      const double a = orders[i];
+      if (!(a > 1) || !std::isfinite(rdp[i])) continue;
+      const double delta_hat = delta_of(orders, rdp, std::log1p(1 / (a - 1)));
+      out[i] = rdp[i] + mean * delta_hat + std::log(mean) / (a - 1);
+    }
+    return out;
+  }
+  // Thm. 2: the constant (1 + eta) min_l [(1 - 1/l) rdp(l) + log(1/gamma) / l] over the grid.
+  double c = kInf;
+  for (std::size_t j = 0; j < orders.size(); ++j)
+    c = std::min(c, (1 - 1 / orders[j]) * rdp[j] - std::log(k.gamma()) / orders[j]);
+  c *= 1 + shape;
+  const double log_mean = std::log(k.exact_mean());  // >= log(mean): the conservative side
+  for (std::size_t i = 0; i < orders.size(); ++i)
+    if (orders[i] > 1) out[i] = rdp[i] + log_mean / (orders[i] - 1) + c;
+  // Monotonicity in the order: rdp(lambda) <= rdp(lambda') for lambda <= lambda'.
+  for (std::size_t i = 0; i < orders.size(); ++i)
+    for (std::size_t j = 0; j < orders.size(); ++j)
+      if (orders[j] >= orders[i]) out[i] = std::min(out[i], out[j]);
+  return out;
+}
+
+bool RdpAccountant::base_supported(const DpEvent& e) {
   if (as_poisson_gaussian(e) || e.as<Laplace>()) return true;
   const auto* f = e.as<FixedSampled>();
   return f && f->event->as<Gaussian>();
+}
+
+bool RdpAccountant::supports_mechanism(const DpEvent& e) const {
+  if (const auto* r = e.as<RepeatAndSelect>()) return base_supported(*r->event);
+  return base_supported(e);
 }
 
 const std::vector<double>& RdpAccountant::curve(const DpEvent& e) {
@@ -172,6 +229,12 @@ const std::vector<double>& RdpAccountant::curve(const DpEvent& e) {
 }
 
 void RdpAccountant::compose_mechanism(const DpEvent& event, long long count) {
+  if (const auto* r = event.as<RepeatAndSelect>()) {
+    const std::vector<double> c =
+        repeat_and_select_rdp(orders(), curve(*r->event), r->mean, r->shape);
+    for (std::size_t i = 0; i < c.size(); ++i) total_[i] += static_cast<double>(count) * c[i];
+    return;
+  }
   const std::vector<double>& c = curve(event);
   for (std::size_t i = 0; i < c.size(); ++i) total_[i] += static_cast<double>(count) * c[i];
 }

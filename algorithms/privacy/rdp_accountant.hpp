@@ -14,6 +14,15 @@
 //  * Laplace mechanism of sensitivity 1 and scale b: the closed form of Mironov 2017, Prop. 6,
 //    RDP(alpha) = log(alpha/(2 alpha - 1) e^{(alpha-1)/b} + (alpha-1)/(2 alpha - 1) e^{-alpha/b})
 //    / (alpha - 1), at every order.
+//  * RepeatAndSelect(base, mean, shape), the best of K runs of a supported base mechanism
+//    (Papernot & Steinke 2022, ICLR): for a truncated negative binomial K (their Thm. 2, with
+//    lambda-hat the best order of the grid and the mean of the gamma actually used),
+//      rdp(lambda) = rdp_base(lambda) + (1 + eta) min_l [(1 - 1/l) rdp_base(l) + log(1/gamma) / l]
+//                    + log(E[K]) / (lambda - 1),
+//    then made non-decreasing in lambda (RDP is monotone in the order); for Poisson(mu) (their
+//    Thm. 6), rdp(lambda) = rdp_base(lambda) + mu delta_hat + log(mu) / (lambda - 1) with
+//    delta_hat = delta_of(base, eps_hat = log(1 + 1/(lambda - 1))). The same choices as
+//    dp_accounting's _compute_rdp_repeat_and_select.
 //  * Conversion: epsilon = min_alpha rdp(alpha) + log1p(-1/alpha) - (log delta + log alpha) /
 //    (alpha - 1) (Canonne, Kamath, Steinke 2020, Prop. 12; Asoodeh et al. 2021), or the
 //    classic rdp(alpha) + log(1/delta) / (alpha - 1) (Mironov 2017, Prop. 3) on request, for
@@ -43,19 +52,33 @@ class RdpAccountant final : public Accountant {
   static double fixed_rdp(double gamma, double z, int alpha);
   /// RDP of the Laplace mechanism (sensitivity 1, scale b) at order alpha > 1.
   static double laplace_rdp(double b, double alpha);
+  /// The smallest delta such that a mechanism with RDP curve `rdp` at `orders` (> 1) is
+  /// (epsilon, delta)-DP by either conversion: exp((a - 1)(rdp - eps + log(1 - 1/a)) - log a)
+  /// (Canonne, Kamath, Steinke 2020, Prop. 12; orders > 1.01) or sqrt(1 - e^-rdp) (KL and
+  /// Bretagnolle-Huber); at most 1.
+  static double delta_of(const std::vector<double>& orders, const std::vector<double>& rdp,
+                         double epsilon);
+  /// The RDP curve of the best of K runs (RepeatAndSelect) of a mechanism with curve `rdp` at
+  /// `orders`, K with the given mean and shape (+inf: Poisson); +inf where undefined.
+  static std::vector<double> repeat_and_select_rdp(const std::vector<double>& orders,
+                                                   const std::vector<double>& rdp, double mean,
+                                                   double shape);
 
  protected:
-  /// Gaussian, PoissonSampled(Gaussian), FixedSampled(Gaussian) and Laplace.
+  /// Gaussian, PoissonSampled(Gaussian), FixedSampled(Gaussian), Laplace and RepeatAndSelect
+  /// of one of them.
   bool supports_mechanism(const DpEvent& event) const override;
   void compose_mechanism(const DpEvent& event, long long count) override;
   EpsilonResult private_epsilon(double delta) const override;
   std::string supported() const override {
-    return "Gaussian, PoissonSampled(Gaussian), FixedSampled(Gaussian), Laplace";
+    return "Gaussian, PoissonSampled(Gaussian), FixedSampled(Gaussian), Laplace, "
+           "RepeatAndSelect of one of them";
   }
 
  private:
   using Key = std::tuple<int, double, double, int>;  // kind and parameters
   const std::vector<double>& curve(const DpEvent& event);
+  static bool base_supported(const DpEvent& event);
 
   Conversion conversion_;
   std::vector<double> total_;  // summed RDP per order (+inf where undefined)
