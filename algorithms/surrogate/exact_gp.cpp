@@ -107,6 +107,20 @@ void ExactGp::add(const Eigen::VectorXd& x, double y) {
   ++n_;
 }
 
+Eigen::VectorXd ExactGp::factor_row(int i) const {
+  if (i < 0 || i >= n_)
+    throw std::out_of_range("ExactGp::factor_row: row " + std::to_string(i) + " of " +
+                            std::to_string(n_));
+  return L_.row(i).head(i + 1).transpose();
+}
+
+double ExactGp::whitened_target(int i) const {
+  if (i < 0 || i >= n_)
+    throw std::out_of_range("ExactGp::whitened_target: entry " + std::to_string(i) + " of " +
+                            std::to_string(n_));
+  return beta_[i];
+}
+
 Eigen::MatrixXd ExactGp::solve_lower(const Eigen::MatrixXd& B) const {
   Eigen::MatrixXd V = B;
   L_.topLeftCorner(n_, n_).triangularView<Eigen::Lower>().solveInPlace(V);

@@ -53,6 +53,11 @@ class ExactGp : public Surrogate {
   double diagonal_noise() const { return hyper_.noise_var + options_.jitter * hyper_.signal_var; }
   /// The lower Cholesky factor of K + s2 I (n x n).
   Eigen::MatrixXd cholesky_factor() const { return L_.topLeftCorner(n_, n_); }
+  /// Row i < size() of that factor, its first i + 1 entries (the row add() appended for the
+  /// (i+1)-th point), without copying the factor.
+  Eigen::VectorXd factor_row(int i) const;
+  /// beta_i of beta = L^-1 (y - m0), i < size().
+  double whitened_target(int i) const;
   /// The data (n x d inputs, n outputs).
   const Eigen::MatrixXd& inputs() const { return X_; }
   const Eigen::VectorXd& targets() const { return y_; }
