@@ -1,8 +1,9 @@
 #pragma once
 // One selectable `algorithm` (design note "protocols"): it builds the parts of each run
 // (agents, optional server, privacy events released before round 0 and after the last round,
-// the agents whose regret is measured) and never sees YAML (the registry in sim/ reads the
-// config and constructs it). The engine orders the rounds; an algorithm only supplies parts.
+// values released after the last round, the agents whose regret is measured) and never sees
+// YAML (the registry in sim/ reads the config and constructs it). The engine orders the rounds;
+// an algorithm only supplies parts.
 #include <functional>
 #include <memory>
 #include <optional>
@@ -47,11 +48,57 @@ struct RunInputs {
   const std::vector<History>* histories = nullptr;
 };
 
+/// One value released after the last round besides its privacy event (issue #12: the DP
+/// release of BO results): a row of release.csv. Optional fields are empty cells.
+struct ReleaseRow {
+  int agent = 0;
+  std::string quantity;   ///< what was released: "hyperparameter" (a point) or "best_value"
+  std::string mechanism;  ///< how: e.g. "exponential", "laplace", "papernot_steinke", or
+                          ///< "none" (the non-private reference, not a release)
+  std::optional<double> epsilon, delta;  ///< this release's own guarantee
+  std::optional<double> sensitivity;     ///< the sensitivity its noise was calibrated to
+  double value = 0;                      ///< the released number (for a point: its index)
+  std::optional<double> nonprivate;      ///< the same quantity computed without privacy
+  std::optional<Eigen::VectorXd> point;  ///< the released point (d-vector), for a point
+  /// The noise-free objective at the released point, or the true value the released number
+  /// estimates; and the optimum minus it when the optimum is known.
+  std::optional<double> f, regret;
+  long long evaluations = 0;  ///< objective evaluations the release itself spent
+};
+
+/// A query of an objective: the observation y and the noise-free value f (as the engine
+/// evaluates them).
+struct Observation {
+  double y, f;
+};
+
+/// What a final release may use besides the state it captured from the agents.
+struct ReleaseInputs {
+  int run = 0;
+  const core::RngFactory* streams = nullptr;  ///< the run's streams
+  /// f(x) without noise on agent n's objective (utility reporting: no privacy cost by itself).
+  std::function<double(int agent, const Eigen::VectorXd& x)> evaluate;
+  /// One query of agent n's objective with noise from rng: a use of the private data, to be
+  /// accounted by the release's own event.
+  std::function<Observation(int agent, const Eigen::VectorXd& x, core::RngStream& rng)> query;
+  /// max f of agent n's objective, when known.
+  std::function<std::optional<double>(int agent)> optimum;
+};
+
+/// What a final release produced: the events it spent (composed by the engine) and its rows.
+struct FinalRelease {
+  std::vector<privacy::DpEvent> events;
+  std::vector<ReleaseRow> rows;
+};
+
 struct RunParts {
   std::vector<std::unique_ptr<AgentPolicy>> agents;  ///< one per objective, in agent order
   std::unique_ptr<const Mechanism> server;           ///< null: the agents never communicate
   std::vector<privacy::DpEvent> setup_events;        ///< released before round 0
   std::vector<privacy::DpEvent> final_events;        ///< released after the last round
+  /// Values released after the last round (after final_events), with their events: called
+  /// once, on the calling thread, while the agents still exist. Empty: none.
+  std::function<FinalRelease(const ReleaseInputs&)> final_release;
   std::vector<int> measured;  ///< the agents whose regret and best value are reported
 };
 
@@ -69,6 +116,9 @@ class Algorithm {
   virtual std::vector<privacy::DpEvent> possible_events(int agents) const = 0;
   /// The server.csv columns of its rounds (between `time` and `epsilon`).
   virtual std::vector<StatColumn> server_columns() const = 0;
+  /// Whether its runs release values after the last round (RunParts::final_release): the
+  /// experiment then writes release.csv.
+  virtual bool releases_values() const { return false; }
   /// Whether any release is differentially private (server.csv and summary.csv then carry
   /// delta next to epsilon).
   bool is_private(int agents) const;

@@ -53,11 +53,12 @@ void run(const RunArgs& a) {
       "  final simple regret %s\n"
       "  final best f        %.4f +- %.4f\n"
       "  epsilon %.4f (delta %.3g, %s accountant)%s, clipped %.2f%% of messages\n"
-      "  wrote %s/{trace,server,summary,timing}.csv, config.resolved.yaml and provenance.yaml\n",
+      "  wrote %s/{trace,server,summary,timing%s}.csv, config.resolved.yaml and provenance.yaml\n",
       cfg.spec.name.c_str(), s.runs, s.agents, s.rounds, s.seconds, options.threads, regret.c_str(),
       s.final_mean_best_f, s.final_se_best_f, epsilon_shown(s.epsilon), cfg.spec.delta(),
       cfg.spec.server.accountant.c_str(), cfg.spec.is_private() ? "" : " [no DP]",
-      100 * s.clipped_fraction, s.out_dir.c_str());
+      100 * s.clipped_fraction, s.out_dir.c_str(),
+      cfg.spec.system->releases_values() ? ",release" : "");
   if (s.fallbacks > 0)
     std::printf("  note: %d posterior samples fell back to a data-independent draw\n", s.fallbacks);
 }

@@ -92,8 +92,11 @@ void read_objective(ConfigReader& r, datasets::ObjectiveSpec& o) {
 // sampling); fail now rather than after the first round.
 void read_accounting(ConfigReader& r, ExperimentSpec& s) {
   auto& sv = s.server;
-  sv.delta = r.get_optional<double>("server.delta");
-  if (sv.delta) r.require(*sv.delta > 0 && *sv.delta < 1, "server.delta", "must be in (0, 1)");
+  // An algorithm's reader may have set a default (e.g. the delta its releases spend).
+  if (const auto given = r.get_optional<double>("server.delta")) {
+    sv.delta = given;
+    r.require(*sv.delta > 0 && *sv.delta < 1, "server.delta", "must be in (0, 1)");
+  }
   // The default delta N^-1.1 (spec section 6) is 1 for a single agent: no privacy statement.
   const std::vector<privacy::DpEvent> events = s.system->possible_events(s.agents);
   bool releases = false;
@@ -116,6 +119,21 @@ void read_accounting(ConfigReader& r, ExperimentSpec& s) {
                 a == sv.accountant ? "server.accountant" : "server.accountants",
                 fmt::format("accountant '{}' cannot account for this release ({})", a,
                             privacy::to_string(event)));
+  // Every accountant must state an epsilon at the delta for these releases (basic composition
+  // has none below the sum of the events' deltas): fail now, never report 0 or inf later.
+  if (!releases) return;
+  for (const std::string& a : all) {
+    auto acc = privacy::make_accountant(a);
+    for (const privacy::DpEvent& event : events) acc->compose(event);
+    try {
+      (void)acc->epsilon(s.delta());
+    } catch (const std::exception& e) {
+      throw ConfigError(
+          fmt::format("{}: server.delta: accountant '{}' gives no epsilon at delta "
+                      "= {} for this algorithm's releases: {}",
+                      r.source(), a, s.delta(), e.what()));
+    }
+  }
 }
 
 void read_network(ConfigReader& r, NetworkSpec& n) {

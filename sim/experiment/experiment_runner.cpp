@@ -18,6 +18,7 @@
 #include "sim/experiment/provenance.hpp"
 #include "sim/experiment/run_checkpoint.hpp"
 #include "sim/experiment/run_engine.hpp"
+#include "sim/experiment/trace_sink.hpp"
 
 namespace fbosim::sim {
 
@@ -98,6 +99,9 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
   AtomicFile server(out.out_dir + "/server.csv");
   AtomicFile timing(out.out_dir + "/timing.csv");
   timing.write("run,round,seconds,elapsed\n");
+  // release.csv only for algorithms that release values after the last round (issue #12).
+  std::optional<AtomicFile> release;
+  if (spec.system->releases_values()) release.emplace(out.out_dir + "/release.csv");
   std::string extra_columns;  // ",epsilon_<name>" per server.accountants
   for (const std::string& a : spec.server.accountants) extra_columns += ",epsilon_" + a;
   ProgressLine progress(options.progress, spec.runs);
@@ -138,8 +142,10 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
       std::string columns;
       for (const std::string& c : res.server_columns) columns += c + ",";
       server.write("run,round,time," + columns + "epsilon,delta" + extra_columns + "\n");
+      if (release) release->write(release_csv_header(res.dim));
     }
     trace.write(res.trace_csv);
+    if (release) release->write(res.release_csv);
     std::string rows;
     for (const ServerRow& s : res.server) {
       std::string stats;
@@ -202,6 +208,12 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
 
   trace.commit();
   server.commit();
+  if (release) {
+    release->commit();
+  } else {  // a release.csv of another config (replaced with --force) would be stale
+    std::error_code ignored;
+    fs::remove(out.out_dir + "/release.csv", ignored);
+  }
   summary.commit();
   timing.commit();
   config.commit();
@@ -244,7 +256,7 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
     throw std::runtime_error("cannot create output directory " + out.out_dir + ": " + ec.message());
   std::optional<RunCheckpoints> checkpoints;
   try {
-    for (const char* f : {"trace.csv", "server.csv", "summary.csv", "timing.csv",
+    for (const char* f : {"trace.csv", "server.csv", "summary.csv", "timing.csv", "release.csv",
                           "config.resolved.yaml", "provenance.yaml"})
       AtomicFile::remove_stale(out.out_dir + "/" + f);
     checkpoints.emplace(out.out_dir, "build " + build_info().build_id + "\n" + config_text);

@@ -6,6 +6,10 @@
 //   server.csv            run,round,time,received,selected,clipped,noise_std,epsilon,delta
 //   summary.csv           round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n
 //   timing.csv            run,round,seconds,elapsed (wall times: depend on the machine)
+//   release.csv           run,agent,quantity,mechanism,epsilon,delta,sensitivity,value,
+//                         nonprivate,x0..,f,regret,evaluations: the values released after the
+//                         last round (only algorithms that release values: Algorithm::
+//                         releases_values; sim/experiment/trace_sink.hpp)
 // Files are written to temporaries and renamed at the end: a failed run leaves none of them
 // (and removes the output directory again if it created it and nothing is kept there).
 // A directory holding another config's results is refused unless `force`. Each finished run

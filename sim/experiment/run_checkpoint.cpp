@@ -69,7 +69,7 @@ bool get_vector(std::istream& in, std::vector<double>& v) {
 
 std::string checkpoint_text(const RunResult& res) {
   std::string out = fmt::format(
-      "fbosim-run-checkpoint 2\nrun {} dim {} messages {} clipped {} "
+      "fbosim-run-checkpoint 3\nrun {} dim {} messages {} clipped {} "
       "fallbacks {}\ncolumns {}",
       res.run, res.dim, res.messages, res.clipped, res.fallbacks, res.server_columns.size());
   for (const std::string& c : res.server_columns) out += " " + c;
@@ -93,6 +93,8 @@ std::string checkpoint_text(const RunResult& res) {
   for (const auto& e : res.extra_epsilon) put_vector(out, e);
   out += fmt::format("trace {}\n", res.trace_csv.size());
   out += res.trace_csv;
+  out += fmt::format("\nrelease {}\n", res.release_csv.size());
+  out += res.release_csv;
   out += "\nend\n";
   return out;
 }
@@ -102,7 +104,7 @@ std::optional<RunResult> parse_checkpoint(const std::string& text) {
   RunResult r;
   std::string w[6];
   std::size_t n = 0;
-  if (!(in >> w[0] >> w[1]) || w[0] != "fbosim-run-checkpoint" || w[1] != "2") return {};
+  if (!(in >> w[0] >> w[1]) || w[0] != "fbosim-run-checkpoint" || w[1] != "3") return {};
   if (!(in >> w[0] >> r.run >> w[1] >> r.dim >> w[2] >> r.messages >> w[3] >> r.clipped >> w[4] >>
         r.fallbacks >> w[5] >> n) ||
       w[0] != "run" || w[1] != "dim" || w[2] != "messages" || w[3] != "clipped" ||
@@ -131,6 +133,9 @@ std::optional<RunResult> parse_checkpoint(const std::string& text) {
   if (!(in >> w[0] >> n) || w[0] != "trace" || in.get() != '\n') return {};
   r.trace_csv.resize(n);
   if (!in.read(r.trace_csv.data(), static_cast<std::streamsize>(n))) return {};
+  if (!(in >> w[0] >> n) || w[0] != "release" || in.get() != '\n') return {};
+  r.release_csv.resize(n);
+  if (!in.read(r.release_csv.data(), static_cast<std::streamsize>(n))) return {};
   if (!(in >> w[0]) || w[0] != "end") return {};
   return r;
 }

@@ -244,6 +244,29 @@ void RunEngine::compose(Run& r, const privacy::DpEvent& event) const {
   }
 }
 
+void RunEngine::release(Run& r) const {
+  protocol::ReleaseInputs in;
+  in.run = r.result.run;
+  in.streams = &r.rf;
+  in.evaluate = [&r](int agent, const Eigen::VectorXd& x) {
+    return r.objectives.at(static_cast<std::size_t>(agent))->evaluate(x);
+  };
+  in.query = [&r](int agent, const Eigen::VectorXd& x, core::RngStream& rng) {
+    check_interrupt();
+    // Reported as round rounds + 1: the release follows the last round.
+    const auto e = evaluate(*r.objectives.at(static_cast<std::size_t>(agent)), x, rng, agent,
+                            r.result.run, static_cast<int>(r.result.regret.rows()));
+    return protocol::Observation{e.y, e.f};
+  };
+  in.optimum = [&r](int agent) {
+    return r.objectives.at(static_cast<std::size_t>(agent))->optimum();
+  };
+  const protocol::FinalRelease released = r.parts.final_release(in);
+  for (const privacy::DpEvent& e : released.events) compose(r, e);
+  for (const protocol::ReleaseRow& row : released.rows)
+    append_release_row(r.result.release_csv, r.result.run, row, r.result.dim);
+}
+
 void RunEngine::server_phase(Run& r, int t) const {
   // Replies travel as events; the round closes at the deadline or after the last reply.
   protocol::Inbox arrived(static_cast<std::size_t>(spec_.agents));
@@ -295,6 +318,7 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
     if (progress) progress(t, spec_.rounds);
   }
   for (const privacy::DpEvent& e : r.parts.final_events) compose(r, e);
+  if (r.parts.final_release) release(r);
   for (const auto& a : r.parts.agents) r.result.fallbacks += a->fallbacks();
   r.result.final_epsilon = r.spent[0];
   return std::move(r.result);

@@ -9,7 +9,8 @@
 //   server  each message is an event at the broadcast time + its latency; the round closes at
 //           the deadline (or when the last one is in) and the mechanism releases what arrived;
 //           its event is composed (t < T: the last broadcast would go unused)
-//   finish  the events released after the last round composed
+//   finish  the events released after the last round composed, then the values released after
+//           it (RunParts::final_release: rows of release.csv and their events)
 // Rows go to a trace sink in agent order (deterministic for any thread count). Histories an
 // algorithm asks for (FTS's source agents) are made before, each agent alone, with streams of
 // their own, once per experiment when the objectives are the same in every run.
@@ -45,6 +46,7 @@ class RunEngine {
   void record(Run& r, int t) const;
   void server_phase(Run& r, int t) const;
   void compose(Run& r, const privacy::DpEvent& event) const;
+  void release(Run& r) const;
   const std::vector<protocol::History>* histories(Run& r) const;
 
   const ExperimentSpec& spec_;

@@ -21,6 +21,8 @@ struct RunResult {
   int run = 0;
   int dim = 1;            ///< input dimension (columns x0..x{dim-1} of the trace)
   std::string trace_csv;  ///< trace.csv rows of this run (no header)
+  std::string
+      release_csv;  ///< release.csv rows of this run (no header; algorithms that release values)
   /// The server's statistics columns (between `time` and `epsilon` in server.csv); empty when
   /// the algorithm has no server.
   std::vector<std::string> server_columns;

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <iterator>
+#include <optional>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -14,6 +16,37 @@ void CsvTraceSink::query(const QueryRow& r) {
   fmt::format_to(out, ",{},{},{},", r.y, r.f, r.best_f);
   if (std::isfinite(r.regret)) fmt::format_to(out, "{}", r.regret);
   fmt::format_to(out, ",{}\n", r.source);
+}
+
+std::string release_csv_header(int dim) {
+  std::string h = "run,agent,quantity,mechanism,epsilon,delta,sensitivity,value,nonprivate";
+  for (int k = 0; k < dim; ++k) h += fmt::format(",x{}", k);
+  return h + ",f,regret,evaluations\n";
+}
+
+void append_release_row(std::string& out, int run, const protocol::ReleaseRow& r, int dim) {
+  if (r.point && r.point->size() != dim)
+    throw std::invalid_argument(
+        fmt::format("release row of agent {}: a point of {} coordinates, "
+                    "the domain has {}",
+                    r.agent, r.point->size(), dim));
+  auto it = std::back_inserter(out);
+  const auto cell = [&](const std::optional<double>& v) {
+    if (v && std::isfinite(*v))
+      fmt::format_to(it, ",{}", *v);
+    else
+      fmt::format_to(it, ",");
+  };
+  fmt::format_to(it, "{},{},{},{}", run, r.agent, r.quantity, r.mechanism);
+  cell(r.epsilon);
+  cell(r.delta);
+  cell(r.sensitivity);
+  cell(r.value);
+  cell(r.nonprivate);
+  for (int k = 0; k < dim; ++k) cell(r.point ? std::optional<double>((*r.point)[k]) : std::nullopt);
+  cell(r.f);
+  cell(r.regret);
+  fmt::format_to(it, ",{}\n", r.evaluations);
 }
 
 }  // namespace fbosim::sim

@@ -5,6 +5,8 @@
 
 #include <Eigen/Core>
 
+#include "algorithms/protocol/algorithm.hpp"
+
 namespace fbosim::sim {
 
 /// One query of one agent: a row of trace.csv.
@@ -31,5 +33,13 @@ class CsvTraceSink final : public TraceSink {
  private:
   std::string& out_;
 };
+
+/// The header of release.csv for points of dimension dim:
+/// run,agent,quantity,mechanism,epsilon,delta,sensitivity,value,nonprivate,x0..x{d-1},f,regret,
+/// evaluations.
+std::string release_csv_header(int dim);
+/// Appends one release.csv row (empty cells for the row's empty fields; shortest round-trip
+/// numbers). Throws std::invalid_argument for a point of another dimension.
+void append_release_row(std::string& out, int run, const protocol::ReleaseRow& row, int dim);
 
 }  // namespace fbosim::sim

@@ -9,6 +9,7 @@
 #include "sim/core/thread_pool.hpp"
 #include "sim/experiment/config_loader.hpp"
 #include "sim/experiment/run_engine.hpp"
+#include "sim/experiment/trace_sink.hpp"
 
 using namespace fbosim;
 using namespace fbosim::sim;
@@ -112,4 +113,74 @@ TEST_CASE("an event the accountant cannot account for stops the run, naming the 
   core::ThreadPool pool(1);
   CHECK_THROWS_WITH(RunEngine(c.spec, pool).run(0), Catch::Contains("Laplace") ||
                                                          Catch::Contains("EpsilonDelta"));
+}
+
+namespace {
+// Scripts plus a final release: it queries the objective at 0.5 twice (stream "release") and
+// releases one row per agent with an EpsilonDelta(1, 1e-6) event each.
+class Releasing final : public protocol::Algorithm {
+ public:
+  std::string name() const override { return "releasing"; }
+  protocol::RunParts build(const protocol::RunInputs& in) const override {
+    protocol::RunParts p;
+    for (int n = 0; n < in.agents; ++n) p.agents.push_back(std::make_unique<Scripted>(true));
+    p.final_events = {privacy::DpEvent::laplace(4.0)};  // epsilon 0.25, composed first
+    const int agents = in.agents;
+    p.final_release = [agents](const protocol::ReleaseInputs& rin) {
+      protocol::FinalRelease out;
+      for (int n = 0; n < agents; ++n) {
+        core::RngStream rng = rin.streams->stream("release", static_cast<std::uint64_t>(n));
+        const Eigen::VectorXd x = Eigen::VectorXd::Constant(1, 0.5);
+        const protocol::Observation a = rin.query(n, x, rng), b = rin.query(n, x, rng);
+        protocol::ReleaseRow row;
+        row.agent = n;
+        row.quantity = "hyperparameter";
+        row.mechanism = "test";
+        row.epsilon = 1;
+        row.delta = 1e-6;
+        row.value = a.y - b.y;  // two noisy looks at the same point differ
+        row.point = x;
+        row.f = rin.evaluate(n, x);
+        row.regret = *rin.optimum(n) - *row.f;
+        row.evaluations = 2;
+        out.rows.push_back(row);
+        out.events.push_back(privacy::DpEvent::epsilon_delta(1, 1e-6));
+      }
+      return out;
+    };
+    for (int n = 0; n < in.agents; ++n) p.measured.push_back(n);
+    return p;
+  }
+  std::vector<privacy::DpEvent> possible_events(int) const override {
+    return {privacy::DpEvent::epsilon_delta(1, 1e-6), privacy::DpEvent::laplace(4.0)};
+  }
+  std::vector<protocol::StatColumn> server_columns() const override { return {}; }
+  bool releases_values() const override { return true; }
+};
+}  // namespace
+
+TEST_CASE("a final release runs after the last round: its events, its queries, release.csv rows") {
+  LoadedConfig c = load_config_text(
+      "algorithm: fts\nrounds: 3\nobjective: {family: gp_grid, grid_points: 200, noise_var: 0.01}\n"
+      "agents: {count: 2}\nserver: {accountant: basic, delta: 1.0e-5}\n",
+      "t.yaml", "t", {});
+  c.spec.system = std::make_shared<Releasing>();
+  core::ThreadPool pool(2);
+  const RunEngine engine(c.spec, pool);
+  const RunResult r = engine.run(0);
+  for (int t = 0; t <= 3; ++t) CHECK(r.epsilon[t] == 0);  // nothing before the end
+  CHECK(r.final_epsilon == Approx(0.25 + 2));
+  std::istringstream rows(r.release_csv);
+  std::string line;
+  std::vector<std::string> lines;
+  while (std::getline(rows, line)) lines.push_back(line);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].rfind("0,0,hyperparameter,test,1,1e-06,,", 0) == 0);
+  CHECK(lines[1].rfind("0,1,hyperparameter,test,1,1e-06,,", 0) == 0);
+  CHECK(lines[0].substr(lines[0].size() - 2) == ",2");
+  // Deterministic: the same run again gives the same rows.
+  CHECK(engine.run(0).release_csv == r.release_csv);
+  CHECK(release_csv_header(1) ==
+        "run,agent,quantity,mechanism,epsilon,delta,sensitivity,value,nonprivate,x0,f,regret,"
+        "evaluations\n");
 }

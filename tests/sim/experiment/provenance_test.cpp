@@ -163,6 +163,7 @@ TEST_CASE("a run checkpoint reads back to the same run, NaN regrets included") {
   r.run = 2;
   r.dim = 2;
   r.trace_csv = "2,0,0,0.1,0.2,1.5,1.4,1.4,,init\n";
+  r.release_csv = "2,0,best_value,laplace,1,0.001,3.5,0.9,0.8,,,0.85,,0\nend\n";
   r.server_columns = {"received", "selected", "clipped", "noise_std"};
   r.server.push_back(
       {0, 10, {"6", "3", "1", "0.03333333333333333"}, 0.123456789012345678, {0.2, 1e-300}});
@@ -184,6 +185,7 @@ TEST_CASE("a run checkpoint reads back to the same run, NaN regrets included") {
   CHECK(back->best_f(1, 2) == 1.0 / 3);
   CHECK(std::isnan(back->regret(0, 0)));
   CHECK(back->trace_csv == r.trace_csv);
+  CHECK(back->release_csv == r.release_csv);  // even a row that reads "end"
   // A truncated checkpoint is not a checkpoint.
   CHECK_FALSE(parse_checkpoint(text.substr(0, text.size() - 5)));
   CHECK_FALSE(parse_checkpoint(""));
