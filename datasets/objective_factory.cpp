@@ -10,6 +10,9 @@ namespace {
 class SyntheticFamily final : public ObjectiveFamily {
  public:
   explicit SyntheticFamily(SyntheticSpec spec) : spec_(std::move(spec)) {}
+  bool varies_by_run() const override {
+    return !(spec_.family == "gp_grid2d" && spec_.same_function);
+  }
   std::vector<std::shared_ptr<const Objective>> make(int agents,
                                                      const core::RngFactory& rng) const override {
     return make_synthetic(spec_, agents, rng);
@@ -26,7 +29,8 @@ bool is_real_world(const std::string& family) {
 }
 
 std::unique_ptr<ObjectiveFamily> make_objective_family(const ObjectiveSpec& spec) {
-  if (spec.family == "gp_grid" || spec.family == "heterogeneous" || spec.family == "gp_box") {
+  if (spec.family == "gp_grid" || spec.family == "heterogeneous" || spec.family == "gp_box" ||
+      spec.family == "gp_grid2d") {
     SyntheticSpec s = spec.synthetic;
     s.family = spec.family;
     return std::make_unique<SyntheticFamily>(std::move(s));

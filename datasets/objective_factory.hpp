@@ -13,7 +13,8 @@
 namespace fbosim::datasets {
 
 struct ObjectiveSpec {
-  /// gp_grid | heterogeneous | gp_box (synthetic) | landmine | activity | emnist (real data)
+  /// gp_grid | heterogeneous | gp_box | gp_grid2d (synthetic) | landmine | activity | emnist
+  /// (real data)
   std::string family = "gp_grid";
   /// datasets.root: where real data lives (default $FBOSIM_DATA, else "data").
   std::string data_root = "data";

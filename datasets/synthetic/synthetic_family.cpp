@@ -6,6 +6,7 @@
 
 #include "datasets/synthetic/box_base.hpp"
 #include "datasets/synthetic/box_objective.hpp"
+#include "datasets/synthetic/grid2d_objective.hpp"
 #include "datasets/synthetic/grid_gp_sampler.hpp"
 #include "datasets/synthetic/grid_objective.hpp"
 
@@ -24,8 +25,11 @@ void require(bool ok, const char* field, const char* what, const T& value) {
 }
 
 void validate(const SyntheticSpec& s, int agents) {
-  require(s.family == "gp_grid" || s.family == "heterogeneous" || s.family == "gp_box", "family",
-          "gp_grid, heterogeneous or gp_box", "'" + s.family + "'");
+  require(s.family == "gp_grid" || s.family == "heterogeneous" || s.family == "gp_box" ||
+              s.family == "gp_grid2d",
+          "family", "gp_grid, heterogeneous, gp_box or gp_grid2d", "'" + s.family + "'");
+  require(s.grid_side >= 2 && s.grid_side <= 1000, "grid_side", "in [2, 1000]", s.grid_side);
+  require(s.input_norm >= 0 && std::isfinite(s.input_norm), "input_norm", ">= 0", s.input_norm);
   // The exact sampler stores and factorises an n x n matrix, so n is bounded.
   require(s.grid_points >= 2 && s.grid_points <= 10000, "grid_points", "in [2, 10000]",
           s.grid_points);
@@ -103,6 +107,21 @@ Objectives gp_box(const SyntheticSpec& s, int agents, const core::RngFactory& rf
   return out;
 }
 
+// PO-GP-UCB's synthetic dataset: one f on the 2-D grid, seen by every agent.
+Objectives gp_grid2d(const SyntheticSpec& s, int agents, const core::RngFactory& rf) {
+  auto domain = std::make_shared<core::Domain>();
+  domain->dim = 2;
+  domain->grid = unit_square_grid(s.grid_side);
+  const core::RngFactory streams = s.same_function ? core::RngFactory(rf.seed(), 0) : rf;
+  core::RngStream base_rng = streams.stream("objective.base");
+  const Eigen::VectorXd f = sample_grid2d(s.grid_side, s.lengthscale, s.input_norm, base_rng);
+  Objectives out;
+  const std::shared_ptr<const core::Domain> shared = domain;
+  const auto objective = std::make_shared<Grid2dObjective>(shared, s.grid_side, f, s.noise_var);
+  for (int n = 0; n < agents; ++n) out.push_back(objective);
+  return out;
+}
+
 }  // namespace
 
 std::vector<std::shared_ptr<const Objective>> make_synthetic(const SyntheticSpec& spec, int agents,
@@ -110,6 +129,7 @@ std::vector<std::shared_ptr<const Objective>> make_synthetic(const SyntheticSpec
   validate(spec, agents);
   if (spec.family == "gp_grid") return gp_grid(spec, agents, rng);
   if (spec.family == "heterogeneous") return heterogeneous(spec, agents, rng);
+  if (spec.family == "gp_grid2d") return gp_grid2d(spec, agents, rng);
   return gp_box(spec, agents, rng);
 }
 

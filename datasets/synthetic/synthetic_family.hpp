@@ -7,6 +7,10 @@
 //                  same grid (Fig. 7), both normalised to [0,1]; no +-d (perturbation unused).
 //   gp_box:        a smooth GP-like function on the continuous box [0,1]^dim (benchmarks and
 //                  continuous-domain studies), perturbed per agent.
+//   gp_grid2d:     PO-GP-UCB's synthetic dataset (Kharkovskii et al. 2020, sec. 4): f ~ GP(0,
+//                  SE(l), variance 1) on a grid_side x grid_side grid of the unit square, l in
+//                  the units of the grid centred and scaled to maximal norm input_norm; every
+//                  agent sees f itself (Grid2dObjective).
 // Observations add N(0, noise_var) noise.
 #include <memory>
 #include <string>
@@ -28,11 +32,17 @@ struct SyntheticSpec {
   /// gp_grid, gp_box: the first `unperturbed` agents see the base function f itself (FTS
   /// sec. 5.1: the target's f; the other agents' g_n = f + perturbation).
   int unperturbed = 0;
+  int grid_side = 100;     ///< gp_grid2d: points per axis
+  double input_norm = 25;  ///< gp_grid2d: the maximal norm l is measured at (0: unit square)
+  /// gp_grid2d: one function for every run (drawn from the streams of run 0) instead of one per
+  /// run.
+  bool same_function = false;
 };
 
 /// Validates spec (throws std::invalid_argument naming the field and value) and draws one
 /// objective per agent. All draws come from rng.stream("objective.base") and
-/// rng.stream("objective.agent", n), so they do not depend on any other setting.
+/// rng.stream("objective.agent", n) (gp_grid2d with same_function: run 0's), so they do not
+/// depend on any other setting.
 std::vector<std::shared_ptr<const Objective>> make_synthetic(const SyntheticSpec& spec, int agents,
                                                              const core::RngFactory& rng);
 

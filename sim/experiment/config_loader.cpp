@@ -42,7 +42,18 @@ bool safe_name(const std::string& name) {
   return true;
 }
 
-void read_synthetic(ConfigReader& r, datasets::SyntheticSpec& o) {
+void read_synthetic(ConfigReader& r, const std::string& family, datasets::SyntheticSpec& o) {
+  if (family == "gp_grid2d") {  // PO-GP-UCB's dataset: its own keys only
+    o.grid_side = r.get_int("objective.grid_side", o.grid_side, 2, 1000);
+    o.lengthscale = r.get<double>("objective.lengthscale", 1.25);
+    r.require(o.lengthscale > 0, "objective.lengthscale", "must be > 0");
+    o.input_norm = r.get<double>("objective.input_norm", o.input_norm);
+    r.require(o.input_norm >= 0, "objective.input_norm", "must be >= 0 (0: the unit square)");
+    o.noise_var = r.get<double>("objective.noise_var", 1e-5);
+    r.require(o.noise_var >= 0, "objective.noise_var", "must be >= 0");
+    o.same_function = r.get<bool>("objective.same_function", o.same_function);
+    return;
+  }
   // The exact GP sampler stores and factorises an n x n matrix (datasets/synthetic).
   o.grid_points = r.get_int("objective.grid_points", o.grid_points, 2, 10000);
   o.lengthscale = r.get<double>("objective.lengthscale", o.lengthscale);
@@ -58,12 +69,13 @@ void read_synthetic(ConfigReader& r, datasets::SyntheticSpec& o) {
 
 // datasets.root: $FBOSIM_DATA when set, else "data"; the YAML and --set override both.
 void read_objective(ConfigReader& r, datasets::ObjectiveSpec& o) {
-  o.family = r.get_choice("objective.family", o.family,
-                          {"gp_grid", "heterogeneous", "gp_box", "landmine", "activity", "emnist"});
+  o.family = r.get_choice(
+      "objective.family", o.family,
+      {"gp_grid", "heterogeneous", "gp_box", "gp_grid2d", "landmine", "activity", "emnist"});
   const char* env = std::getenv("FBOSIM_DATA");
   o.data_root = r.get<std::string>("datasets.root", env && *env ? env : o.data_root);
   r.require(!o.data_root.empty(), "datasets.root", "must not be empty");
-  if (!datasets::is_real_world(o.family)) read_synthetic(r, o.synthetic);
+  if (!datasets::is_real_world(o.family)) read_synthetic(r, o.family, o.synthetic);
   if (o.family == "landmine") {
     auto& l = o.landmine;
     l.split_seed = r.get<std::uint64_t>("objective.split_seed", l.split_seed);

@@ -58,6 +58,21 @@ std::vector<Case> cases() {
       {"gp_grid", [] { return synthetic("gp_grid"); }, 4, true},
       {"heterogeneous", [] { return synthetic("heterogeneous"); }, 4, true},
       {"gp_box", [] { return synthetic("gp_box"); }, 3, true},
+      {"gp_grid2d",
+       [] {
+         ObjectiveSpec s = synthetic("gp_grid2d");
+         s.synthetic.grid_side = 15;
+         return s;
+       },
+       2, true},
+      {"gp_grid2d, one function for every run",
+       [] {
+         ObjectiveSpec s = synthetic("gp_grid2d");
+         s.synthetic.grid_side = 15;
+         s.synthetic.same_function = true;
+         return s;
+       },
+       2, true},
       {"landmine",
        [] {
          ObjectiveSpec s;
