@@ -1,6 +1,7 @@
 // One body run over every AgentPolicy (design note "protocols": contract tests).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <functional>
 #include <memory>
 #include <set>
@@ -10,6 +11,7 @@
 #include "algorithms/agents/fts_de_agent.hpp"
 #include "algorithms/agents/fts_source_agent.hpp"
 #include "algorithms/agents/fts_target_agent.hpp"
+#include "algorithms/agents/gp_ucb_agent.hpp"
 #include "algorithms/agents/ts_agent.hpp"
 
 using namespace fbosim;
@@ -32,6 +34,13 @@ std::shared_ptr<const agents::SharedContext> context(const core::Domain& d, int 
   core::RngStream rng(31);
   return std::make_shared<const agents::SharedContext>(
       d, rff::RandomFeatures::draw(d.dim, 16, 0.1, 1.0, rng), de::Partition(d.dim, P));
+}
+
+// A finite set of points of the domain for GP-UCB: the grid itself, or 50 fixed points of the box.
+Eigen::MatrixXd finite_points(const core::Domain& d) {
+  if (d.is_grid()) return d.grid;
+  core::RngStream rng(12);
+  return rng.uniform_matrix(50, d.dim);
 }
 
 agents::LocalTsOptions small_local() {
@@ -84,7 +93,9 @@ std::vector<Case> cases() {
        {"local", "server"},
        0},
       {"standard TS agent",
-       [](const core::Domain& d) { return std::make_unique<agents::TsAgent>(2, d, 3, small_local()); },
+       [](const core::Domain& d) {
+         return std::make_unique<agents::TsAgent>(2, d, 3, small_local());
+       },
        {"local"},
        -1},
       {"FTS target agent",
@@ -106,6 +117,28 @@ std::vector<Case> cases() {
        },
        {"local"},
        0},
+      {"GP-UCB agent (finite candidates)",
+       [](const core::Domain& d) {
+         agents::GpUcbOptions o;
+         o.init_points = 2;
+         o.hyper = {0.1, 1.0, 0.01};
+         const Eigen::MatrixXd p = finite_points(d);
+         return std::make_unique<agents::GpUcbAgent>(4, p, p, o);
+       },
+       {"local"},
+       -1},
+      {"PO-GP-UCB modeler (a projection of the points, the authors' variance bonus)",
+       [](const core::Domain& d) {
+         agents::GpUcbOptions o;
+         o.hyper = {0.1, 1.0, 0.01};
+         o.bonus = agents::GpUcbOptions::Bonus::variance;
+         const Eigen::MatrixXd p = finite_points(d);
+         core::RngStream rng(21);
+         const Eigen::MatrixXd Z = p * rng.normal_matrix(d.dim, 3) / std::sqrt(3.0);
+         return std::make_unique<agents::GpUcbAgent>(5, Z, p, o);
+       },
+       {"local"},
+       -1},
   };
 }
 
