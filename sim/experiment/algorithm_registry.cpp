@@ -2,6 +2,7 @@
 
 #include "sim/experiment/fts_de_reader.hpp"
 #include "sim/experiment/fts_target_reader.hpp"
+#include "sim/experiment/private_bo_reader.hpp"
 
 namespace fbosim::sim {
 
@@ -16,12 +17,24 @@ const std::vector<AlgorithmEntry>& algorithm_registry() {
       {"dp_fts_de", "DP-FTS-DE (Dai, Low & Jaillet 2021)", read_fts_de, estimate_fts_de},
       {"fts_target", "FTS, Algorithm 1: one target agent and N sources (Dai, Low & Jaillet 2020)",
        read_fts_target, estimate_fts_target},
-      {"rgpe", "RGPE adapted to FBO: ranking-weighted ensemble of the sources' RFF posteriors "
-               "(FTS sec. 3.2; Feurer, Letham & Bakshy 2018)",
+      {"rgpe",
+       "RGPE adapted to FBO: ranking-weighted ensemble of the sources' RFF posteriors "
+       "(FTS sec. 3.2; Feurer, Letham & Bakshy 2018)",
        read_fts_target, estimate_fts_target},
-      {"taf", "TAF adapted to FBO: transfer acquisition function over the sources' RFF "
-              "posteriors (FTS sec. 3.2; Wistuba, Schilling & Schmidt-Thieme 2018)",
+      {"taf",
+       "TAF adapted to FBO: transfer acquisition function over the sources' RFF "
+       "posteriors (FTS sec. 3.2; Wistuba, Schilling & Schmidt-Thieme 2018)",
        read_fts_target, estimate_fts_target},
+      {"po_gp_ucb",
+       "PO-GP-UCB: a curator releases a random projection of its inputs, a modeler runs GP-UCB "
+       "on it (Kharkovskii, Dai & Low 2020)",
+       read_po_gp_ucb, estimate_po_gp_ucb},
+      {"gp_ucb", "GP-UCB on the curator's inputs themselves, non-private (PO-GP-UCB's baseline)",
+       read_po_gp_ucb, estimate_po_gp_ucb},
+      {"dp_bo",
+       "GP-UCB on a finite candidate set, then a DP release of the best hyperparameter and score "
+       "(Kusner et al. 2015; Papernot & Steinke 2022)",
+       read_dp_bo, estimate_dp_bo},
   };
   return entries;
 }

@@ -225,3 +225,68 @@ TEST_CASE("FTS's target-agent keys: sources, target, and keys of other algorithm
   CHECK_THROWS_WITH(load("algorithm: fts_target\nagents: {count: 1}\n"),
                     Catch::Contains("agents.count"));
 }
+
+TEST_CASE("PO-GP-UCB keys: the variants' defaults, the accounting they set, errors naming keys") {
+  const std::string base =
+      "algorithm: po_gp_ucb\nagents: {count: 1}\n"
+      "objective: {family: gp_grid2d, grid_side: 20}\n";
+  const LoadedConfig paper = load(base);
+  CHECK(paper.spec.is_private());
+  CHECK(paper.spec.server.accountant == "basic");
+  CHECK(paper.spec.delta() == 1e-5);
+  CHECK(paper.resolved["curator"]["r"].as<int>() == 10);
+  CHECK(paper.resolved["curator"]["max_norm"].as<double>() == 25);
+  CHECK(paper.resolved["ucb"]["delta"].as<double>() == 0.025);
+  CHECK(paper.resolved["gp"]["lengthscale"].as<double>() == 1.25);
+  CHECK(paper.resolved["objective"]["lengthscale"].as<double>() == 1.25);
+  CHECK(paper.resolved["objective"]["noise_var"].as<double>() == 1e-5);
+  const LoadedConfig authors = load(base + "po: {variant: authors}\n");
+  CHECK(authors.resolved["ucb"]["delta"].as<double>() == 0.1);
+  CHECK(authors.resolved["gp"]["lengthscale"].as<double>() == 6.25);
+  // Six agents: six releases, the sum of their deltas by default.
+  CHECK(load(base, {"agents.count=6"}).spec.delta() == Approx(6e-5));
+  const LoadedConfig baseline = load(base, {"algorithm=gp_ucb"});
+  CHECK_FALSE(baseline.spec.is_private());
+  CHECK_THROWS_WITH(
+      load(base + "curator: {epsilon: -1}\n"),
+      Catch::Contains("test.yaml") && Catch::Contains("curator.epsilon") && Catch::Contains("-1"));
+  CHECK_THROWS_WITH(load(base + "curator: {delta: 1}\n"), Catch::Contains("curator.delta"));
+  CHECK_THROWS_WITH(load(base + "po: {variant: author}\n"),
+                    Catch::Contains("po.variant") && Catch::Contains("authors"));
+  CHECK_THROWS_WITH(load("algorithm: po_gp_ucb\nobjective: {family: gp_box}\n"),
+                    Catch::Contains("objective.family") && Catch::Contains("gp_box"));
+  CHECK_THROWS_WITH(load(base + "server: {accountant: rdp}\n"),
+                    Catch::Contains("server.accountant") && Catch::Contains("EpsilonDelta"));
+  // A delta below the releases' own: no epsilon can be stated.
+  CHECK_THROWS_WITH(load(base + "server: {delta: 1.0e-6}\n"),
+                    Catch::Contains("server.delta") && Catch::Contains("basic"));
+  CHECK_THROWS_WITH(load(base, {"objective.grid_points=20"}),
+                    Catch::Contains("objective.grid_points"));
+}
+
+TEST_CASE("DP-BO keys: mechanisms, observations, the constants a release cannot do without") {
+  const std::string base =
+      "algorithm: dp_bo\nagents: {count: 2}\nobjective: {family: gp_grid2d, grid_side: 8}\n";
+  const LoadedConfig k = load(base + "release: {epsilon: 0.5, delta: 1.0e-4}\n");
+  CHECK(k.spec.server.accountant == "basic");
+  CHECK(k.spec.delta() == Approx(2 * 2 * 1e-4));  // 2 agents x 2 releases
+  CHECK(k.spec.system->releases_values());
+  const LoadedConfig ps = load(base + "release: {mechanism: papernot_steinke, epsilon: 1}\n");
+  CHECK(ps.spec.server.accountant == "rdp");
+  CHECK(ps.spec.delta() == 1e-3);
+  CHECK(ps.resolved["release"]["repetitions"]["shape"].as<double>() == 1);
+  CHECK_THROWS_WITH(load(base + "release: {observations: noise_free}\n"),
+                    Catch::Contains("release.de_freitas.a"));
+  CHECK_NOTHROW(load(base + "release: {observations: noise_free, value: false}\n"));
+  CHECK_THROWS_WITH(load(base + "release: {observations: noise_free, value: false}\n"
+                                "gp: {noise_var: 0.1}\n"),
+                    Catch::Contains("gp.noise_var"));
+  CHECK_THROWS_WITH(load(base + "release: {hyperparameter: false, value: false}\n"),
+                    Catch::Contains("nothing to release"));
+  CHECK_THROWS_WITH(load(base + "release: {neighbour_kernel: 1.5}\n"),
+                    Catch::Contains("release.neighbour_kernel") && Catch::Contains("1.5"));
+  CHECK_THROWS_WITH(load(base + "release: {mechanism: papernot_steinke, repetitions: {mean: 1}}\n"),
+                    Catch::Contains("release.repetitions.mean"));
+  CHECK_THROWS_WITH(load(base + "candidates: {per_axis: 1}\n"),
+                    Catch::Contains("candidates.per_axis"));
+}

@@ -1,0 +1,73 @@
+#pragma once
+// The differentially private release of BO results (Kusner, Gardner, Garnett & Weinberger,
+// "Differentially Private Bayesian Optimization", ICML 2015; spec dp-bo.md): every agent tunes
+// its own objective (a validation score on its private validation set) by GP-UCB over a finite
+// set Lambda of candidate hyperparameters (GpUcbAgent: beta_t = 2 log(|Lambda| t^2 pi^2 /
+// (2 delta)), the same beta as the bounds [R-proof]); after the last round, the run's final
+// release publishes
+//   kusner (the paper's Algorithms 1 and 2):
+//     the best hyperparameter, by the exponential mechanism over the posterior mean mu_T with
+//       sensitivity c (Thm. 1) [R-proof];
+//     the best validation score max_t y_t + Laplace(s / epsilon) with s = c' (noisy
+//       observations, Thm. 3) [R-proof] or Delta_5 (noise-free observations, Thm. 5: de
+//       Freitas et al.'s constants A, tau must be given) [R];
+//     each an (epsilon, delta) event: the mechanisms are pure epsilon-DP given the sensitivity,
+//     which holds with probability 1 - delta under the GP prior (the paper's Corollaries 1-3);
+//   papernot_steinke (beyond the paper: Papernot & Steinke 2022): the best of K random
+//     candidates by noisy score on the same candidate set, RepeatAndSelect(Laplace) accounted
+//     with RDP; the GP-UCB rounds then only give the non-private reference.
+// Each release also writes the non-private reference rows (mechanism "none"): argmax mu_T and
+// max_t y_t. Candidates: the objective's grid when its domain is finite, else a grid of
+// `per_axis` points per axis on the unit box (corners included).
+#include <optional>
+#include <string>
+
+#include "algorithms/agents/gp_ucb_agent.hpp"
+#include "algorithms/protocol/algorithm.hpp"
+#include "algorithms/release/private_selection.hpp"
+
+namespace fbosim::systems {
+
+enum class ReleaseMechanism { kusner, papernot_steinke };
+enum class Observations { noisy, noise_free };
+
+struct DpBoConfig {
+  std::string name = "dp_bo";
+  int per_axis = 8;          ///< candidates.per_axis (box domains)
+  agents::GpUcbOptions ucb;  ///< gp.lengthscale, gp.noise_var; delta' = delta / 3
+  ReleaseMechanism mechanism = ReleaseMechanism::kusner;  ///< release.mechanism
+  Observations observations = Observations::noisy;        ///< release.observations
+  bool hyperparameter = true;                             ///< release.hyperparameter
+  bool value = true;                                      ///< release.value
+  double epsilon = 1;              ///< release.epsilon (each Kusner release; P&S: the total)
+  double delta = 1e-3;             ///< release.delta (each Kusner release; P&S: its delta)
+  double neighbour_kernel = 0.99;  ///< release.neighbour_kernel: k_V(V, V') [input, A8]
+  bool greedy_gamma = true;        ///< release.gamma_bound: greedy | trivial
+  std::optional<double> de_freitas_a, de_freitas_tau;  ///< release.de_freitas.{a,tau}
+  release::PrivateSelectionOptions selection;  ///< release.repetitions.*, release.score_sensitivity
+};
+
+class DpBoSystem final : public protocol::Algorithm {
+ public:
+  /// Throws std::invalid_argument for out-of-range settings; calibrates Papernot & Steinke's
+  /// base epsilon to `epsilon` at `delta` (rdp).
+  explicit DpBoSystem(DpBoConfig config);
+
+  std::string name() const override { return config_.name; }
+  /// Streams: "release"(n, k) (agent n's k-th release).
+  protocol::RunParts build(const protocol::RunInputs& inputs) const override;
+  std::vector<privacy::DpEvent> possible_events(int agents) const override;
+  std::vector<protocol::StatColumn> server_columns() const override { return {}; }
+  bool releases_values() const override { return true; }
+
+  const DpBoConfig& config() const { return config_; }
+  /// The candidate set for a domain (n x d).
+  Eigen::MatrixXd candidates(const core::Domain& domain) const;
+  /// The events of one agent's release.
+  std::vector<privacy::DpEvent> agent_events() const;
+
+ private:
+  DpBoConfig config_;
+};
+
+}  // namespace fbosim::systems

@@ -1,0 +1,59 @@
+#include "algorithms/systems/po_gp_ucb_system.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace fbosim::systems {
+
+PoGpUcbSystem::PoGpUcbSystem(PoGpUcbConfig config) : config_(std::move(config)) {
+  if (config_.name != "po_gp_ucb" && config_.name != "gp_ucb")
+    throw std::invalid_argument(
+        fmt::format("PoGpUcbSystem builds po_gp_ucb and gp_ucb, not '{}'", config_.name));
+  (void)curator::omega(config_.curator.epsilon, config_.curator.delta, config_.curator.r);
+  if (!(config_.max_norm > 0))
+    throw std::invalid_argument(
+        fmt::format("curator.max_norm must be > 0, got {}", config_.max_norm));
+  (void)agents::ucb_beta(1, 1, config_.ucb.delta);
+}
+
+std::vector<privacy::DpEvent> PoGpUcbSystem::possible_events(int agents) const {
+  if (!is_private_variant()) return {};
+  // Theorem 1's claim for each curator's release (disputed: docs/PRIVATE_BO.md).
+  return std::vector<privacy::DpEvent>(
+      static_cast<std::size_t>(agents),
+      privacy::DpEvent::epsilon_delta(config_.curator.epsilon, config_.curator.delta));
+}
+
+protocol::RunParts PoGpUcbSystem::build(const protocol::RunInputs& in) const {
+  const core::Domain& domain = *in.domain;
+  if (!domain.is_grid())
+    throw std::invalid_argument(fmt::format(
+        "{} needs a finite domain (the curator's dataset X): objective.family gp_grid2d or "
+        "another grid family",
+        config_.name));
+  if (domain.grid.rows() <= domain.dim)
+    throw std::invalid_argument(
+        fmt::format("{}: the dataset has {} rows, it needs more than d = {}", config_.name,
+                    domain.grid.rows(), domain.dim));
+  protocol::RunParts parts;
+  // The curator's preprocessing (sec. 4), the same for every agent: one normalisation.
+  const curator::Normalised X = curator::normalise(domain.grid, config_.max_norm);
+  for (int n = 0; n < in.agents; ++n) {
+    Eigen::MatrixXd candidates;
+    if (is_private_variant()) {
+      core::RngStream rng = in.streams->stream("curator", static_cast<std::uint64_t>(n));
+      candidates = curator::release(X.X, config_.curator, rng).Z;
+      parts.setup_events.push_back(
+          privacy::DpEvent::epsilon_delta(config_.curator.epsilon, config_.curator.delta));
+    } else {
+      candidates = X.X;
+    }
+    parts.agents.push_back(
+        std::make_unique<agents::GpUcbAgent>(n, std::move(candidates), domain.grid, config_.ucb));
+    parts.measured.push_back(n);
+  }
+  return parts;
+}
+
+}  // namespace fbosim::systems

@@ -1,0 +1,52 @@
+#pragma once
+// PO-GP-UCB (Kharkovskii, Dai & Low, "Private Outsourced Bayesian Optimization", ICML 2020) and
+// its non-private baseline (sec. 4): the curator normalises its inputs X (the grid of the
+// objective's finite domain) to maximal norm 25 after centring, releases Z by Algorithm 1 before
+// round 0 (an (epsilon, delta) event in the run's ledger, as the paper's Theorem 1 states) and
+// answers the modeler's queries by row index; the modeler runs GP-UCB on the rows of Z
+// (Algorithm 2, GpUcbAgent). `gp_ucb` runs the same GP-UCB on the normalised X itself, with the
+// same initial rows (the same "agent.init" stream) and objective. Every agent is its own
+// curator-modeler pair on its own objective (agents.count = 1 in the paper's setting); with N
+// agents the N releases are composed (the agents of our synthetic family share X).
+// Variants: `paper` (the spec's reading: UCB bonus beta^1/2 sigma, delta' = delta_ucb / 2 =
+// 0.025, the lift sqrt(sigma^2 + omega^2), l = 1.25) and `authors` (the authors' code as issue #12
+// reports it: bonus beta^1/2 sigma^2, delta' = 0.1, the lift sigma + omega, l = 0.25 x the
+// maximal norm); the reader applies the variant's defaults.
+#include <string>
+
+#include "algorithms/agents/gp_ucb_agent.hpp"
+#include "algorithms/curator/curator.hpp"
+#include "algorithms/protocol/algorithm.hpp"
+
+namespace fbosim::systems {
+
+enum class PoVariant { paper, authors };
+
+struct PoGpUcbConfig {
+  std::string name = "po_gp_ucb";  ///< po_gp_ucb | gp_ucb (the non-private baseline)
+  PoVariant variant = PoVariant::paper;
+  curator::CuratorOptions curator;  ///< curator.epsilon, curator.delta, curator.r, the lift
+  double max_norm = 25;             ///< curator.max_norm
+  agents::GpUcbOptions ucb;         ///< gp.*, ucb.delta, the bonus, agents.init_points
+};
+
+class PoGpUcbSystem final : public protocol::Algorithm {
+ public:
+  /// Throws std::invalid_argument for out-of-range settings.
+  explicit PoGpUcbSystem(PoGpUcbConfig config);
+
+  std::string name() const override { return config_.name; }
+  /// Streams: "curator"(n) (agent n's projection matrix M). Needs a finite domain (grid).
+  protocol::RunParts build(const protocol::RunInputs& inputs) const override;
+  /// po_gp_ucb: one EpsilonDelta(epsilon, delta) per agent; gp_ucb: none.
+  std::vector<privacy::DpEvent> possible_events(int agents) const override;
+  std::vector<protocol::StatColumn> server_columns() const override { return {}; }
+
+  const PoGpUcbConfig& config() const { return config_; }
+  bool is_private_variant() const { return config_.name == "po_gp_ucb"; }
+
+ private:
+  PoGpUcbConfig config_;
+};
+
+}  // namespace fbosim::systems

@@ -1,0 +1,201 @@
+// PoGpUcbSystem and DpBoSystem: what a run is built from (the curator's release before round 0,
+// the same initial rows for the baseline) and what the final release publishes, each number
+// against an independent computation.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+
+#include "algorithms/privacy/accountant.hpp"
+#include "algorithms/release/kusner_sensitivity.hpp"
+#include "algorithms/systems/dp_bo_system.hpp"
+#include "algorithms/systems/po_gp_ucb_system.hpp"
+
+using namespace fbosim;
+
+namespace {
+
+core::Domain square_grid(int side) {
+  core::Domain d;
+  d.dim = 2;
+  d.grid.resize(side * side, 2);
+  for (int j = 0; j < side; ++j)
+    for (int i = 0; i < side; ++i) d.grid.row(i + side * j) << i / (side - 1.0), j / (side - 1.0);
+  return d;
+}
+
+double f_of(const Eigen::VectorXd& x) { return -std::pow(x[0] - 0.3, 2) - std::pow(x[1] - 0.6, 2); }
+
+// Round 0 and `rounds` GP-UCB steps of every agent, observing f exactly.
+void drive(protocol::RunParts& parts, const core::RngFactory& rf, int rounds) {
+  for (std::size_t n = 0; n < parts.agents.size(); ++n) {
+    auto& a = *parts.agents[n];
+    core::RngStream init = rf.stream("agent.init", n);
+    for (const Eigen::VectorXd& x : a.initial_points(init)) a.observe(x, f_of(x));
+    for (int t = 1; t <= rounds; ++t) {
+      core::RngStream rng = rf.stream("agent.step", n, static_cast<std::uint64_t>(t));
+      const Eigen::VectorXd x = a.propose(t, protocol::NoBroadcast{}, rng, rf).x;
+      a.observe(x, f_of(x));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE(
+    "PO-GP-UCB: one (epsilon, delta) release per agent before round 0, the curator's Z, "
+    "and the baseline starts from the same rows") {
+  const core::Domain d = square_grid(12);
+  const core::RngFactory rf(3, 1);
+  systems::PoGpUcbConfig c;
+  c.curator = {std::exp(1.1), 1e-5, 4, curator::Lift::paper};
+  c.ucb.init_points = 2;
+  c.ucb.hyper = {6.25, 1.0, 1e-5};
+  const systems::PoGpUcbSystem po(c);
+  protocol::RunParts parts = po.build({1, 3, &d, &rf, nullptr});
+  REQUIRE(parts.agents.size() == 3);
+  CHECK(parts.setup_events ==
+        std::vector<privacy::DpEvent>(3, privacy::DpEvent::epsilon_delta(std::exp(1.1), 1e-5)));
+  CHECK(po.possible_events(3) == parts.setup_events);
+  CHECK(parts.measured == std::vector<int>{0, 1, 2});
+  CHECK_FALSE(parts.final_release);
+  // Agent 1 models the curator's release of the normalised grid with stream ("curator", 1).
+  core::RngStream rng = rf.stream("curator", 1);
+  const Eigen::MatrixXd Z = curator::release(curator::normalise(d.grid, 25).X, c.curator, rng).Z;
+  const auto& agent = dynamic_cast<const agents::GpUcbAgent&>(*parts.agents[1]);
+  CHECK(agent.posterior().candidates() == Z);
+  CHECK(agent.points() == d.grid);
+  // The baseline: no events, the normalised inputs, the same initial rows.
+  c.name = "gp_ucb";
+  const systems::PoGpUcbSystem base(c);
+  protocol::RunParts bparts = base.build({1, 3, &d, &rf, nullptr});
+  CHECK(bparts.setup_events.empty());
+  CHECK(base.possible_events(3).empty());
+  const auto& bagent = dynamic_cast<const agents::GpUcbAgent&>(*bparts.agents[1]);
+  CHECK((bagent.posterior().candidates() - curator::normalise(d.grid, 25).X).norm() == 0);
+  core::RngStream i1 = rf.stream("agent.init", 1), i2 = rf.stream("agent.init", 1);
+  CHECK(parts.agents[1]->initial_points(i1) == bparts.agents[1]->initial_points(i2));
+  // A box domain has no dataset.
+  core::Domain box;
+  box.dim = 2;
+  CHECK_THROWS_WITH(po.build({0, 1, &box, &rf, nullptr}),
+                    Catch::Matchers::Contains("finite domain"));
+}
+
+TEST_CASE("DP-BO (Kusner): candidates, sensitivities, mechanisms and events of the final release") {
+  systems::DpBoConfig c;
+  c.per_axis = 5;
+  c.ucb.hyper = {0.3, 1.0, 1e-3};
+  c.epsilon = 2;
+  c.delta = 1e-3;
+  c.neighbour_kernel = 0.98;
+  const systems::DpBoSystem sys(c);
+  core::Domain box;
+  box.dim = 2;
+  const Eigen::MatrixXd L = sys.candidates(box);
+  REQUIRE(L.rows() == 25);
+  CHECK(L.row(0) == Eigen::RowVector2d(0, 0));
+  CHECK(L.row(1) == Eigen::RowVector2d(0.25, 0));
+  CHECK(L.row(24) == Eigen::RowVector2d(1, 1));
+  CHECK(sys.possible_events(2) ==
+        std::vector<privacy::DpEvent>(4, privacy::DpEvent::epsilon_delta(2, 1e-3)));
+  const core::RngFactory rf(9, 0);
+  protocol::RunParts parts = sys.build({0, 2, &box, &rf, nullptr});
+  REQUIRE(parts.final_release);
+  drive(parts, rf, 9);
+  int evaluations = 0;
+  protocol::ReleaseInputs in;
+  in.streams = &rf;
+  in.evaluate = [&](int, const Eigen::VectorXd& x) {
+    ++evaluations;
+    return f_of(x);
+  };
+  in.query = [](int, const Eigen::VectorXd&, core::RngStream&) -> protocol::Observation {
+    FAIL("the Kusner release spends no evaluations");
+    return {0, 0};
+  };
+  in.optimum = [](int) { return std::optional<double>(); };
+  const protocol::FinalRelease out = parts.final_release(in);
+  CHECK(out.events == sys.possible_events(2));
+  REQUIRE(out.rows.size() == 8);  // per agent: hyperparameter, value, two references
+  release::KusnerSetting s;
+  s.candidates = 25;
+  s.observations = 10;
+  s.delta = 1e-3;
+  s.sigma1 = std::sqrt(2 - 2 * 0.98);
+  s.noise_var = 1e-3;
+  const double c_h = release::hyperparameter_sensitivity(s);
+  const double c_v =
+      release::value_sensitivity(s, release::information_gain_bound(L, 0.3, 1e-3, 10));
+  for (int n = 0; n < 2; ++n) {
+    const auto& agent = dynamic_cast<const agents::GpUcbAgent&>(*parts.agents[n]);
+    const protocol::ReleaseRow& h = out.rows[4 * n];
+    const protocol::ReleaseRow& v = out.rows[4 * n + 1];
+    const protocol::ReleaseRow& ref_h = out.rows[4 * n + 2];
+    const protocol::ReleaseRow& ref_v = out.rows[4 * n + 3];
+    CHECK(h.agent == n);
+    CHECK(h.mechanism == "exponential");
+    CHECK(*h.epsilon == 2);
+    CHECK(*h.delta == 1e-3);
+    CHECK(*h.sensitivity == Approx(c_h).epsilon(1e-14));
+    CHECK(*h.point == L.row(static_cast<Eigen::Index>(h.value)).transpose());
+    CHECK(*h.f == f_of(*h.point));
+    Eigen::Index best = 0;
+    agent.posterior().mean().maxCoeff(&best);
+    CHECK(*h.nonprivate == best);
+    CHECK(v.mechanism == "laplace");
+    CHECK(*v.sensitivity == Approx(c_v).epsilon(1e-12));
+    const double y_star =
+        *std::max_element(agent.observations().begin(), agent.observations().end());
+    CHECK(*v.nonprivate == y_star);
+    CHECK(v.value != y_star);  // noise was added
+    CHECK(ref_h.mechanism == "none");
+    CHECK(ref_h.value == best);
+    CHECK(ref_v.value == y_star);
+    CHECK_FALSE(ref_v.epsilon.has_value());
+  }
+  // The noise-free value release cannot run without de Freitas et al.'s constants.
+  c.observations = systems::Observations::noise_free;
+  CHECK_THROWS_WITH(systems::DpBoSystem(c), Catch::Matchers::Contains("de Freitas"));
+}
+
+TEST_CASE(
+    "DP-BO (Papernot & Steinke): calibrated to the target, K evaluations on the private "
+    "data, one RepeatAndSelect event") {
+  systems::DpBoConfig c;
+  c.mechanism = systems::ReleaseMechanism::papernot_steinke;
+  c.ucb.hyper = {0.3, 1.0, 1e-3};
+  c.epsilon = 1;
+  c.delta = 1e-5;
+  c.selection.mean = 8;
+  c.selection.shape = 1;
+  c.selection.sensitivity = 0.05;
+  const systems::DpBoSystem sys(c);
+  const auto events = sys.agent_events();
+  REQUIRE(events.size() == 1);
+  auto rdp = privacy::make_accountant("rdp");
+  rdp->compose(events[0]);
+  CHECK(rdp->epsilon(1e-5).epsilon <= 1);
+  CHECK(rdp->epsilon(1e-5).epsilon == Approx(1).epsilon(1e-5));
+  const core::Domain d = square_grid(6);
+  const core::RngFactory rf(2, 0);
+  protocol::RunParts parts = sys.build({0, 1, &d, &rf, nullptr});
+  drive(parts, rf, 4);
+  int queries = 0;
+  protocol::ReleaseInputs in;
+  in.streams = &rf;
+  in.evaluate = [](int, const Eigen::VectorXd& x) { return f_of(x); };
+  in.query = [&](int, const Eigen::VectorXd& x, core::RngStream&) {
+    ++queries;
+    return protocol::Observation{f_of(x), f_of(x)};
+  };
+  in.optimum = [](int) { return std::optional<double>(0.0); };
+  const protocol::FinalRelease out = parts.final_release(in);
+  CHECK(out.events == events);
+  REQUIRE(out.rows.size() == 4);
+  CHECK(out.rows[0].mechanism == "papernot_steinke");
+  CHECK(out.rows[0].evaluations == queries);
+  CHECK(queries >= 1);
+  CHECK(*out.rows[0].regret == Approx(-*out.rows[0].f));
+  CHECK(*out.rows[1].sensitivity == 0.05);
+}
