@@ -27,14 +27,17 @@ double clopper_pearson_lower(long long k, long long n, double c) {
   return boost::math::ibeta_inv(static_cast<double>(k), static_cast<double>(n - k + 1), 1 - c);
 }
 
-namespace {
-
-// epsilon >= max(log((1 - delta - fnr) / fpr), log((1 - delta - fpr) / fnr)), 0 if undefined.
-double epsilon_bound(double fpr, double fnr, double delta) {
+double epsilon_lower_bound(double fpr, double fnr, double delta) {
   double eps = 0;
   if (fpr > 0 && 1 - delta - fnr > 0) eps = std::max(eps, std::log((1 - delta - fnr) / fpr));
   if (fnr > 0 && 1 - delta - fpr > 0) eps = std::max(eps, std::log((1 - delta - fpr) / fnr));
   return eps;
+}
+
+namespace {
+
+double epsilon_bound(double fpr, double fnr, double delta) {
+  return epsilon_lower_bound(fpr, fnr, delta);
 }
 
 // The worst-case release for the audit: the round and agent whose clipped message moves the

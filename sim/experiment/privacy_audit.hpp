@@ -70,5 +70,9 @@ AuditResult run_audit(const ExperimentSpec& spec, const AuditOptions& options, s
 double clopper_pearson_upper(long long k, long long n, double c);
 /// The lower bound (B^-1(1 - c; k, n - k + 1); 0 when k = 0).
 double clopper_pearson_lower(long long k, long long n, double c);
+/// The epsilon any (epsilon, delta)-DP mechanism must have for a test with these error rates:
+/// max(log((1 - delta - fnr) / fpr), log((1 - delta - fpr) / fnr)), 0 where undefined (Kairouz
+/// et al. 2015).
+double epsilon_lower_bound(double fpr, double fnr, double delta);
 
 }  // namespace fbosim::sim
