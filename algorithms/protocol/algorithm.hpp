@@ -61,7 +61,7 @@ struct ReleaseRow {
   std::optional<double> nonprivate;      ///< the same quantity computed without privacy
   std::optional<Eigen::VectorXd> point;  ///< the released point (d-vector), for a point
   /// The noise-free objective at the released point, or the true value the released number
-  /// estimates; and the optimum minus it when the optimum is known.
+  /// estimates; for a point, regret = the optimum minus f when the optimum is known.
   std::optional<double> f, regret;
   long long evaluations = 0;  ///< objective evaluations the release itself spent
 };

@@ -141,7 +141,6 @@ protocol::RunParts DpBoSystem::build(const protocol::RunInputs& in) const {
       ref_v.mechanism = "none";
       ref_v.value = y_best;
       ref_v.f = f_at_y_best;
-      if (opt) ref_v.regret = *opt - f_at_y_best;
 
       if (c.mechanism == ReleaseMechanism::kusner) {
         release::KusnerSetting s;

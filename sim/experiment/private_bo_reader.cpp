@@ -104,36 +104,35 @@ std::shared_ptr<const protocol::Algorithm> read_dp_bo(ConfigReader& r, Experimen
   r.require(c.neighbour_kernel >= 0 && c.neighbour_kernel <= 1, "release.neighbour_kernel",
             "must be in [0, 1]");
   c.greedy_gamma = r.get_choice("release.gamma_bound", "greedy", {"greedy", "trivial"}) == "greedy";
+  // Every mechanism's keys are read in either mode, so one config holds both curves.
+  c.de_freitas_a = r.get_optional<double>("release.de_freitas.a");
+  c.de_freitas_tau = r.get_optional<double>("release.de_freitas.tau");
+  if (c.de_freitas_a) r.require(*c.de_freitas_a >= 0, "release.de_freitas.a", "must be >= 0");
+  if (c.de_freitas_tau) r.require(*c.de_freitas_tau > 0, "release.de_freitas.tau", "must be > 0");
   if (!ps && noise_free && c.value) {
-    c.de_freitas_a = r.get_optional<double>("release.de_freitas.a");
-    c.de_freitas_tau = r.get_optional<double>("release.de_freitas.tau");
     r.require(c.de_freitas_a.has_value(), "release.de_freitas.a",
               "the noise-free value release needs de Freitas et al.'s constant A (its "
               "sensitivity, Thm. 5, cannot be computed from data); give it or set "
               "release.value: false");
     r.require(c.de_freitas_tau.has_value(), "release.de_freitas.tau",
               "the noise-free value release needs de Freitas et al.'s constant tau");
-    r.require(*c.de_freitas_a >= 0, "release.de_freitas.a", "must be >= 0");
-    r.require(*c.de_freitas_tau > 0, "release.de_freitas.tau", "must be > 0");
   }
-  if (ps) {
-    auto& p = c.selection;
-    const bool poisson =
-        r.get_choice("release.repetitions.distribution", "truncated_negative_binomial",
-                     {"truncated_negative_binomial", "poisson"}) == "poisson";
-    p.mean = r.get<double>("release.repetitions.mean", p.mean);
-    if (poisson) {
-      r.require(p.mean >= 1 && p.mean <= 1e6, "release.repetitions.mean", "must be in [1, 1e6]");
-      p.shape = std::numeric_limits<double>::infinity();
-    } else {
-      r.require(p.mean > 1 && p.mean <= 1e6, "release.repetitions.mean", "must be in (1, 1e6]");
-      p.shape = r.get<double>("release.repetitions.shape", p.shape);
-      r.require(p.shape >= 0 && p.shape <= 1000, "release.repetitions.shape",
-                "must be in [0, 1000] (0: logarithmic, 1: geometric)");
-    }
-    p.sensitivity = r.get<double>("release.score_sensitivity", p.sensitivity);
-    r.require(p.sensitivity > 0, "release.score_sensitivity", "must be > 0");
+  auto& p = c.selection;
+  const bool poisson =
+      r.get_choice("release.repetitions.distribution", "truncated_negative_binomial",
+                   {"truncated_negative_binomial", "poisson"}) == "poisson";
+  p.mean = r.get<double>("release.repetitions.mean", p.mean);
+  if (poisson) {
+    r.require(p.mean >= 1 && p.mean <= 1e6, "release.repetitions.mean", "must be in [1, 1e6]");
+    p.shape = std::numeric_limits<double>::infinity();
+  } else {
+    r.require(p.mean > 1 && p.mean <= 1e6, "release.repetitions.mean", "must be in (1, 1e6]");
+    p.shape = r.get<double>("release.repetitions.shape", p.shape);
+    r.require(p.shape >= 0 && p.shape <= 1000, "release.repetitions.shape",
+              "must be in [0, 1000] (0: logarithmic, 1: geometric)");
   }
+  p.sensitivity = r.get<double>("release.score_sensitivity", p.sensitivity);
+  r.require(p.sensitivity > 0, "release.score_sensitivity", "must be > 0");
   auto& u = c.ucb;
   u.exclude_queried = false;  // plain GP-UCB over Lambda (Kusner et al. Alg. 1)
   u.init_points = r.get_int("agents.init_points", 1, 1, kMaxCount);

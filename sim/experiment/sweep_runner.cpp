@@ -59,7 +59,8 @@ std::string fingerprint(const std::string& build, const std::string& resolved_te
 
 const char* const kOutputs[] = {"trace.csv", "server.csv", "summary.csv", "config.resolved.yaml"};
 
-// FNV-1a over the point's four output files as they are now ("" if one is missing): a later
+// FNV-1a over the point's four output files (and release.csv when there is one) as they are now
+// ("" if one of the four is missing): a later
 // `fbosim run --out` into the point directory changes it, so its rows are never taken for the
 // point's.
 std::string outputs_hash(const std::string& dir) {
@@ -69,6 +70,12 @@ std::string outputs_hash(const std::string& dir) {
     if (!in) return "";
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const std::string name = f;
+    h = fnv({&name, &text}, h);
+  }
+  // release.csv too where the algorithm writes one (absent elsewhere: the hash is unchanged).
+  if (std::ifstream in(dir + "/release.csv", std::ios::binary); in) {
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string name = "release.csv";
     h = fnv({&name, &text}, h);
   }
   return fmt::format("{:016x}", h);
@@ -134,14 +141,20 @@ SweepRow make_row(const Prepared& p, double seconds) {
   if (p.dp) {
     const std::string server_path = p.dir + "/server.csv";
     const CsvTable server = CsvTable::read(server_path);
-    const int cc = server.column("clipped", server_path),
-              cs = server.column("selected", server_path);
-    double sum_clipped = 0, sum_selected = 0;
-    for (const auto& r : server.rows) {
-      sum_clipped += std::atof(r[cc].c_str());
-      sum_selected += std::atof(r[cs].c_str());
+    const auto has = [&](const char* c) {
+      return std::find(server.header.begin(), server.header.end(), c) != server.header.end();
+    };
+    // Only a server that clips has these columns (issue #12's releases have no server).
+    if (has("clipped") && has("selected")) {
+      const int cc = server.column("clipped", server_path),
+                cs = server.column("selected", server_path);
+      double sum_clipped = 0, sum_selected = 0;
+      for (const auto& r : server.rows) {
+        sum_clipped += std::atof(r[cc].c_str());
+        sum_selected += std::atof(r[cs].c_str());
+      }
+      if (sum_selected > 0) clipped = fmt::format("{}", sum_clipped / sum_selected);
     }
-    if (sum_selected > 0) clipped = fmt::format("{}", sum_clipped / sum_selected);
   }
   row.metrics.emplace_back("clipped_fraction", clipped);
   row.metrics.emplace_back("seconds", fmt::format("{:.3f}", seconds));
