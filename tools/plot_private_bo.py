@@ -1,0 +1,335 @@
+#!/usr/bin/python3
+"""Figures and tables of issue #12 from the results tools/private_bo.sh writes:
+
+  po_fig2a.png/.pdf      PO-GP-UCB, Kharkovskii, Dai & Low (ICML 2020) Fig. 2a: simple regret
+                         after T = 50 against epsilon (r = 10), per setting, with non-private
+                         GP-UCB as a band; the dotted line is where omega = sigma_min
+  po_tables.md/.csv      Tables 1-3: simple regret against r at epsilon = e^1.1, e^1.3, e^1.5,
+                         the paper's numbers next to ours (mean +- s.e. over 50 runs)
+  dpbo_landmine.png/.pdf the DP release of BO results (Kusner et al., ICML 2015) on landmine:
+                         (a) validation AUC of the released hyperparameter and (b) the error of
+                         the released best AUC against epsilon, Kusner's mechanisms and Papernot
+                         & Steinke's random search, with the non-private references
+  dpbo_landmine.md       the same numbers as a table
+  dpbo_synthetic.png/.pdf the synthetic check: regret of the released candidate against epsilon
+
+    tools/plot_private_bo.py [--results DIR] [--out DIR]
+    tools/plot_private_bo.py --self-test
+
+Missing results skip their figure with one line on stderr; the exit status is 0 if anything was
+drawn. Uses Debian's python3-matplotlib and python3-pandas only.
+"""
+
+import argparse
+import math
+import os
+import sys
+import tempfile
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+# The paper's numbers (Kharkovskii et al. 2020, Tables 1-3; spec po-gp-ucb.md sec. 6.2).
+PAPER_TABLES = {
+    1: (1.1, {3: 0.073, 6: 0.038, 8: 0.018, 10: 0.014, 15: 0.118, 20: 0.137}, 10),
+    2: (1.3, {3: 0.091, 9: 0.009, 12: 0.019, 15: 0.008, 20: 0.127, 30: 0.134}, 15),
+    3: (1.5, {5: 0.05, 10: 0.021, 15: 0.003, 20: 0.002, 30: 0.094, 50: 0.142}, 20),
+}
+# Fig. 2a as quoted in the text: extra simple regret over non-private GP-UCB, in sigma_y.
+PAPER_FIG2A_GAP = {1.1: 0.011, 0.9: 0.069, 0.0: 0.099}
+# (label, sweep suffix, baseline run) of the settings drawn.
+SETTINGS = [
+    ("paper (l = 1.25)", "", "po_fig2a_gp_ucb"),
+    ("paper, l = 6.25", "_l6.25", "po_fig2a_l6.25_gp_ucb"),
+    ("authors (l = 6.25)", "_authors", "po_fig2a_authors_gp_ucb"),
+]
+SIGMA_MIN = 1030.88  # the centred grid's smallest singular value (spec sec. 6.6)
+
+
+def omega(eps, delta, r):
+    """Alg. 1 line 5 [reconstructed]: 16 sqrt(r ln(2/delta)) ln(16 r / delta) / eps."""
+    return 16 * math.sqrt(r * math.log(2 / delta)) * math.log(16 * r / delta) / eps
+
+
+def read_sweep(results, name):
+    path = os.path.join(results, name + "_sweep", "sweep.csv")
+    if not os.path.exists(path):
+        return None
+    return pd.read_csv(path)
+
+
+def final_regret(results, name):
+    path = os.path.join(results, name, "summary.csv")
+    if not os.path.exists(path):
+        return None
+    last = pd.read_csv(path).iloc[-1]
+    return float(last["mean_regret"]), float(last["se_regret"])
+
+
+def save(fig, out, stem):
+    for ext in ("png", "pdf"):
+        fig.savefig(os.path.join(out, f"{stem}.{ext}"), bbox_inches="tight")
+    plt.close(fig)
+
+
+def po_fig2a(results, out):
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    drawn = False
+    for k, (label, suffix, base) in enumerate(SETTINGS):
+        s = read_sweep(results, "po_fig2a" + suffix)
+        if s is None:
+            continue
+        s = s.sort_values("curator.epsilon")
+        color = f"C{k}"
+        ax.errorbar(s["curator.epsilon"], s["mean_regret"], yerr=s["se_regret"], marker="o",
+                    capsize=3, color=color, label=f"PO-GP-UCB, {label}")
+        b = final_regret(results, base)
+        if b is not None:
+            ax.axhline(b[0], color=color, ls="--", lw=1, label=f"GP-UCB, {label}")
+            ax.axhspan(b[0] - b[1], b[0] + b[1], color=color, alpha=0.12)
+        drawn = True
+    if not drawn:
+        print("plot_private_bo: skipped po_fig2a: no results/po_fig2a*_sweep", file=sys.stderr)
+        plt.close(fig)
+        return False
+    ax.axvline(omega(1, 1e-5, 10) / SIGMA_MIN, color="grey", ls=":", lw=1)
+    ax.set_xscale("log")
+    ax.set_xlabel("epsilon (delta = 1e-5, r = 10); dotted: omega = sigma_min")
+    ax.set_ylabel("simple regret after T = 50")
+    ax.set_title("PO-GP-UCB, synthetic GP data (Fig. 2a)")
+    ax.legend(fontsize=7)
+    save(fig, out, "po_fig2a")
+    return True
+
+
+def po_tables(results, out):
+    rows, lines = [], []
+    labels = [label for label, _, _ in SETTINGS]
+    for t, (log_eps, paper, largest) in PAPER_TABLES.items():
+        sweeps = [read_sweep(results, f"po_table{t}{suffix}") for _, suffix, _ in SETTINGS]
+        if all(s is None for s in sweeps):
+            continue
+        lines.append(f"\nTable {t}: epsilon = e^{log_eps}, delta = 1e-5, T = 50; the largest "
+                     f"tested r in the if branch is {largest}\n")
+        lines.append("| r | branch | paper | " + " | ".join(labels) + " |")
+        lines.append("|---|---|---|" + "---|" * len(labels))
+        for r, value in paper.items():
+            branch = "if" if SIGMA_MIN >= omega(math.exp(log_eps), 1e-5, r) else "else"
+            cells = []
+            for (label, _, _), s in zip(SETTINGS, sweeps):
+                hit = None if s is None else s[s["curator.r"] == r]
+                if hit is None or hit.empty:
+                    cells.append("")
+                    continue
+                m, se = float(hit["mean_regret"].iloc[0]), float(hit["se_regret"].iloc[0])
+                cells.append(f"{m:.3f} +- {se:.3f}")
+                rows.append({"table": t, "epsilon": f"e^{log_eps}", "r": r, "branch": branch,
+                             "setting": label, "paper": value, "mean_regret": m, "se_regret": se})
+            mark = "**" if r == largest else ""
+            lines.append(f"| {mark}{r}{mark} | {branch} | {value} | " + " | ".join(cells) + " |")
+    if not rows:
+        print("plot_private_bo: skipped po_tables: no results/po_table*_sweep", file=sys.stderr)
+        return False
+    text = "PO-GP-UCB, simple regret after 50 iterations (mean +- s.e. over 50 runs)\n" + \
+        "\n".join(lines) + "\n"
+    with open(os.path.join(out, "po_tables.md"), "w") as f:
+        f.write(text)
+    pd.DataFrame(rows).to_csv(os.path.join(out, "po_tables.csv"), index=False)
+    print(text)
+    return True
+
+
+def release_points(results, name):
+    """Per epsilon: the rows of every point's release.csv, with the epsilon of the sweep."""
+    s = read_sweep(results, name)
+    if s is None:
+        return None
+    frames = []
+    for _, p in s.iterrows():
+        path = os.path.join(results, name + "_sweep", p["dir"], "release.csv")
+        r = pd.read_csv(path)
+        r["sweep_epsilon"] = float(p["release.epsilon"])
+        frames.append(r)
+    return pd.concat(frames, ignore_index=True)
+
+
+def summarise(rows, mechanism):
+    """Mean and s.e. over runs, per epsilon: f of the released point, |value - nonprivate|."""
+    out = []
+    for eps, g in rows.groupby("sweep_epsilon"):
+        h = g[(g["quantity"] == "hyperparameter") & (g["mechanism"] == mechanism)]
+        v = g[(g["quantity"] == "best_value") & (g["mechanism"] == mechanism)]
+        ref_h = g[(g["quantity"] == "hyperparameter") & (g["mechanism"] == "none")]
+        err = (v["value"] - v["nonprivate"]).abs()
+        n = max(len(h), 1)
+        out.append({"epsilon": eps, "f": h["f"].mean(), "f_se": h["f"].std(ddof=1) / math.sqrt(n)
+                    if len(h) > 1 else 0.0, "regret": h["regret"].mean(),
+                    "value_error": err.mean() if len(v) else float("nan"),
+                    "sensitivity": h["sensitivity"].mean() if len(h) else float("nan"),
+                    "reference_f": ref_h["f"].mean(),
+                    "evaluations": h["evaluations"].mean() if len(h) else 0.0})
+    return pd.DataFrame(out).sort_values("epsilon")
+
+
+def dpbo_landmine(results, out):
+    curves = [("dpbo_landmine", "exponential", "Kusner: exponential mechanism (noisy)"),
+              ("dpbo_landmine_noise_free", "exponential", "Kusner: noise-free"),
+              ("dpbo_landmine_ps", "papernot_steinke", "Papernot & Steinke random search")]
+    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
+    lines, drawn, reference = [], False, None
+    for k, (name, mech, label) in enumerate(curves):
+        rows = release_points(results, name)
+        if rows is None:
+            continue
+        s = summarise(rows, mech)
+        a.errorbar(s["epsilon"], s["f"], yerr=s["f_se"], marker="o", capsize=3, color=f"C{k}",
+                   label=label)
+        if s["value_error"].notna().any():
+            b.plot(s["epsilon"], s["value_error"], marker="o", color=f"C{k}", label=label)
+        reference = s["reference_f"].mean()
+        lines.append(f"\n{label} ({name})\n")
+        lines.append("| epsilon | sensitivity | AUC of the released C, gamma | |released - best| "
+                     "AUC | evaluations |")
+        lines.append("|---|---|---|---|---|")
+        for _, r in s.iterrows():
+            lines.append(f"| {r['epsilon']:g} | {r['sensitivity']:.3g} | {r['f']:.3f} +- "
+                         f"{r['f_se']:.3f} | {r['value_error']:.3g} | {r['evaluations']:.1f} |")
+        drawn = True
+    if not drawn:
+        print("plot_private_bo: skipped dpbo_landmine: no results/dpbo_landmine*_sweep",
+              file=sys.stderr)
+        plt.close(fig)
+        return False
+    a.axhline(reference, color="k", ls="--", lw=1, label="non-private: argmax of mu_T")
+    lines.append(f"\nnon-private reference (argmax mu_T): AUC {reference:.3f}\n")
+    for ax in (a, b):
+        ax.set_xscale("log")
+        ax.set_xlabel("epsilon of each release")
+    b.set_yscale("log")
+    a.set_ylabel("validation AUC of the released hyperparameter")
+    b.set_ylabel("|released best AUC - max_t y_t|")
+    a.set_title("(a) released hyperparameter")
+    b.set_title("(b) released best validation score")
+    a.legend(fontsize=7)
+    b.legend(fontsize=7)
+    save(fig, out, "dpbo_landmine")
+    with open(os.path.join(out, "dpbo_landmine.md"), "w") as f:
+        f.write("DP release of BO results on landmine field 0 (mean over runs)\n" +
+                "\n".join(lines) + "\n")
+    return True
+
+
+def dpbo_synthetic(results, out):
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    drawn = False
+    for k, (name, mech, label) in enumerate(
+            [("dpbo_synthetic", "exponential", "Kusner: exponential mechanism"),
+             ("dpbo_synthetic_ps", "papernot_steinke", "Papernot & Steinke")]):
+        rows = release_points(results, name)
+        if rows is None:
+            continue
+        s = summarise(rows, mech)
+        ax.plot(s["epsilon"], s["regret"], marker="o", color=f"C{k}", label=label)
+        ref = rows[(rows["quantity"] == "hyperparameter") & (rows["mechanism"] == "none")]
+        ax.axhline(ref["regret"].mean(), color="k", ls="--", lw=1)
+        drawn = True
+    if not drawn:
+        print("plot_private_bo: skipped dpbo_synthetic: no results/dpbo_synthetic*_sweep",
+              file=sys.stderr)
+        plt.close(fig)
+        return False
+    ax.set_xscale("log")
+    ax.set_xlabel("epsilon of the release")
+    ax.set_ylabel("regret of the released candidate (dashed: argmax mu_T)")
+    ax.set_title("DP release of BO results, synthetic check")
+    ax.legend(fontsize=7)
+    save(fig, out, "dpbo_synthetic")
+    return True
+
+
+def draw(results, out):
+    os.makedirs(out, exist_ok=True)
+    done = [po_fig2a(results, out), po_tables(results, out), dpbo_landmine(results, out),
+            dpbo_synthetic(results, out)]
+    return 0 if any(done) else 1
+
+
+def self_test():
+    """Draws made-up results and checks what was written."""
+    with tempfile.TemporaryDirectory() as tmp:
+        res = os.path.join(tmp, "r")
+        for _, suffix, base in SETTINGS:
+            d = os.path.join(res, f"po_fig2a{suffix}_sweep")
+            os.makedirs(d)
+            pd.DataFrame({"point": range(3), "curator.epsilon": [1.0, 2.0, 3.0],
+                          "mean_regret": [0.3, 0.2, 0.1], "se_regret": [0.01] * 3,
+                          "dir": ["a", "b", "c"]}).to_csv(os.path.join(d, "sweep.csv"),
+                                                          index=False)
+            os.makedirs(os.path.join(res, base))
+            pd.DataFrame({"round": [0, 50], "mean_regret": [1, 0.05],
+                          "se_regret": [0.1, 0.01]}).to_csv(
+                os.path.join(res, base, "summary.csv"), index=False)
+            for t, (_, paper, _) in PAPER_TABLES.items():
+                d = os.path.join(res, f"po_table{t}{suffix}_sweep")
+                os.makedirs(d)
+                pd.DataFrame({"point": range(len(paper)), "curator.r": list(paper),
+                              "mean_regret": [0.0123] * len(paper),
+                              "se_regret": [0.002] * len(paper)}).to_csv(
+                    os.path.join(d, "sweep.csv"), index=False)
+        for name, mech in [("dpbo_landmine", "exponential"), ("dpbo_landmine_ps",
+                                                              "papernot_steinke"),
+                           ("dpbo_synthetic", "exponential")]:
+            d = os.path.join(res, name + "_sweep")
+            os.makedirs(d)
+            pd.DataFrame({"point": [0, 1], "release.epsilon": [1, 10],
+                          "dir": ["e1", "e10"]}).to_csv(os.path.join(d, "sweep.csv"), index=False)
+            for p, eps in [("e1", 1), ("e10", 10)]:
+                os.makedirs(os.path.join(d, p))
+                pd.DataFrame([
+                    {"run": 0, "agent": 0, "quantity": "hyperparameter", "mechanism": mech,
+                     "epsilon": eps, "delta": 1e-3, "sensitivity": 13.0, "value": 5,
+                     "nonprivate": 3, "x0": 0.1, "x1": 0.2, "f": 0.7, "regret": 0.2,
+                     "evaluations": 4},
+                    {"run": 0, "agent": 0, "quantity": "best_value", "mechanism": mech,
+                     "epsilon": eps, "delta": 1e-3, "sensitivity": 15.0, "value": 0.9 + 10 / eps,
+                     "nonprivate": 0.9, "f": 0.9, "evaluations": 0},
+                    {"run": 0, "agent": 0, "quantity": "hyperparameter", "mechanism": "none",
+                     "value": 3, "x0": 0.3, "x1": 0.3, "f": 0.9, "regret": 0.0,
+                     "evaluations": 0}]).to_csv(os.path.join(d, p, "release.csv"), index=False)
+        out = os.path.join(tmp, "figures")
+        assert draw(res, out) == 0
+        for stem in ("po_fig2a", "dpbo_landmine", "dpbo_synthetic"):
+            for ext in ("png", "pdf"):
+                path = os.path.join(out, f"{stem}.{ext}")
+                assert os.path.getsize(path) > 0, path
+        md = open(os.path.join(out, "po_tables.md")).read()
+        assert "| **10** | if | 0.014 | 0.012 +- 0.002" in md, md
+        assert "| 15 | else | 0.118 |" in md, md
+        assert "| **20** | if | 0.002 |" in md, md
+        land = open(os.path.join(out, "dpbo_landmine.md")).read()
+        assert "| 1 | 13 | 0.700 +- 0.000 | 10 | 4.0 |" in land, land
+        assert "| 10 | 13 | 0.700 +- 0.000 | 1 | 4.0 |" in land, land
+        # omega at the paper's check values (spec sec. 6.6 / its test 1)
+        assert abs(omega(math.exp(1.1), 1e-5, 10) - 976.1) < 0.1
+        # nothing to draw: exit status 1
+        assert draw(os.path.join(tmp, "empty"), os.path.join(tmp, "f2")) == 1
+    print("plot_private_bo self-test: ok")
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--results", default="results")
+    p.add_argument("--out", default=None)
+    p.add_argument("--self-test", action="store_true")
+    a = p.parse_args()
+    if a.self_test:
+        return self_test()
+    return draw(a.results, a.out or os.path.join(a.results, "figures"))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
