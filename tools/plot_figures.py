@@ -37,7 +37,15 @@ import os
 import sys
 import tempfile
 
-import matplotlib
+try:
+    import matplotlib
+    import pandas  # noqa: F401
+except ImportError as missing:  # e.g. a pyenv or venv python3 without Debian's packages
+    debian = "/usr/bin/python3"
+    if os.path.realpath(sys.executable) != os.path.realpath(debian) and os.access(debian, os.X_OK):
+        os.execv(debian, [debian] + sys.argv)  # Debian's python3 has them (tools/setup.sh)
+    sys.exit(f"plot_figures: {missing}; install Debian's python3-matplotlib and python3-pandas "
+             "(tools/setup.sh does) and run it with /usr/bin/python3")
 
 matplotlib.use("Agg")  # files only; never needs a display
 import matplotlib.pyplot as plt  # noqa: E402

@@ -235,7 +235,21 @@ def self_test():
     return 0 if ok else 1
 
 
+def need_debian_python():
+    """Re-runs the script with Debian's python3 when this one lacks matplotlib or pandas (a
+    pyenv or venv python3), before anything was started; else says what to install."""
+    import importlib.util
+    if all(importlib.util.find_spec(m) for m in ("matplotlib", "pandas")):
+        return
+    debian = "/usr/bin/python3"
+    if os.path.realpath(sys.executable) != os.path.realpath(debian) and os.access(debian, os.X_OK):
+        os.execv(debian, [debian] + sys.argv)
+    sys.exit("plot_privacy: matplotlib or pandas is missing; install Debian's "
+             "python3-matplotlib and python3-pandas (tools/setup.sh does) and use /usr/bin/python3")
+
+
 def main():
+    need_debian_python()
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--results", default="results")

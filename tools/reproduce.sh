@@ -179,17 +179,25 @@ t0=$(date +%s.%N)
 echo "reproduce.sh: $scale scale, ${#tasks[@]} task(s), $jobs at a time, results in $results/"
 failed=0
 running=0
+done_tasks=0
+# finished: one more task done; prints [k/N] with the elapsed time and an estimate of the rest.
+finished() {
+  running=$((running - 1))
+  done_tasks=$((done_tasks + 1))
+  awk -v k="$done_tasks" -v n="${#tasks[@]}" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {
+    e = b - a; printf "reproduce.sh: [%d/%d] %.0f s elapsed, ETA %.0f s\n", k, n, e, e / k * (n - k) }'
+}
 for task in "${tasks[@]}"; do
   if ((running >= jobs)); then
     wait -n || failed=$((failed + 1))
-    running=$((running - 1))
+    finished
   fi
   run_task "$task" &
   running=$((running + 1))
 done
 while ((running > 0)); do
   wait -n || failed=$((failed + 1))
-  running=$((running - 1))
+  finished
 done
 echo "reproduce.sh: experiments took $(elapsed "$t0") s"
 

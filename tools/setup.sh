@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages fbosim needs (only those missing) and builds it in Release.
 # Sourced by tools/quickstart.sh and tools/run_tests.sh; safe to run on its own.
+# --help prints the comment above.
+case ${1:-} in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '/^[^#]/d; /^#SBATCH/d; s/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
