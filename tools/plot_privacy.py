@@ -44,7 +44,7 @@ def load_plotting(results=True):
     if results:
         import pandas
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        from plot_figures import read_resolved as reader
+        from fbosim_plots import read_resolved as reader
         pd, read_resolved = pandas, reader
 
 ACCOUNTANTS = ["moments", "rdp", "pld", "gdp"]
