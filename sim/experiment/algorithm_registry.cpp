@@ -16,11 +16,13 @@ const std::vector<AlgorithmEntry>& algorithm_registry() {
       {"dp_fts_de", "DP-FTS-DE (Dai, Low & Jaillet 2021)", read_fts_de, estimate_fts_de},
       {"fts_target", "FTS, Algorithm 1: one target agent and N sources (Dai, Low & Jaillet 2020)",
        read_fts_target, estimate_fts_target},
-      {"rgpe", "RGPE adapted to FBO: ranking-weighted ensemble of the sources' RFF posteriors "
-               "(FTS sec. 3.2; Feurer, Letham & Bakshy 2018)",
+      {"rgpe",
+       "RGPE adapted to FBO: ranking-weighted ensemble of the sources' RFF posteriors "
+       "(FTS sec. 3.2; Feurer, Letham & Bakshy 2018)",
        read_fts_target, estimate_fts_target},
-      {"taf", "TAF adapted to FBO: transfer acquisition function over the sources' RFF "
-              "posteriors (FTS sec. 3.2; Wistuba, Schilling & Schmidt-Thieme 2018)",
+      {"taf",
+       "TAF adapted to FBO: transfer acquisition function over the sources' RFF "
+       "posteriors (FTS sec. 3.2; Wistuba, Schilling & Schmidt-Thieme 2018)",
        read_fts_target, estimate_fts_target},
   };
   return entries;
