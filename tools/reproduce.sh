@@ -205,6 +205,10 @@ echo "reproduce.sh: experiments took $(elapsed "$t0") s"
 plot_status=0
 "$python" tools/plot_figures.py --results "$results" --out "$results/figures" \
   --only "$(IFS=,; echo "${figures[*]}")" || plot_status=$?
+# The papers' claims, checked on these results (docs/FIDELITY.md for the full set at full scale).
+fidelity=$results/FIDELITY.md
+[ "$scale" != full ] || [ -n "$only" ] || fidelity=docs/FIDELITY.md  # the whole set only
+"$python" tools/claims.py --results "$results" --out "$fidelity" || plot_status=$?
 echo "reproduce.sh: total $(elapsed "$t0") s ($scale scale, experiments and figures)"
 ((failed == 0)) || { echo "reproduce.sh: $failed task(s) failed" >&2; exit 1; }
 exit "$plot_status"
