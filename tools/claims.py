@@ -66,6 +66,8 @@ def per_run(directory, metric, rounds):
     curve = last.groupby(["run", "round"])["value"].mean().reset_index()
     r0, r1 = rounds
     window = curve[(curve["round"] >= r0) & (curve["round"] <= r1)]
+    if window.empty:
+        return {}, metric, None
     return window.groupby("run")["value"].mean().to_dict(), metric, int(window["round"].max())
 
 
@@ -78,6 +80,8 @@ def evaluate(claim, results, default_rounds):
         return {"verdict": "missing results", "missing": missing}
     better, metric, last = per_run(paths[0], metric, rounds)
     worse, _, _ = per_run(paths[1], metric, rounds)
+    if last is None or not set(better) & set(worse):
+        return {"verdict": "missing results", "missing": [f"iterations {rounds[0]}-{rounds[1]}"]}
     rounds = [rounds[0], min(rounds[1], last)]  # runs shorter than the window: what they have
     runs = sorted(set(better) & set(worse))
     d = [worse[r] - better[r] for r in runs]
@@ -145,6 +149,7 @@ def self_test():
         ok = ok and evaluate({"better": "a", "worse": "a", "kind": "comparable"}, root,
                              [1, 2])["verdict"] == "holds"
         ok = ok and evaluate({"better": "a", "worse": "zz"}, root, [1, 2])["verdict"] == "missing results"
+        ok = ok and evaluate({"better": "a", "worse": "b"}, root, [5, 9])["verdict"] == "missing results"
     print("claims self-test: " + ("ok" if ok else "FAILED"))
     return 0 if ok else 1
 
