@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "datasets/objective.hpp"
+#include "datasets/objective_family.hpp"
 #include "sim/core/rng.hpp"
 
 namespace fbosim::datasets {
@@ -30,9 +31,27 @@ struct SyntheticSpec {
   int unperturbed = 0;
 };
 
-/// Validates spec (throws std::invalid_argument naming the field and value) and draws one
-/// objective per agent. All draws come from rng.stream("objective.base") and
-/// rng.stream("objective.agent", n), so they do not depend on any other setting.
+class GridGpSampler;
+
+/// The family of one experiment. The grid families' sampler (the Cholesky factor of the G x G
+/// kernel matrix, O(G^3)) and domain are built once, in the constructor, and shared by every
+/// run, whose own set-up is then one O(G^2) triangular product per GP sample.
+class SyntheticFamily final : public ObjectiveFamily {
+ public:
+  /// Validates spec (throws std::invalid_argument naming the field and value).
+  explicit SyntheticFamily(SyntheticSpec spec);
+  /// One objective per agent. All draws come from rng.stream("objective.base") and
+  /// rng.stream("objective.agent", n), so they do not depend on any other setting.
+  std::vector<std::shared_ptr<const Objective>> make(int agents,
+                                                     const core::RngFactory& rng) const override;
+
+ private:
+  SyntheticSpec spec_;
+  std::shared_ptr<const GridGpSampler> sampler_;  // grid families only
+  std::shared_ptr<const core::Domain> domain_;    // grid families only
+};
+
+/// SyntheticFamily(spec).make(agents, rng).
 std::vector<std::shared_ptr<const Objective>> make_synthetic(const SyntheticSpec& spec, int agents,
                                                              const core::RngFactory& rng);
 
