@@ -5,25 +5,6 @@
 
 namespace fbosim::datasets {
 
-namespace {
-
-class SyntheticFamily final : public ObjectiveFamily {
- public:
-  explicit SyntheticFamily(SyntheticSpec spec) : spec_(std::move(spec)) {}
-  bool varies_by_run() const override {
-    return !(spec_.family == "gp_grid2d" && spec_.same_function);
-  }
-  std::vector<std::shared_ptr<const Objective>> make(int agents,
-                                                     const core::RngFactory& rng) const override {
-    return make_synthetic(spec_, agents, rng);
-  }
-
- private:
-  SyntheticSpec spec_;
-};
-
-}  // namespace
-
 bool is_real_world(const std::string& family) {
   return family == "landmine" || family == "activity" || family == "emnist";
 }

@@ -10,6 +10,8 @@
 # Set `datasets.root` in a config to the same folder. Files already present and verified are
 # kept. Needs curl, unzip and sha256sum. Exits non-zero, saying why, when a download fails (for
 # instance offline) or a checksum differs; a partial download never replaces a good file.
+# --help prints the comment above.
+case ${1:-} in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '/^[^#]/d; /^#SBATCH/d; s/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail
 
 DATA="${FBOSIM_DATA:-data}"

@@ -37,11 +37,19 @@ import os
 import sys
 import tempfile
 
-import matplotlib
+try:
+    import matplotlib
+    import pandas  # noqa: F401
+except ImportError as missing:  # e.g. a pyenv or venv python3 without Debian's packages
+    debian = "/usr/bin/python3"
+    if os.path.realpath(sys.executable) != os.path.realpath(debian) and os.access(debian, os.X_OK):
+        os.execv(debian, [debian] + sys.argv)  # Debian's python3 has them (tools/setup.sh)
+    sys.exit(f"plot_figures: {missing}; install Debian's python3-matplotlib and python3-pandas "
+             "(tools/setup.sh does) and run it with /usr/bin/python3")
 
-matplotlib.use("Agg")  # files only; never needs a display
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fbosim_plots import (SYMBOLS, Curve, draw_rounds, finish_axes, legend_labels,  # noqa: E402
+                          method_name, plt, pd, read_resolved)
 
 # --------------------------------------------------------------------------------------------
 # Expected result names (results/<name>/), one table for every figure. The synthetic names are
@@ -158,197 +166,6 @@ ORDER = ["fig2a", "fig2b", "fig2c", "fig2d", "fig3a", "fig3b", "fig3c", "fig3d",
 assert sorted(ORDER) == sorted(FIGURES)
 
 # --------------------------------------------------------------------------------------------
-# Reading results
-# --------------------------------------------------------------------------------------------
-def _scalar(text):
-    """A YAML scalar as config.resolved.yaml writes it (yaml-cpp's emitter)."""
-    t = text.strip()
-    if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
-        return t[1:-1]
-    low = t.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    for conv in (int, float):
-        try:
-            return conv(t)
-        except ValueError:
-            pass
-    return t
-
-
-def read_resolved(path):
-    """Flattens the block mappings of config.resolved.yaml to {"server.clip_norm": 11, ...}.
-
-    Only what fbosim writes is needed (block maps, scalars, block lists of scalars), so the
-    standard library suffices; a list becomes a tuple of scalars."""
-    flat, stack = {}, []  # stack of (indent, key prefix)
-    last_key = None
-    with open(path, encoding="utf-8") as fh:
-        for raw in fh:
-            line = raw.split(" #", 1)[0].rstrip()
-            if not line.strip() or line.lstrip().startswith("#") or line.strip() == "---":
-                continue
-            indent = len(line) - len(line.lstrip())
-            body = line.strip()
-            if body.startswith("- "):
-                if last_key is not None:
-                    old = flat.get(last_key)
-                    flat[last_key] = (old if isinstance(old, tuple) else ()) + (_scalar(body[2:]),)
-                continue
-            while stack and stack[-1][0] >= indent:
-                stack.pop()
-            key, _, value = body.partition(":")
-            full = ".".join([p for _, p in stack] + [key.strip()])
-            if value.strip():
-                flat[full] = _scalar(value)
-                last_key = None
-            else:
-                stack.append((indent, key.strip()))
-                last_key = full
-    return flat
-
-
-class Curve:
-    """One result directory: its summary.csv and resolved config."""
-
-    def __init__(self, directory):
-        self.name = os.path.basename(os.path.normpath(directory))
-        self.directory = directory
-        path = os.path.join(directory, "summary.csv")
-        self.summary = pd.read_csv(path)
-        for column in ("round", "mean_regret", "se_regret", "mean_best_f", "se_best_f", "epsilon"):
-            if column not in self.summary.columns:
-                raise ValueError(f"{path}: no column '{column}'")
-        if self.summary.empty:
-            raise ValueError(f"{path}: no rows")
-        resolved = os.path.join(directory, "config.resolved.yaml")
-        self.config = read_resolved(resolved) if os.path.exists(resolved) else {}
-
-    def get(self, key, default=None):
-        return self.config.get(key, default)
-
-    def is_dp(self):
-        return (self.get("algorithm", "fts_de") in ("fts_de", "dp_fts", "dp_fts_de") and
-                self.get("server.dp", True) is True)
-
-    def target_family(self):
-        return self.get("algorithm") in ("fts_target", "rgpe", "taf")
-
-    def message_floats(self):
-        """Floats one source sends (FTS sec. 3.2): M, M + M^2, or M + M^2 + 1 (TAF)."""
-        m = int(self.get("rff.features", 100))
-        alg = self.get("algorithm")
-        return m if alg == "fts_target" else m + m * m + (1 if alg == "taf" else 0)
-
-    def epsilon_column(self):
-        """The epsilon of the configured accountant (the `epsilon` column); an explicit
-        epsilon_<accountant> column wins when present."""
-        acc = self.get("server.accountant")
-        col = f"epsilon_{acc}"
-        return col if acc and col in self.summary.columns else "epsilon"
-
-    def final_epsilon(self):
-        return float(self.summary[self.epsilon_column()].iloc[-1])
-
-    def epsilon_at(self, rnd):
-        rows = self.summary if rnd is None else self.summary[self.summary["round"] <= rnd]
-        row = rows.iloc[-1]
-        return float(row[self.epsilon_column()]), int(row["round"])
-
-    def y(self, kind):
-        """(x, mean, se) of the plotted quantity."""
-        s = self.summary
-        if kind == "regret":
-            return s["round"].to_numpy(), s["mean_regret"].to_numpy(), s["se_regret"].to_numpy()
-        # Best validation error = 1 - best score; the standard error is unchanged.
-        return s["round"].to_numpy(), 1.0 - s["mean_best_f"].to_numpy(), s["se_best_f"].to_numpy()
-
-
-def method_name(c):
-    """The paper's name of the algorithm a config runs."""
-    alg = c.get("algorithm", "fts_de")
-    if alg == "ts" or (alg == "fts_target" and c.get("target.schedule") == "local"):
-        return "TS"
-    if alg in ("rgpe", "taf"):
-        return alg.upper() + (" (corrected)" if c.get("ensemble.variant") == "corrected" else "")
-    if alg == "fts_target":
-        return "FTS"
-    de = int(c.get("exploration.subregions", 1)) > 1
-    return ("DP-" if c.is_dp() else "") + ("FTS-DE" if de else "FTS")
-
-
-# Keys whose differences between the curves of a figure are worth a legend entry, with the
-# paper's symbols. Anything else that differs is shown as key = value.
-SYMBOLS = {
-    "exploration.subregions": "P",
-    "server.clip_norm": "S",
-    "server.sampling_rate": "q",
-    "server.noise_multiplier": "z",
-    "objective.alpha": "alpha",
-    "server.sampling": "sampling",
-    "rff.features": "M",
-    "sources.points": "t_n",
-    "objective.perturbation": "d_n",
-}
-IGNORED = {"name", "seed", "runs", "algorithm", "server.dp", "ensemble.variant"}
-
-
-def _describe(key, value, c):
-    if key in ("exploration.schedule", "target.schedule"):
-        return {"inv_sqrt": "1-p_t = 1/sqrt(t)", "inv": "1-p_t = 1/t",
-                "inv_square": "1-p_t = 1/t^2"}.get(value, f"schedule {value}")
-    if key == "exploration.weights.adaptive":
-        return "adaptive weights" if value else "non-adaptive weights"
-    if key == "exploration.weights.scheme":
-        return {"equal": "equal weights", "softmax": "softmax weights",
-                "linear": "linear weights", "quadratic": "quadratic weights"}.get(value, value)
-    if key == "exploration.weights.start":
-        return f"a = {value}"
-    if key == "agents.init":
-        return {"region": "local init", "domain": "whole-domain init"}.get(value, value)
-    sym = SYMBOLS.get(key, key)
-    return f"{sym} = {value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) \
-        else f"{sym} = {value}"
-
-
-def legend_labels(curves, epsilon_round=-1):
-    """Method name plus the settings in which this curve differs from the figure's others.
-    Settings that only matter to DP (q, z, S, sampling) are not listed for non-DP curves, and
-    P is implied by the method name when it is 1. With epsilon_round != -1, DP curves also
-    show epsilon at that round (None: the last; the last one run when fewer were run)."""
-    order = list(SYMBOLS)  # the paper's order (P, S, q, z, ...), then the rest alphabetically
-    keys = sorted({k for c in curves for k in c.config} - IGNORED,
-                  key=lambda k: (order.index(k) if k in order else len(order), k))
-    # TS ignores the communication settings, so they vary only if they vary among the others.
-    others = [c for c in curves if method_name(c) != "TS"] or curves
-    varying = [k for k in keys if len({repr(c.get(k)) for c in others}) > 1 or
-               (k.startswith("objective.") and len({repr(c.get(k)) for c in curves}) > 1)]
-    labels = []
-    for c in curves:
-        if not c.config:  # no resolved config: fall back on the result name
-            labels.append(c.name)
-            continue
-        parts = []
-        for k in varying:
-            v = c.get(k)
-            if v is None:
-                continue
-            if k.startswith("server.") and not c.is_dp():
-                continue
-            if method_name(c) == "TS" and not k.startswith("objective."):
-                continue  # TS has no server, sub-regions, weights or sources
-            if k == "exploration.subregions" and int(v) == 1:
-                continue
-            parts.append(_describe(k, v, c))
-        label = method_name(c) + (f" ({', '.join(parts)})" if parts else "")
-        if epsilon_round != -1 and c.is_dp():
-            eps, rnd = c.epsilon_at(epsilon_round)
-            label += f", eps = {eps:.2f} (t = {rnd})"
-        labels.append(label)
-    return labels
-
-
-# --------------------------------------------------------------------------------------------
 # Drawing
 # --------------------------------------------------------------------------------------------
 def expected_names(fig):
@@ -385,7 +202,6 @@ def draw_message(ax, fig, curves_by_name):
     ax.set_xscale("log")
     ax.set_xlabel("floats sent by each source agent (log scale)")
     ax.set_ylabel("best validation error (1 - AUC) after the last iteration")
-    ax.legend(fontsize=8)
 
 
 def time_curve(directory, config):
@@ -408,7 +224,6 @@ def draw_time(ax, fig, curves):
     ax.set_xscale("log")
     ax.set_xlabel("run time (seconds, log scale; the sources' histories excluded)")
     ax.set_ylabel("best validation error (1 - AUC)")
-    ax.legend(fontsize=8)
 
 
 def missing_names(fig, results):
@@ -418,17 +233,7 @@ def missing_names(fig, results):
 
 
 def draw_curves(ax, fig, curves):
-    kind = fig["kind"]
-    show_eps = any(len({c.get(k) for c in curves if c.is_dp()}) > 1
-                   for k in ("server.sampling_rate", "server.noise_multiplier"))
-    labels = legend_labels(curves, fig["epsilon_round"] if show_eps else -1)
-    for c, label in zip(curves, labels):
-        x, mean, se = c.y(kind)
-        (line,) = ax.plot(x, mean, label=label, linewidth=1.5)
-        ax.fill_between(x, mean - se, mean + se, color=line.get_color(), alpha=0.2, linewidth=0)
-    ax.set_xlabel("iterations (0 = after the N_init initial queries)")
-    ax.set_ylabel("simple regret" if kind == "regret" else "best validation error")
-    ax.legend(fontsize=8)
+    draw_rounds(ax, curves, fig["kind"], epsilon_round=fig["epsilon_round"])
 
 
 def draw_privacy(ax, fig, curves_by_name):
@@ -462,7 +267,6 @@ def draw_privacy(ax, fig, curves_by_name):
         ax.axhline(y, linestyle=style, color="0.3", label=label)
     ax.set_xlabel(f"privacy loss epsilon after the last iteration ({acc or 'moments'} accountant)")
     ax.set_ylabel("best validation error after the last iteration")
-    ax.legend(fontsize=8)
 
 
 def draw_figure(fig_id, results):
@@ -483,8 +287,7 @@ def draw_figure(fig_id, results):
     else:
         draw_curves(ax, fig, [curves[n] for n in fig["curves"]])
     ax.set_title(fig["title"], fontsize=10)
-    ax.grid(alpha=0.3)
-    figure.tight_layout()
+    finish_axes(ax)
     return figure
 
 
@@ -517,7 +320,7 @@ def plot_all(results, out, figure_ids):
             continue
         os.makedirs(out, exist_ok=True)
         for ext in ("png", "pdf"):
-            figure.savefig(os.path.join(out, f"{fig_id}.{ext}"), dpi=150)
+            figure.savefig(os.path.join(out, f"{fig_id}.{ext}"), dpi=150, bbox_inches="tight")
         plt.close(figure)
         drawn += 1
     print(f"plot_figures: drew {drawn} of {len(figure_ids)} figure(s) into {out}")

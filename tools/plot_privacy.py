@@ -14,26 +14,38 @@
    delta (the `delta` column; older results: server.delta or agents.count^-1.1), sampling and
    N, with a line saying so; never for fixed settings.
 
-Epsilons not recorded come from `fbosim privacy --format csv` (build/fbosim, or $FBOSIM_BIN).
+Epsilons not recorded come from `fbosim privacy --format csv` (build/fbosim, or $FBOSIM_BIN):
+one process per curve (`--steps 1:60` prints every round; pld, ~10 ms a query, every third
+round and the last), all run at once.
 Only python3-matplotlib and python3-pandas are needed. --self-test checks the recorded values
 are the ones drawn (no binary needed).
 """
 import argparse
 import csv
+import glob
 import io
 import os
 import subprocess
 import sys
 import tempfile
 
-import matplotlib
+# matplotlib, pandas and plot_figures are imported by load_plotting(), after the privacy
+# processes were started, so that the imports (about 0.6 s) overlap their work.
+plt = pd = read_resolved = None
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from plot_figures import read_resolved  # noqa: E402
+def load_plotting(results=True):
+    """matplotlib; pandas and plot_figures only when there are results to read."""
+    global plt, pd, read_resolved
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as pyplot
+    plt = pyplot
+    if results:
+        import pandas
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from fbosim_plots import read_resolved as reader
+        pd, read_resolved = pandas, reader
 
 ACCOUNTANTS = ["moments", "rdp", "pld", "gdp"]
 STYLE = {"moments": ("tab:red", "-"), "rdp": ("tab:blue", "--"), "pld": ("tab:green", "-"),
@@ -45,34 +57,61 @@ SETTINGS = [("synthetic", 200, 0.25, 1.0), ("landmine", 29, 0.35, 1.0)]
 GRID = [(0.35, z) for z in (1, 1.6, 2, 3, 4)] + [(q, 1) for q in (0.1, 0.15, 0.2, 0.25)]
 
 
-def epsilon(binary, accountant, q, z, steps, agents):
-    out = subprocess.run([binary, "privacy", "--accountant", accountant, "--q", str(q), "--z",
-                          str(z), "--steps", str(steps), "--agents", str(agents), "--format",
-                          "csv"], check=True, capture_output=True, text=True).stdout
-    return float(next(csv.DictReader(io.StringIO(out)))["epsilon"])
+def curve_command(binary, accountant, q, z, steps, agents):
+    """One `fbosim privacy` process for every step count of a curve (--steps FIRST:LAST)."""
+    return [binary, "privacy", "--accountant", accountant, "--q", str(q), "--z", str(z),
+            "--steps", steps, "--agents", str(agents), "--format", "csv"]
+
+
+def start_all(commands):
+    """Starts the commands at once; finish_all collects them."""
+    return commands, {k: subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                          text=True) for k, c in commands.items()}
+
+
+def finish_all(started):
+    """{key: [(steps, epsilon), ...]} in step order."""
+    commands, procs = started
+    out = {}
+    for k, p in procs.items():
+        stdout, stderr = p.communicate()
+        if p.returncode != 0:
+            sys.exit(f"plot_privacy: {' '.join(commands[k])} failed: {stderr.strip()}")
+        out[k] = [(int(r["steps"]), float(r["epsilon"])) for r in csv.DictReader(io.StringIO(stdout))]
+    return out
 
 
 def save(fig, out_dir, name):
     os.makedirs(out_dir, exist_ok=True)
     for ext in ("png", "pdf"):
-        fig.savefig(os.path.join(out_dir, f"{name}.{ext}"), dpi=120, bbox_inches="tight")
+        fig.savefig(os.path.join(out_dir, f"{name}.{ext}"), dpi=120)
     plt.close(fig)
     print(f"wrote {out_dir}/{name}.png and .pdf")
 
 
-def privacy_vs_rounds(binary, out_dir, rounds):
+def start_privacy_vs_rounds(binary, rounds):
+    # pld costs ~10 ms per step count (a fresh discretisation per query): every 3rd round and
+    # the last are drawn for it, every round for the others.
+    def steps(acc):
+        return f"1:{rounds}:3,{rounds}" if acc == "pld" else f"1:{rounds}"
+    return start_all({(name, acc): curve_command(binary, acc, q, z, steps(acc), n)
+                      for name, n, q, z in SETTINGS for acc in ACCOUNTANTS})
+
+
+def privacy_vs_rounds(started, out_dir):
     fig, axes = plt.subplots(1, len(SETTINGS), figsize=(10, 3.8))
+    curves = finish_all(started)
     for ax, (name, n, q, z) in zip(axes, SETTINGS):
-        ts = list(range(1, rounds + 1))
         for acc in ACCOUNTANTS:
             colour, ls = STYLE[acc]
-            ax.plot(ts, [epsilon(binary, acc, q, z, t, n) for t in ts], color=colour,
-                    linestyle=ls, label=LABEL[acc])
+            ts, eps = zip(*curves[(name, acc)])
+            ax.plot(ts, eps, color=colour, linestyle=ls, label=LABEL[acc])
         ax.set_title(f"{name}: N = {n}, q = {q}, z = {z}\ndelta = N^-1.1", fontsize=10)
         ax.set_xlabel("rounds T")
         ax.set_ylabel("epsilon")
         ax.grid(alpha=0.3)
     axes[0].legend()
+    fig.tight_layout()
     save(fig, out_dir, "privacy_vs_rounds")
 
 
@@ -196,7 +235,21 @@ def self_test():
     return 0 if ok else 1
 
 
+def need_debian_python():
+    """Re-runs the script with Debian's python3 when this one lacks matplotlib or pandas (a
+    pyenv or venv python3), before anything was started; else says what to install."""
+    import importlib.util
+    if all(importlib.util.find_spec(m) for m in ("matplotlib", "pandas")):
+        return
+    debian = "/usr/bin/python3"
+    if os.path.realpath(sys.executable) != os.path.realpath(debian) and os.access(debian, os.X_OK):
+        os.execv(debian, [debian] + sys.argv)
+    sys.exit("plot_privacy: matplotlib or pandas is missing; install Debian's "
+             "python3-matplotlib and python3-pandas (tools/setup.sh does) and use /usr/bin/python3")
+
+
 def main():
+    need_debian_python()
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--results", default="results")
@@ -207,11 +260,19 @@ def main():
     p.add_argument("--self-test", action="store_true")
     a = p.parse_args()
     if a.self_test:
+        load_plotting()
         sys.exit(self_test())
     if not os.access(a.binary, os.X_OK):
         sys.exit(f"plot_privacy: no fbosim binary at {a.binary} (build first or set FBOSIM_BIN)")
-    privacy_vs_rounds(a.binary, a.out, a.rounds)
-    fig3a_tight(binary_epsilon(a.binary), a.results, a.out)
+    started = start_privacy_vs_rounds(a.binary, a.rounds)
+    has_results = bool(glob.glob(os.path.join(a.results, "fig3_landmine_q*_z*")))
+    load_plotting(has_results)
+    privacy_vs_rounds(started, a.out)
+    if has_results:
+        fig3a_tight(binary_epsilon(a.binary), a.results, a.out)
+    else:
+        print(f"fig3a_tight: skipped, no results/fig3_landmine_q*_z* under {a.results}",
+              file=sys.stderr)
 
 
 if __name__ == "__main__":

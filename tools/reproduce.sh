@@ -8,7 +8,8 @@
 # Scales (also FBOSIM_REPRO_SCALE=full|quick|tiny; the flags win). Each writes to its own results
 # root, so full, quick and tiny results never mix:
 #   full   the configs as they are (the paper's N, T and runs)              -> results/
-#   quick  synthetic: --runs 2 --set agents.count=50 --set rounds=30;
+#   quick  synthetic: --runs 2 --set rounds=30 (the paper's N = 200: at N = 50 DP hurts more
+#          and DP-FTS-DE falls behind TS);
 #          real-world: --runs 1 --set rounds=20                             -> results/quick/
 #   tiny   synthetic: --runs 1 --set agents.count=10 --set rounds=4
 #          --set objective.grid_points=200; real-world: --runs 1 --set rounds=2
@@ -46,7 +47,7 @@ done
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "reproduce.sh: --jobs must be a positive integer, got '$jobs'" >&2; exit 2; }
 case $scale in
   full) synthetic=(); realworld=(); : "${results:=results}" ;;
-  quick) synthetic=(--runs 2 --set agents.count=50 --set rounds=30)
+  quick) synthetic=(--runs 2 --set rounds=30)
          realworld=(--runs 1 --set rounds=20); : "${results:=results/quick}" ;;
   tiny) synthetic=(--runs 1 --set agents.count=10 --set rounds=4 --set objective.grid_points=200)
         realworld=(--runs 1 --set rounds=2); : "${results:=results/tiny}" ;;
@@ -179,23 +180,35 @@ t0=$(date +%s.%N)
 echo "reproduce.sh: $scale scale, ${#tasks[@]} task(s), $jobs at a time, results in $results/"
 failed=0
 running=0
+done_tasks=0
+# finished: one more task done; prints [k/N] with the elapsed time and an estimate of the rest.
+finished() {
+  running=$((running - 1))
+  done_tasks=$((done_tasks + 1))
+  awk -v k="$done_tasks" -v n="${#tasks[@]}" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {
+    e = b - a; printf "reproduce.sh: [%d/%d] %.0f s elapsed, ETA %.0f s\n", k, n, e, e / k * (n - k) }'
+}
 for task in "${tasks[@]}"; do
   if ((running >= jobs)); then
     wait -n || failed=$((failed + 1))
-    running=$((running - 1))
+    finished
   fi
   run_task "$task" &
   running=$((running + 1))
 done
 while ((running > 0)); do
   wait -n || failed=$((failed + 1))
-  running=$((running - 1))
+  finished
 done
 echo "reproduce.sh: experiments took $(elapsed "$t0") s"
 
 plot_status=0
 "$python" tools/plot_figures.py --results "$results" --out "$results/figures" \
   --only "$(IFS=,; echo "${figures[*]}")" || plot_status=$?
+# The papers' claims, checked on these results (docs/FIDELITY.md for the full set at full scale).
+fidelity=$results/FIDELITY.md
+[ "$scale" != full ] || [ -n "$only" ] || fidelity=docs/FIDELITY.md  # the whole set only
+"$python" tools/claims.py --results "$results" --out "$fidelity" || plot_status=$?
 echo "reproduce.sh: total $(elapsed "$t0") s ($scale scale, experiments and figures)"
 ((failed == 0)) || { echo "reproduce.sh: $failed task(s) failed" >&2; exit 1; }
 exit "$plot_status"

@@ -7,6 +7,8 @@
 # the K-th alone (0 = the file itself, then the curve lines in order).
 # Environment: FBOSIM_BIN (default build/fbosim); FBOSIM_RESULTS, a results root: each curve
 # then goes to $FBOSIM_RESULTS/<curve name>/ instead of results/<curve name>/.
+# --help prints the comment above.
+case ${1:-} in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '/^[^#]/d; /^#SBATCH/d; s/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 fig=${1:?usage: tools/run_figure.sh [PAPER/]FIGURE [fbosim run options]}

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages fbosim needs (only those missing) and builds it in Release.
 # Sourced by tools/quickstart.sh and tools/run_tests.sh; safe to run on its own.
+# --help prints the comment above.
+case ${1:-} in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '/^[^#]/d; /^#SBATCH/d; s/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(build-essential cmake libeigen3-dev libyaml-cpp-dev libcli11-dev libboost-dev
           catch2 libfmt-dev liblbfgspp-dev libsvm-dev libmatio-dev pkg-config
-          python3-matplotlib python3-pandas python3-numpy python3-scipy)
+          python3-matplotlib python3-pandas python3-numpy python3-scipy pybind11-dev python3-dev
+          python3-yaml)
 # Slurm (slurm-wlm, munge) is not listed: only the Slurm test needs it, and
 # tools/slurm_cluster.sh installs it when it runs as root (docs/SWEEPS.md, "Slurm").
 # LibTorch (the EMNIST CNN) is optional: FBOSIM_NO_TORCH=1 skips it and builds without it.

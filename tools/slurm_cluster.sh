@@ -19,6 +19,8 @@
 # Packages: Debian's slurmctld, slurmd, slurm-client (= slurm-wlm) and munge. When one is missing
 # and we are root, `start` installs it with apt-get (tools/setup.sh does not: only this test needs
 # Slurm). Not root and missing: exit 77, the "cannot run here" code of the test that uses it.
+# --help prints the comment above.
+case ${1:-} in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '/^[^#]/d; /^#SBATCH/d; s/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 usage="usage: slurm_cluster.sh start STATE_DIR [OWNER_PID] | status STATE_DIR | stop STATE_DIR"

@@ -23,6 +23,8 @@
 #SBATCH --job-name=fbosim-sweep
 #SBATCH --time=04:00:00
 #SBATCH --output=slurm-%A_%a.out
+# --help prints the comment above.
+case ${1:-} in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '/^[^#]/d; /^#SBATCH/d; s/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail
 fbosim=${FBOSIM:-build/fbosim}
 usage="usage: sbatch --array=1-K slurm_sweep.sh K CONFIG DIR [sweep options] | slurm_sweep.sh --merge DIR"

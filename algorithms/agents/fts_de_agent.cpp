@@ -54,6 +54,10 @@ Eigen::VectorXd FtsDeAgent::server_step(const protocol::RegionSamples& broadcast
   // On a box, the budget of one maximisation of g (App. B.2.6: 1000 random points, 20
   // L-BFGS-B starts) is shared among the P equal-volume sub-regions [choice], so a server step
   // costs the same as a local one whatever P is.
+  if (ctx_->domain.is_grid()) {
+    const Eigen::Index row = ctx_->region_argmax(broadcast.omegas);  // once per round
+    return row < 0 ? Eigen::VectorXd() : Eigen::VectorXd(ctx_->domain.grid.row(row).transpose());
+  }
   const int P = ctx_->partition.count();
   acq::BoxMaximiser::Options share = options_.local.maximiser;
   share.random_points = std::max(1, (share.random_points + P - 1) / P);
@@ -62,21 +66,11 @@ Eigen::VectorXd FtsDeAgent::server_step(const protocol::RegionSamples& broadcast
   double best_value = -std::numeric_limits<double>::infinity();
   Eigen::VectorXd best_x;
   for (int i = 0; i < P; ++i) {
-    if (ctx_->domain.is_grid()) {
-      for (int j : ctx_->region_points[i]) {
-        const double v = ctx_->grid_features.row(j).dot(broadcast.omegas[i]);
-        if (v > best_value) {
-          best_value = v;
-          best_x = ctx_->domain.grid.row(j).transpose();
-        }
-      }
-    } else {
-      const acq::Candidate c =
-          maximiser.maximise(ctx_->features, broadcast.omegas[i], ctx_->region_boxes[i], rng);
-      if (c.value > best_value) {
-        best_value = c.value;
-        best_x = c.x;
-      }
+    const acq::Candidate c =
+        maximiser.maximise(ctx_->features, broadcast.omegas[i], ctx_->region_boxes[i], rng);
+    if (c.value > best_value) {
+      best_value = c.value;
+      best_x = c.x;
     }
   }
   return best_x;

@@ -1,6 +1,7 @@
 #include "algorithms/agents/shared_context.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "algorithms/rff/grid_features.hpp"
 
@@ -50,6 +51,33 @@ Eigen::VectorXd SharedContext::argmax(const Eigen::VectorXd& omega,
     return domain.grid.row(best).transpose();
   }
   return maximiser.maximise(features, omega, core::Box::unit(domain.dim), rng).x;
+}
+
+}  // namespace fbosim::agents
+
+namespace fbosim::agents {
+
+Eigen::Index SharedContext::region_argmax(const std::vector<Eigen::VectorXd>& omegas) const {
+  std::lock_guard lock(memo_mutex_);
+  if (omegas.size() == memo_omegas_.size() &&
+      std::equal(omegas.begin(), omegas.end(), memo_omegas_.begin(),
+                 [](const Eigen::VectorXd& a, const Eigen::VectorXd& b) {
+                   return a.size() == b.size() && a == b;
+                 }))
+    return memo_row_;
+  double best_value = -std::numeric_limits<double>::infinity();
+  Eigen::Index best = -1;
+  for (int i = 0; i < partition.count(); ++i)
+    for (int j : region_points[static_cast<std::size_t>(i)]) {
+      const double v = grid_features.row(j).dot(omegas[static_cast<std::size_t>(i)]);
+      if (v > best_value) {
+        best_value = v;
+        best = j;
+      }
+    }
+  memo_omegas_ = omegas;
+  memo_row_ = best;
+  return best;
 }
 
 }  // namespace fbosim::agents

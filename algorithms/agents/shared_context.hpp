@@ -3,6 +3,7 @@
 // features of the messages (spec section 1, drawn once per run from a seed common to all
 // agents), their values on the grid, and the sub-region partition.
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include <Eigen/Core>
@@ -33,6 +34,17 @@ struct SharedContext {
   /// lowest row), else `maximiser` over the unit box with draws from rng.
   Eigen::VectorXd argmax(const Eigen::VectorXd& omega, const acq::BoxMaximiser& maximiser,
                          core::RngStream& rng) const;
+  /// Grid domains: the grid row maximising phi(x) . omegas[i[x]] (one M-vector per sub-region,
+  /// i[x] the sub-region of x; ties to the lower region, then the lower row; -1 when no value
+  /// compares greater than -infinity, e.g. all NaN). The server step of DP-FTS-DE (Algo. 2):
+  /// the same for every agent of a round, so the latest answer is remembered and an equal
+  /// `omegas` is answered from it (thread-safe; any caller gets the same row).
+  Eigen::Index region_argmax(const std::vector<Eigen::VectorXd>& omegas) const;
+
+ private:
+  mutable std::mutex memo_mutex_;
+  mutable std::vector<Eigen::VectorXd> memo_omegas_;
+  mutable Eigen::Index memo_row_ = -1;
 };
 
 }  // namespace fbosim::agents

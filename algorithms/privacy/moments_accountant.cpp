@@ -59,9 +59,16 @@ bool MomentsAccountant::supports_mechanism(const DpEvent& event) const {
 
 void MomentsAccountant::compose_mechanism(const DpEvent& event, long long count) {
   const PoissonGaussian e = *as_poisson_gaussian(event);
+  if (e.q != cached_q_ || e.z != cached_z_) {
+    cached_step_.clear();
+    for (int alpha = kMinOrder; alpha <= kMaxOrder; ++alpha)
+      cached_step_.push_back(rdp(e.q, e.z, alpha));
+    cached_q_ = e.q;
+    cached_z_ = e.z;
+  }
   // RDP composes additively over steps (Mironov 2017, Prop. 1).
   for (int alpha = kMinOrder; alpha <= kMaxOrder; ++alpha)
-    rdp_total_[alpha - kMinOrder] += static_cast<double>(count) * rdp(e.q, e.z, alpha);
+    rdp_total_[alpha - kMinOrder] += static_cast<double>(count) * cached_step_[alpha - kMinOrder];
 }
 
 EpsilonResult MomentsAccountant::private_epsilon(double delta) const {

@@ -30,6 +30,10 @@ class MomentsAccountant final : public Accountant {
 
  private:
   std::vector<double> rdp_total_;  // index alpha - kMinOrder
+  // One step's RDP at every order for the last (q, z) composed: a curve of many step counts
+  // (epsilon_series) composes the same event again and again.
+  double cached_q_ = -1, cached_z_ = -1;
+  std::vector<double> cached_step_;
 };
 
 }  // namespace fbosim::privacy

@@ -6,12 +6,14 @@
 #include <cmath>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "datasets/landmine/platt_scaling.hpp"
+#include "datasets/landmine/precomputed_rbf.hpp"
 #include "datasets/landmine/roc_auc.hpp"
 #include "datasets/score_objective.hpp"
 
@@ -48,15 +50,16 @@ struct ModelDeleter {
 };
 using Model = std::unique_ptr<svm_model, ModelDeleter>;
 
-// Trains C-SVC with an RBF kernel on the given rows; labels 1 (mine) -> +1, 0 -> -1.
+// Trains C-SVC on the given rows (nodes[r]: libsvm's row of rows[r], features for kernel_type
+// RBF, kernel values for PRECOMPUTED); labels 1 (mine) -> +1, 0 -> -1.
 Model train(const std::vector<int>& y, const std::vector<int>& rows, const SvmHyperparameters& h,
-            SvmRows& nodes) {
+            int kernel_type, svm_node** nodes) {
   std::vector<double> labels(rows.size());
   for (std::size_t r = 0; r < rows.size(); ++r) labels[r] = y[rows[r]] == 1 ? 1.0 : -1.0;
-  svm_problem problem{static_cast<int>(rows.size()), labels.data(), nodes.data()};
+  svm_problem problem{static_cast<int>(rows.size()), labels.data(), nodes};
   svm_parameter p{};
   p.svm_type = C_SVC;
-  p.kernel_type = RBF;
+  p.kernel_type = kernel_type;
   p.gamma = h.gamma;
   p.C = h.c;
   p.cache_size = 16;  // MB; the kernel matrix of ~350 rows is 0.5 MB
@@ -69,18 +72,57 @@ Model train(const std::vector<int>& y, const std::vector<int>& rows, const SvmHy
 }
 
 // Decision values oriented so that larger means "mine" (libsvm's are for its first label).
-std::vector<double> decisions(const svm_model* m, const SvmRows& nodes, std::size_t count) {
+std::vector<double> decisions(const svm_model* m, const svm_node* const* rows, std::size_t count) {
   int labels[2] = {1, 1};
   svm_get_labels(m, labels);
   const double sign = labels[0] == 1 ? 1.0 : -1.0;
   std::vector<double> out(count);
   for (std::size_t r = 0; r < count; ++r) {
     double value = 0;
-    svm_predict_values(m, nodes.row(r), &value);
+    svm_predict_values(m, rows[r], &value);
     out[r] = sign * value;
   }
   return out;
 }
+
+// One evaluation's SVMs, trained and queried through libsvm with the kernel given either as
+// features (kernel_type RBF: libsvm computes every entry in every training) or precomputed once
+// (PrecomputedRbf: the same values).
+class SvmRunner {
+ public:
+  SvmRunner(const LandmineSplit& s, const SvmHyperparameters& h, SvmKernel kernel)
+      : s_(s), h_(h), kernel_(kernel) {
+    if (kernel_ == SvmKernel::precomputed) rbf_.emplace(s.train_x, h.gamma);
+  }
+  // Trains on the training rows `fit`.
+  Model train(const std::vector<int>& fit) {
+    if (kernel_ == SvmKernel::rbf) {
+      fit_nodes_.emplace(s_.train_x, fit);
+      return datasets::train(s_.train_y, fit, h_, RBF, fit_nodes_->data());
+    }
+    std::vector<svm_node*> rows;
+    for (int r : fit) rows.push_back(rbf_->training_row(r));
+    return datasets::train(s_.train_y, fit, h_, PRECOMPUTED, rows.data());
+  }
+  // Decision values of the model m (trained by train()) at the rows `rows` of x.
+  std::vector<double> decide(const svm_model* m, const Eigen::MatrixXd& x,
+                             const std::vector<int>& rows) {
+    if (kernel_ == SvmKernel::rbf) {
+      const SvmRows nodes(x, rows);
+      std::vector<const svm_node*> r;
+      for (std::size_t i = 0; i < rows.size(); ++i) r.push_back(nodes.row(i));
+      return decisions(m, r.data(), rows.size());
+    }
+    return decisions(m, rbf_->prediction_rows(x, rows, *m).data(), rows.size());
+  }
+
+ private:
+  const LandmineSplit& s_;
+  SvmHyperparameters h_;
+  SvmKernel kernel_;
+  std::optional<PrecomputedRbf> rbf_;
+  std::optional<SvmRows> fit_nodes_;  // RBF: the rows of the latest model (libsvm points into them)
+};
 
 std::vector<int> all_rows(Eigen::Index n) {
   std::vector<int> r(static_cast<std::size_t>(n));
@@ -139,11 +181,12 @@ SvmHyperparameters SvmHyperparameters::from_unit(const Eigen::VectorXd& x) {
 }
 
 double landmine_auc(const LandmineSplit& s, const Eigen::VectorXd& x, int cv_folds,
-                    core::RngStream& rng) {
+                    core::RngStream& rng, SvmKernel kernel, SvmDecisions* decisions) {
   static std::once_flag silence;
   std::call_once(silence, [] { svm_set_print_string_function(&quiet); });
   const SvmHyperparameters h = SvmHyperparameters::from_unit(x);
   const auto n = static_cast<std::size_t>(s.train_x.rows());
+  SvmRunner svm(s, h, kernel);
   // Platt's sigmoid from held-out decision values of cv_folds fold models (libsvm's
   // svm_binary_svc_probability, with our stream instead of rand()).
   std::vector<int> perm = all_rows(s.train_x.rows());
@@ -153,7 +196,6 @@ double landmine_auc(const LandmineSplit& s, const Eigen::VectorXd& x, int cv_fol
     const std::size_t begin = k * n / cv_folds, end = (k + 1) * n / cv_folds;
     std::vector<int> fit, test;
     for (std::size_t i = 0; i < n; ++i) (i >= begin && i < end ? test : fit).push_back(perm[i]);
-    SvmRows fit_nodes(s.train_x, fit), test_nodes(s.train_x, test);
     int positives = 0;
     for (int r : fit) positives += s.train_y[r];
     std::vector<double> d(test.size(), 0.0);
@@ -161,8 +203,8 @@ double landmine_auc(const LandmineSplit& s, const Eigen::VectorXd& x, int cv_fol
       // One class only: libsvm sets the decision values to +-1 likewise.
       d.assign(test.size(), positives > 0 ? 1.0 : -1.0);
     } else {
-      const Model m = train(s.train_y, fit, h, fit_nodes);
-      d = decisions(m.get(), test_nodes, test.size());
+      const Model m = svm.train(fit);
+      d = svm.decide(m.get(), s.train_x, test);
     }
     for (std::size_t i = 0; i < test.size(); ++i) held_out[begin + i] = d[i];
   }
@@ -170,13 +212,11 @@ double landmine_auc(const LandmineSplit& s, const Eigen::VectorXd& x, int cv_fol
   for (std::size_t i = 0; i < n; ++i) perm_labels[i] = s.train_y[perm[i]];
   const PlattSigmoid sigmoid = fit_platt(held_out, perm_labels);
 
-  const std::vector<int> rows = all_rows(s.train_x.rows());
-  SvmRows train_nodes(s.train_x, rows);
-  const Model model = train(s.train_y, rows, h, train_nodes);
-  SvmRows valid_nodes(s.valid_x, all_rows(s.valid_x.rows()));
-  const std::vector<double> f = decisions(model.get(), valid_nodes, s.valid_y.size());
+  const Model model = svm.train(all_rows(s.train_x.rows()));
+  const std::vector<double> f = svm.decide(model.get(), s.valid_x, all_rows(s.valid_x.rows()));
   std::vector<double> p(f.size());
   for (std::size_t i = 0; i < f.size(); ++i) p[i] = sigmoid.probability(f[i]);
+  if (decisions) *decisions = {held_out, f};
   return roc_auc(p, s.valid_y);
 }
 

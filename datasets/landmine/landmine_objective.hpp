@@ -39,11 +39,23 @@ struct SvmHyperparameters {
   static SvmHyperparameters from_unit(const Eigen::VectorXd& x);
 };
 
+/// How libsvm gets the RBF kernel: `precomputed` once per evaluation and shared by its
+/// cv_folds + 1 trainings (PrecomputedRbf; the values libsvm computes itself, so the same
+/// models), or `rbf`, libsvm computing the entries in every training (kept for the tests).
+enum class SvmKernel { precomputed, rbf };
+
+/// An evaluation's decision values (for tests): the fold models' on their held-out rows (in the
+/// shuffled order) and the final model's on the validation half.
+struct SvmDecisions {
+  std::vector<double> held_out, validation;
+};
+
 /// Trains on the split's training half and returns the validation AUC of the Platt
 /// probabilities; the fold assignment comes from rng. Throws std::invalid_argument for x
 /// outside [0,1]^2.
 double landmine_auc(const LandmineSplit& split, const Eigen::VectorXd& x, int cv_folds,
-                    core::RngStream& rng);
+                    core::RngStream& rng, SvmKernel kernel = SvmKernel::precomputed,
+                    SvmDecisions* decisions = nullptr);
 
 class LandmineFamily final : public ObjectiveFamily {
  public:

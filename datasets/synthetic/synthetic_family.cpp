@@ -24,7 +24,7 @@ void require(bool ok, const char* field, const char* what, const T& value) {
   throw std::invalid_argument(msg.str());
 }
 
-void validate(const SyntheticSpec& s, int agents) {
+void validate(const SyntheticSpec& s) {
   require(s.family == "gp_grid" || s.family == "heterogeneous" || s.family == "gp_box" ||
               s.family == "gp_grid2d",
           "family", "gp_grid, heterogeneous, gp_box or gp_grid2d", "'" + s.family + "'");
@@ -39,9 +39,6 @@ void validate(const SyntheticSpec& s, int agents) {
   require(s.noise_var >= 0 && std::isfinite(s.noise_var), "noise_var", ">= 0", s.noise_var);
   require(s.alpha >= 0 && s.alpha <= 1, "alpha", "in [0, 1]", s.alpha);
   require(s.dim >= 1, "dim", ">= 1", s.dim);
-  if (agents < 1)
-    throw std::invalid_argument("make_synthetic: agents must be >= 1, got " +
-                                std::to_string(agents));
 }
 
 std::shared_ptr<const core::Domain> grid_domain(const GridGpSampler& sampler) {
@@ -52,47 +49,19 @@ std::shared_ptr<const core::Domain> grid_domain(const GridGpSampler& sampler) {
 }
 
 // The grid families: one normalised GP sample f from "objective.base", then agent n's values
-// agent_values(f, sampler, rng) from its own stream "objective.agent"/n.
+// agent_values(f, rng, n) from its own stream "objective.agent"/n.
 template <typename AgentValues>
-Objectives grid_family(const SyntheticSpec& s, int agents, const core::RngFactory& rf,
-                       AgentValues agent_values) {
-  const GridGpSampler sampler(s.grid_points, s.lengthscale);
-  const auto domain = grid_domain(sampler);
+Objectives grid_family(const GridGpSampler& sampler,
+                       const std::shared_ptr<const core::Domain>& domain, double noise_var,
+                       int agents, const core::RngFactory& rf, AgentValues agent_values) {
   core::RngStream base_rng = rf.stream("objective.base");
   const Eigen::VectorXd f = min_max_normalise(sampler.sample(base_rng));
   Objectives out;
   for (int n = 0; n < agents; ++n) {
     core::RngStream rng = rf.stream("objective.agent", static_cast<std::uint64_t>(n));
-    out.push_back(
-        std::make_shared<GridObjective>(domain, agent_values(f, sampler, rng, n), s.noise_var));
+    out.push_back(std::make_shared<GridObjective>(domain, agent_values(f, rng, n), noise_var));
   }
   return out;
-}
-
-// App. B.1.1: agent n adds d_{n,j} = +-perturbation, each sign with probability 1/2,
-// independently per grid point (one bernoulli per point, in grid order).
-Objectives gp_grid(const SyntheticSpec& s, int agents, const core::RngFactory& rf) {
-  return grid_family(
-      s, agents, rf,
-      [&](const Eigen::VectorXd& f, const GridGpSampler&, core::RngStream& rng, int n) {
-        Eigen::VectorXd fn = f;
-        if (n < s.unperturbed) return fn;
-        for (Eigen::Index j = 0; j < fn.size(); ++j)
-          fn[j] += rng.bernoulli(0.5) ? s.perturbation : -s.perturbation;
-        return fn;
-      });
-}
-
-// App. B.1.2 (Fig. 7): f_n = alpha g_n + (1 - alpha) f_base. The paper draws f_base "with the
-// same setup as App. B.1.1", i.e. normalised to [0,1]; we normalise each g_n likewise, so f_n
-// stays in [0,1]. It does not add the +-d of B.1.1, so spec.perturbation is unused here.
-Objectives heterogeneous(const SyntheticSpec& s, int agents, const core::RngFactory& rf) {
-  return grid_family(
-      s, agents, rf,
-      [&](const Eigen::VectorXd& f, const GridGpSampler& sampler, core::RngStream& rng, int) {
-        const Eigen::VectorXd g = min_max_normalise(sampler.sample(rng));
-        return Eigen::VectorXd(s.alpha * g + (1 - s.alpha) * f);
-      });
 }
 
 Objectives gp_box(const SyntheticSpec& s, int agents, const core::RngFactory& rf) {
@@ -124,13 +93,46 @@ Objectives gp_grid2d(const SyntheticSpec& s, int agents, const core::RngFactory&
 
 }  // namespace
 
+SyntheticFamily::SyntheticFamily(SyntheticSpec spec) : spec_(std::move(spec)) {
+  validate(spec_);
+  if (spec_.family == "gp_box" || spec_.family == "gp_grid2d") return;
+  sampler_ = std::make_shared<const GridGpSampler>(spec_.grid_points, spec_.lengthscale);
+  domain_ = grid_domain(*sampler_);
+}
+
+std::vector<std::shared_ptr<const Objective>> SyntheticFamily::make(
+    int agents, const core::RngFactory& rf) const {
+  if (agents < 1)
+    throw std::invalid_argument("make_synthetic: agents must be >= 1, got " +
+                                std::to_string(agents));
+  const SyntheticSpec& s = spec_;
+  if (s.family == "gp_box") return gp_box(s, agents, rf);
+  if (s.family == "gp_grid2d") return gp_grid2d(s, agents, rf);
+  if (s.family == "gp_grid") {
+    // App. B.1.1: agent n adds d_{n,j} = +-perturbation, each sign with probability 1/2,
+    // independently per grid point (one bernoulli per point, in grid order).
+    return grid_family(*sampler_, domain_, s.noise_var, agents, rf,
+                       [&](const Eigen::VectorXd& f, core::RngStream& rng, int n) {
+                         Eigen::VectorXd fn = f;
+                         if (n < s.unperturbed) return fn;
+                         for (Eigen::Index j = 0; j < fn.size(); ++j)
+                           fn[j] += rng.bernoulli(0.5) ? s.perturbation : -s.perturbation;
+                         return fn;
+                       });
+  }
+  // App. B.1.2 (Fig. 7): f_n = alpha g_n + (1 - alpha) f_base. The paper draws f_base "with the
+  // same setup as App. B.1.1", i.e. normalised to [0,1]; we normalise each g_n likewise, so f_n
+  // stays in [0,1]. It does not add the +-d of B.1.1, so spec.perturbation is unused here.
+  return grid_family(*sampler_, domain_, s.noise_var, agents, rf,
+                     [&](const Eigen::VectorXd& f, core::RngStream& rng, int) {
+                       const Eigen::VectorXd g = min_max_normalise(sampler_->sample(rng));
+                       return Eigen::VectorXd(s.alpha * g + (1 - s.alpha) * f);
+                     });
+}
+
 std::vector<std::shared_ptr<const Objective>> make_synthetic(const SyntheticSpec& spec, int agents,
                                                              const core::RngFactory& rng) {
-  validate(spec, agents);
-  if (spec.family == "gp_grid") return gp_grid(spec, agents, rng);
-  if (spec.family == "heterogeneous") return heterogeneous(spec, agents, rng);
-  if (spec.family == "gp_grid2d") return gp_grid2d(spec, agents, rng);
-  return gp_box(spec, agents, rng);
+  return SyntheticFamily(spec).make(agents, rng);
 }
 
 }  // namespace fbosim::datasets

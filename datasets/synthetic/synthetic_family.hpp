@@ -17,12 +17,13 @@
 #include <vector>
 
 #include "datasets/objective.hpp"
+#include "datasets/objective_family.hpp"
 #include "sim/core/rng.hpp"
 
 namespace fbosim::datasets {
 
 struct SyntheticSpec {
-  std::string family = "gp_grid";  ///< gp_grid | heterogeneous | gp_box
+  std::string family = "gp_grid";  ///< gp_grid | heterogeneous | gp_box | gp_grid2d
   int grid_points = 1000;          ///< gp_grid, heterogeneous
   double lengthscale = 0.03;       ///< SE length scale of the sampled functions
   double perturbation = 0.02;      ///< gp_grid: the +-d of each agent; gp_box: its amplitude
@@ -39,10 +40,31 @@ struct SyntheticSpec {
   bool same_function = false;
 };
 
-/// Validates spec (throws std::invalid_argument naming the field and value) and draws one
-/// objective per agent. All draws come from rng.stream("objective.base") and
-/// rng.stream("objective.agent", n) (gp_grid2d with same_function: run 0's), so they do not
-/// depend on any other setting.
+class GridGpSampler;
+
+/// The family of one experiment. The grid families' sampler (the Cholesky factor of the G x G
+/// kernel matrix, O(G^3)) and domain are built once, in the constructor, and shared by every
+/// run, whose own set-up is then one O(G^2) triangular product per GP sample.
+class SyntheticFamily final : public ObjectiveFamily {
+ public:
+  /// Validates spec (throws std::invalid_argument naming the field and value).
+  explicit SyntheticFamily(SyntheticSpec spec);
+  /// One objective per agent. All draws come from rng.stream("objective.base") and
+  /// rng.stream("objective.agent", n), so they do not depend on any other setting.
+  std::vector<std::shared_ptr<const Objective>> make(int agents,
+                                                     const core::RngFactory& rng) const override;
+  /// gp_grid2d with same_function: one function for every run (run 0's streams).
+  bool varies_by_run() const override {
+    return !(spec_.family == "gp_grid2d" && spec_.same_function);
+  }
+
+ private:
+  SyntheticSpec spec_;
+  std::shared_ptr<const GridGpSampler> sampler_;  // grid families only
+  std::shared_ptr<const core::Domain> domain_;    // grid families only
+};
+
+/// SyntheticFamily(spec).make(agents, rng).
 std::vector<std::shared_ptr<const Objective>> make_synthetic(const SyntheticSpec& spec, int agents,
                                                              const core::RngFactory& rng);
 

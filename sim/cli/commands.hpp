@@ -53,5 +53,7 @@ void add_bench_command(CLI::App& app);
 void add_audit_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 void add_merge_command(CLI::App& app);
+void add_config_command(CLI::App& app);
+void add_keys_command(CLI::App& app);
 
 }  // namespace fbosim::cli

@@ -56,6 +56,8 @@ int main(int argc, char** argv) {
   fbosim::cli::add_audit_command(app);
   fbosim::cli::add_sweep_command(app);
   fbosim::cli::add_merge_command(app);
+  fbosim::cli::add_config_command(app);
+  fbosim::cli::add_keys_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version

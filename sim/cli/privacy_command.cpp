@@ -1,7 +1,10 @@
-// fbosim privacy --q Q (--z Z | --target-epsilon E) --steps T (--agents N | --delta D)
-//                [--accountant A] [--sampling poisson|fixed] [--format text|csv]
+// fbosim privacy --q Q (--z Z | --target-epsilon E) --steps T|T1,T2,..|FIRST:LAST[:STRIDE]
+//                (--agents N | --delta D) [--accountant A] [--sampling poisson|fixed]
+//                [--format text|csv]
+// Several step counts print one line (text) or one CSV row each, from one composition pass.
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -9,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/epsilon_series.hpp"
 #include "algorithms/privacy/noise_calibration.hpp"
 #include "algorithms/privacy/pld_accountant.hpp"
 #include "algorithms/privacy/rdp_accountant.hpp"
@@ -19,7 +23,7 @@ namespace fbosim::cli {
 namespace {
 struct PrivacyArgs {
   double q = 0, z = 0, target = 0;
-  int steps = 0;
+  std::string steps;
   int agents = 0;
   double delta = 0;
   std::string format = "text";
@@ -32,13 +36,49 @@ void check(bool ok, const char* option, const char* what, double value) {
   if (!ok) throw CLI::ValidationError(option, fmt::format("{}, got {:g}", what, value));
 }
 
+// Many step counts: one composition pass (z given) or one calibration per count.
+void run_series(const PrivacyArgs& a, const std::vector<int>& steps, bool calibrate, double delta,
+                const std::function<privacy::DpEvent(double)>& event_of) {
+  std::vector<double> zs(steps.size(), a.z);
+  std::vector<privacy::EpsilonResult> rs;
+  if (calibrate) {
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+      zs[k] = privacy::calibrate_noise(a.accountant, event_of, steps[k], delta, a.target)
+                  .noise_multiplier;
+      rs.push_back(privacy::epsilon_series(a.accountant, event_of(zs[k]), {steps[k]}, delta)[0]);
+    }
+  } else {
+    rs = privacy::epsilon_series(a.accountant, event_of(a.z), steps, delta);
+  }
+  if (a.format == "csv") std::printf("accountant,sampling,q,z,steps,delta,epsilon,order\n");
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    if (a.format == "csv") {
+      std::printf("%s\n", fmt::format("{},{},{},{},{},{},{},{}", a.accountant, a.sampling, a.q,
+                                      zs[k], steps[k], delta, rs[k].epsilon, rs[k].order)
+                              .c_str());
+    } else {
+      std::printf("steps %d: epsilon = %.4f (z = %g)\n", steps[k], epsilon_shown(rs[k].epsilon),
+                  zs[k]);
+    }
+  }
+  if (a.format == "text")
+    std::printf("at delta = %.4g (%s accountant, %s sampling, q = %g)%s\n", delta,
+                a.accountant.c_str(), a.sampling.c_str(), a.q,
+                a.accountant == "pld" ? "; pld: the upper end of its bracket" : "");
+}
+
 void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
   check(a.q > 0 && a.q <= 1, "--q", "must be in (0, 1]", a.q);
   if (!calibrate) check(a.z > 0 && std::isfinite(a.z), "--z", "must be finite and > 0", a.z);
   if (calibrate)
     check(a.target > 0 && std::isfinite(a.target), "--target-epsilon", "must be finite and > 0",
           a.target);
-  check(a.steps >= 0, "--steps", "must be >= 0", a.steps);
+  std::vector<int> counts;
+  try {
+    counts = privacy::parse_steps(a.steps);
+  } catch (const std::invalid_argument& e) {
+    throw CLI::ValidationError("--steps", e.what());
+  }
   // --delta wins over --agents (which also gives N for fixed-size sampling).
   if (has_delta) check(a.delta > 0 && a.delta < 1, "--delta", "must be in (0, 1)", a.delta);
   const double delta = has_delta ? a.delta : std::pow(static_cast<double>(a.agents), -1.1);
@@ -51,20 +91,22 @@ void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
   const auto event_of = [&](double z) {
     return privacy::sampled_gaussian(sampling, a.q, z, a.agents);
   };
+  if (counts.size() > 1) return run_series(a, counts, calibrate, delta, event_of);
+  const int steps = counts[0];
   double z = a.z;
   privacy::EpsilonResult r{0, 0};
   if (calibrate)
-    z = privacy::calibrate_noise(a.accountant, event_of, a.steps, delta, a.target).noise_multiplier;
+    z = privacy::calibrate_noise(a.accountant, event_of, steps, delta, a.target).noise_multiplier;
   const privacy::DpEvent event = event_of(z);
   const auto accountant = privacy::make_accountant(a.accountant);
-  accountant->compose(event, a.steps);
+  accountant->compose(event, steps);
   // pld reports the upper end of its bracket; the bracket itself is printed in text mode.
   const auto* pld = dynamic_cast<const privacy::PldAccountant*>(accountant.get());
   privacy::EpsilonBounds bracket{0, 0};
-  if (a.steps > 0 && pld && a.format == "text") {
+  if (steps > 0 && pld && a.format == "text") {
     bracket = pld->epsilon_bounds(delta);
     r = {bracket.upper, 0};
-  } else if (a.steps > 0) {
+  } else if (steps > 0) {
     r = accountant->epsilon(delta);
   }
   if (!std::isfinite(r.epsilon))  // never a silent infinity
@@ -73,7 +115,7 @@ void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
   if (a.format == "csv") {
     std::printf("accountant,sampling,q,z,steps,delta,epsilon,order\n%s,%s,%s,%s,%d,%s,%s,%s\n",
                 a.accountant.c_str(), a.sampling.c_str(), fmt::format("{}", a.q).c_str(),
-                fmt::format("{}", z).c_str(), a.steps, fmt::format("{}", delta).c_str(),
+                fmt::format("{}", z).c_str(), steps, fmt::format("{}", delta).c_str(),
                 fmt::format("{}", r.epsilon).c_str(), fmt::format("{}", r.order).c_str());
     return;
   }
@@ -83,17 +125,17 @@ void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
   const std::string order = r.order > 0 ? fmt::format("; optimal order {:g}", r.order) : "";
   std::printf(
       "epsilon = %.4f at delta = %.4g (%s accountant, %s sampling, q = %g, z = %g, %d steps%s)\n",
-      epsilon_shown(r.epsilon), delta, a.accountant.c_str(), a.sampling.c_str(), a.q, z, a.steps,
+      epsilon_shown(r.epsilon), delta, a.accountant.c_str(), a.sampling.c_str(), a.q, z, steps,
       order.c_str());
   if (a.accountant == "gdp")
     std::printf("note: gdp is the central-limit approximation (Bu et al. 2020), not a bound\n");
-  if (pld && a.steps > 0) {
+  if (pld && steps > 0) {
     // Rounded outwards, so the printed bracket still holds the true epsilon.
     std::printf("pld: the true epsilon lies in [%.4f, %.4f] (grid width %.3g)\n",
                 std::floor(bracket.lower * 1e4) / 1e4, std::ceil(bracket.upper * 1e4) / 1e4,
                 pld->grid_width());
     privacy::RdpAccountant rdp;
-    rdp.compose(event, a.steps);
+    rdp.compose(event, steps);
     const double e_rdp = rdp.epsilon(delta).epsilon;
     if (bracket.upper > e_rdp)
       std::printf(
@@ -116,7 +158,9 @@ void add_privacy_command(CLI::App& app) {
                                  "Target epsilon (prints the smallest z that reaches it)");
   z->excludes(target);
   target->excludes(z);
-  cmd->add_option("--steps", args->steps, "Rounds T (the initial round is not counted)")
+  cmd->add_option("--steps", args->steps,
+                  "Rounds T (the initial round is not counted); a list T1,T2,... or a range "
+                  "FIRST:LAST[:STRIDE] prints one line or CSV row per count")
       ->required();
   auto* agents = cmd->add_option("--agents", args->agents,
                                  "N: delta = N^-1.1 unless --delta; the population of "

@@ -43,6 +43,12 @@ void run(const RunArgs& a) {
   options.progress = !a.quiet;
   options.force = a.force;
   const sim::ExperimentSummary s = sim::run_experiment(cfg.spec, cfg.resolved, options);
+  // A warning, not part of the summary: shown even with --quiet.
+  if (s.fallbacks > 0)
+    std::fprintf(stderr,
+                 "fbosim: note: %d posterior samples fell back to a data-independent draw\n",
+                 s.fallbacks);
+  if (a.quiet) return;  // errors and warnings still go to stderr
   const std::string regret =
       std::isfinite(s.final_mean_regret)
           ? fmt::format("{:.4f} +- {:.4f} (mean +- s.e. over agents and runs)", s.final_mean_regret,
@@ -59,8 +65,6 @@ void run(const RunArgs& a) {
       cfg.spec.server.accountant.c_str(), cfg.spec.is_private() ? "" : " [no DP]",
       100 * s.clipped_fraction, s.out_dir.c_str(),
       cfg.spec.system->releases_values() ? ",release" : "");
-  if (s.fallbacks > 0)
-    std::printf("  note: %d posterior samples fell back to a data-independent draw\n", s.fallbacks);
 }
 }  // namespace
 
@@ -81,7 +85,7 @@ void add_run_command(CLI::App& app) {
                   "Extra epsilon columns epsilon_<name> (overrides `server.accountants`), "
                   "e.g. rdp,pld")
       ->type_name("A,B,...");
-  cmd->add_flag("--quiet", args->quiet, "No progress line");
+  cmd->add_flag("--quiet", args->quiet, "No progress line and no summary");
   cmd->add_flag("--force", args->force,
                 "Replace the results of a different config in the output directory");
   cmd->callback([args] { run(*args); });

@@ -1,5 +1,6 @@
 // fbosim sweep CONFIG [--grid KEY=V1,V2,...]... [--set KEY=VALUE]... [--runs R] [--seed S]
-//                     [--jobs J] [--threads K] [--shard I/K] [--out DIR] [--quiet] [--force]
+//                     [--jobs J] [--threads K] [--shard I/K] [--out DIR] [--accountants A,B]
+//                     [--quiet] [--force]
 // Runs the cartesian product of the grids (and of the config's `sweep:` section), one run
 // directory per point, and writes DIR/sweep.csv (docs/SWEEPS.md).
 #include <cstdio>
@@ -31,6 +32,7 @@ struct SweepArgs {
   std::string shard;
   std::string out;
   bool quiet = false;
+  std::string accountants;
   bool force = false;
 };
 
@@ -41,6 +43,8 @@ void run(const SweepArgs& a) {
   std::vector<std::string> overrides = a.sets;
   if (a.runs > 0) overrides.push_back(fmt::format("runs={}", a.runs));
   if (a.seed >= 0) overrides.push_back(fmt::format("seed={}", a.seed));
+  if (!a.accountants.empty())
+    overrides.push_back(fmt::format("server.accountants=\"{}\"", a.accountants));
   // The base config first: malformed YAML or a bad --set fails here with the usual message.
   const sim::LoadedConfig base = sim::load_config_text(text, a.config, stem, overrides);
 
@@ -70,6 +74,7 @@ void run(const SweepArgs& a) {
   options.force = a.force;
   sim::install_interrupt_handlers();
   const sim::SweepReport r = sim::run_sweep(text, a.config, stem, overrides, plan, options);
+  if (a.quiet) return;
   std::printf(
       "%s: %d point(s)%s in %.2f s: %d run, %d skipped as finished (%d job(s) x %d thread(s))\n"
       "  the points' runs took %.2f s in all\n"
@@ -107,7 +112,11 @@ void add_sweep_command(CLI::App& app) {
       ->type_name("I/K");
   cmd->add_option("--out", args->out, "Sweep directory (default: results/<name>_sweep)")
       ->check(non_empty());
-  cmd->add_flag("--quiet", args->quiet, "No progress on stderr");
+  cmd->add_option("--accountants", args->accountants,
+                  "Extra epsilon columns epsilon_<name> at every point (overrides "
+                  "`server.accountants`), e.g. rdp,pld")
+      ->type_name("A,B,...");
+  cmd->add_flag("--quiet", args->quiet, "No progress on stderr and no summary");
   cmd->add_flag("--force", args->force,
                 "Replace points whose directory holds the results of a different config");
   cmd->callback([args] { run(*args); });

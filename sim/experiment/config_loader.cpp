@@ -199,6 +199,7 @@ ExperimentSpec read_spec(ConfigReader& r, const std::string& default_name) {
   s.seed = r.get<std::uint64_t>("seed", s.seed);
   read_objective(r, s.objective);
   s.agents = r.get_int("agents.count", s.agents, 1, kMaxCount);
+  r.set_context(s.algorithm, s.objective.family);
   for (const AlgorithmEntry& e : algorithm_registry())
     if (e.name == s.algorithm) s.system = e.read(r, s);
   read_accounting(r, s);

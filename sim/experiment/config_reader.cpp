@@ -1,8 +1,12 @@
 #include "sim/experiment/config_reader.hpp"
 
+#include "sim/experiment/key_catalog.hpp"
+
 #include <algorithm>
 #include <map>
 #include <sstream>
+
+#include <fmt/format.h>
 
 namespace fbosim::sim {
 
@@ -77,6 +81,8 @@ std::string did_you_mean(const std::string& word, const std::vector<std::string>
   return best.empty() ? "" : " (did you mean '" + best + "'?)";
 }
 
+std::string shortest(double x) { return fmt::format("{}", x); }
+
 std::string shorten(const std::string& text) {
   return text.size() <= 60 ? text : text.substr(0, 57) + "...";
 }
@@ -128,6 +134,25 @@ void ConfigReader::record(const std::string& key, const YAML::Node& value) {
   chain.back()[parts.back()] = value;
 }
 
+void ConfigReader::check_catalog(const std::string& key) const {
+  if (!find_key(key))
+    throw std::logic_error("config key '" + key +
+                           "' is read but not in the key catalog (sim/experiment/"
+                           "key_catalog_entries.cpp)");
+}
+
+void ConfigReader::check_bounds(const std::string& key, double value) const {
+  const KeyDoc* doc = find_key(key);
+  if (!doc || !doc->bounds || doc->bounds->contains(value)) return;
+  const KeyDoc::Bounds& b = *doc->bounds;
+  require(false, key, std::string("must be ") + (b.lo && b.hi ? "in " : "") + b.text());
+}
+
+void ConfigReader::set_context(std::string algorithm, std::string family) {
+  algorithm_ = std::move(algorithm);
+  family_ = std::move(family);
+}
+
 void ConfigReader::require(bool ok, const std::string& key, const std::string& what) const {
   if (!ok) throw ConfigError(source_ + ": " + key + ": " + what + ", got " + shorten(text_of(key)));
 }
@@ -141,6 +166,9 @@ int ConfigReader::get_int(const std::string& key, int fallback, int lo, int hi) 
 
 std::string ConfigReader::get_choice(const std::string& key, const std::string& fallback,
                                      const std::vector<std::string>& choices) {
+  if (const KeyDoc* doc = find_key(key); doc && doc->choice_list() != choices)
+    throw std::logic_error("config key '" + key +
+                           "': the reader's choices differ from the key catalog's");
   const std::string value = get<std::string>(key, fallback);
   for (const std::string& c : choices)
     if (c == value) return value;
@@ -168,8 +196,19 @@ void ConfigReader::reject_unknown_keys() const {
   if (unknown.empty()) return;
   const std::vector<std::string> known(read_.begin(), read_.end());
   std::string list;
-  for (const std::string& k : unknown)
-    list += (list.empty() ? "'" : ", '") + k + "'" + did_you_mean(k, known);
+  for (const std::string& k : unknown) {
+    list += (list.empty() ? "'" : ", '") + k + "'";
+    const KeyDoc* doc = find_key(k);
+    if (doc && !algorithm_.empty() && !doc->read_by(algorithm_)) {
+      list += " (a key of algorithm" +
+              std::string(doc->algorithms.find(',') != std::string::npos ? "s " : " ") +
+              doc->algorithms + ", not of " + algorithm_ + ")";
+    } else if (doc && !family_.empty() && !doc->applies_to_family(family_)) {
+      list += " (a key of objective.family " + doc->families + ", not of " + family_ + ")";
+    } else {
+      list += did_you_mean(k, known);
+    }
+  }
   throw ConfigError(source_ + ": unknown key" + (unknown.size() > 1 ? "s " : " ") + list +
                     " (see docs/CONFIG.md for the keys)");
 }

@@ -26,6 +26,8 @@ class ConfigError : public std::runtime_error {
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);
 /// " (did you mean 'X'?)" for closest_match(word, candidates), or "".
 std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates);
+/// The shortest text that reads back to x (fmt's "{}"), for the resolved config.
+std::string shortest(double x);
 /// `text` cut to at most 60 characters ("..." marks a cut), for messages.
 std::string shorten(const std::string& text);
 
@@ -51,8 +53,11 @@ class ConfigReader {
   std::string get_choice(const std::string& key, const std::string& fallback,
                          const std::vector<std::string>& choices);
 
-  /// Throws ConfigError naming every key of the input that was never read.
+  /// Throws ConfigError naming every key of the input that was never read; a key of the
+  /// catalog (key_catalog.hpp) that the algorithm or family does not use is named as such.
   void reject_unknown_keys() const;
+  /// The algorithm and objective family being read, for reject_unknown_keys' messages.
+  void set_context(std::string algorithm, std::string family);
   /// The resolved configuration: every key read, with its effective value.
   const YAML::Node& resolved() const { return resolved_; }
   const std::string& source() const { return source_; }
@@ -62,6 +67,10 @@ class ConfigReader {
 
  private:
   YAML::Node find(const std::string& key) const;
+  // The catalog's word on a key read: it must be there (std::logic_error otherwise, a
+  // programming error) and a number must lie in its bounds (ConfigError otherwise).
+  void check_catalog(const std::string& key) const;
+  void check_bounds(const std::string& key, double value) const;
   std::string text_of(const std::string& key) const;
   void record(const std::string& key, const YAML::Node& value);
 
@@ -69,6 +78,7 @@ class ConfigReader {
   YAML::Node resolved_;
   std::string source_;
   std::set<std::string> read_;
+  std::string algorithm_, family_;
 };
 
 template <typename T>
@@ -100,8 +110,15 @@ T ConfigReader::get(const std::string& key, const T& fallback) {
         throw ConfigError(source_ + ": " + key + ": must be a finite number, got '" + text_of(key) +
                           "'");
     }
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>)
+      check_bounds(key, static_cast<double>(value));
   }
-  record(key, YAML::Node(value));
+  check_catalog(key);
+  if constexpr (std::is_floating_point_v<T>) {
+    record(key, YAML::Node(shortest(value)));  // 0.03, not yaml-cpp's 0.029999999999999999
+  } else {
+    record(key, YAML::Node(value));
+  }
   return value;
 }
 

@@ -53,7 +53,10 @@ class ProgressLine {
     const double elapsed = std::chrono::duration<double>(Clock::now() - start_).count();
     if (elapsed < 1.0) return;
     const bool run_done = round == rounds;
-    if (!tty_ && !run_done) return;  // plain lines, one per finished run
+    // Without a terminal: a plain line at every finished run and at least every 10 s, so a
+    // long single run in a log (Slurm, nohup, CI) still shows it advancing.
+    if (!tty_ && !run_done && elapsed - last_line_ < kInterval) return;
+    last_line_ = elapsed;
     const double frac = (run + (round + 1.0) / (rounds + 1.0)) / runs_;
     const double eta = frac > 0 ? elapsed * (1 - frac) / frac : 0;
     std::fprintf(stderr, "%srun %d/%d round %d/%d  %.0f%%  %.1fs elapsed, ETA %.1fs%s",
@@ -69,6 +72,8 @@ class ProgressLine {
   bool enabled_;
   int runs_;
   bool tty_;
+  static constexpr double kInterval = 10.0;  // seconds between plain lines
+  double last_line_ = 0;
   bool shown_ = false;
   Clock::time_point start_ = Clock::now();
 };

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/privacy/basic_accountant.hpp"
 #include "algorithms/systems/dp_bo_system.hpp"
 #include "algorithms/systems/po_gp_ucb_system.hpp"
 #include "sim/experiment/model_keys.hpp"
@@ -20,6 +21,14 @@ double grid_size(const ExperimentSpec& s) {
     return static_cast<double>(o.synthetic.grid_side) * o.synthetic.grid_side;
   if (o.family == "gp_grid" || o.family == "heterogeneous") return o.synthetic.grid_points;
   return 0;
+}
+
+// The default server.delta: the sum of the releases' deltas, which basic composition spends,
+// summed by the accountant itself (a sum in another order could fall below its own by an ulp).
+void default_delta(ExperimentSpec& s, const protocol::Algorithm& system) {
+  privacy::BasicAccountant basic;
+  for (const privacy::DpEvent& e : system.possible_events(s.agents)) basic.compose(e);
+  if (basic.delta_sum() > 0 && basic.delta_sum() < 1) s.server.delta = basic.delta_sum();
 }
 
 }  // namespace
@@ -63,8 +72,7 @@ std::shared_ptr<const protocol::Algorithm> read_po_gp_ucb(ConfigReader& r, Exper
   auto system = std::make_shared<systems::PoGpUcbSystem>(c);
   if (system->is_private_variant()) {
     s.server.accountant = "basic";  // N (epsilon, delta) releases: basic composition
-    const double total = s.agents * k.delta;
-    if (total < 1) s.server.delta = total;
+    default_delta(s, *system);
   }
   return system;
 }
@@ -155,8 +163,7 @@ std::shared_ptr<const protocol::Algorithm> read_dp_bo(ConfigReader& r, Experimen
   if (ps) {
     s.server.delta = c.delta;
   } else {
-    const double total = s.agents * static_cast<double>(system->agent_events().size()) * c.delta;
-    if (total < 1) s.server.delta = total;
+    default_delta(s, *system);
   }
   return system;
 }

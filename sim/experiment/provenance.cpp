@@ -59,6 +59,20 @@ std::string resolved_config_text(const ExperimentSpec& spec, const YAML::Node& r
   return std::string(yaml.c_str()) + "\n";
 }
 
+namespace {
+// "0.029999999999999999" (how results written before 2026-11 record 0.03) and "0.03" are the
+// same double.
+bool same_number(const std::string& a, const std::string& b) {
+  try {
+    std::size_t ia = 0, ib = 0;
+    const double x = std::stod(a, &ia), y = std::stod(b, &ib);
+    return ia == a.size() && ib == b.size() && x == y;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+}  // namespace
+
 std::vector<std::string> config_differences(const YAML::Node& a, const YAML::Node& b) {
   std::map<std::string, std::string> fa, fb;
   flatten(a, "", fa);
@@ -80,7 +94,8 @@ std::vector<std::string> config_differences(const YAML::Node& a, const YAML::Nod
     const auto x = fa.find(kv.first), y = fb.find(kv.first);
     const std::string there = x == fa.end() ? "(absent)" : x->second;
     const std::string here = y == fb.end() ? "(absent)" : y->second;
-    if (there != here) out.push_back(kv.first + ": " + there + " there, " + here + " here");
+    if (there != here && !same_number(there, here))
+      out.push_back(kv.first + ": " + there + " there, " + here + " here");
   }
   return out;
 }

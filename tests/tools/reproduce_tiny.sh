@@ -37,4 +37,5 @@ grep -qF "skipped: no data at $tmp/no-data/har/UCI HAR Dataset" "$tmp/err" ||
 grep -q "total .* s (tiny scale" "$tmp/out" || fail "no total time printed"
 [ ! -e "$tmp/r/figures/fig3a.png" ] || fail "fig3a drawn without its results"
 [ ! -e "$tmp/r/figures/fts_fig2a.png" ] || fail "fts_fig2a drawn without its results"
+grep -q "fig2a: FTS converges faster than standard TS" "$tmp/r/FIDELITY.md" || fail "no FIDELITY.md with the claims"
 echo "reproduce --tiny: every synthetic figure drawn"

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <memory>
+#include <thread>
+#include <vector>
 
 #include "algorithms/agents/fts_de_agent.hpp"
 
@@ -79,6 +81,43 @@ TEST_CASE("a server-guided step is the argmax over the grid of phi(x) . omega^(i
     CHECK(std::string(p.source) == "server");
     CHECK(p.x[0] == Approx(best_x).margin(1e-12));
   }
+}
+
+TEST_CASE("the server step's argmax is remembered per broadcast, also across threads") {
+  const core::Domain d = grid_domain(300);
+  auto ctx = context(d, 25, 3);
+  core::RngStream rng(5);
+  std::vector<std::vector<Eigen::VectorXd>> broadcasts;
+  std::vector<Eigen::Index> expected;
+  for (int b = 0; b < 2; ++b) {
+    broadcasts.push_back({rng.normal_vector(25), rng.normal_vector(25), rng.normal_vector(25)});
+    Eigen::Index best = -1;  // brute force on the grid features, region by region
+    double best_v = -1e300;
+    for (int i = 0; i < 3; ++i)
+      for (Eigen::Index j = 0; j < d.grid.rows(); ++j)
+        if (ctx->partition.region_of(d.grid.row(j).transpose()) == i &&
+            ctx->grid_features.row(j).dot(broadcasts[b][i]) > best_v) {
+          best_v = ctx->grid_features.row(j).dot(broadcasts[b][i]);
+          best = j;
+        }
+    expected.push_back(best);
+  }
+  // Alternating broadcasts from 4 threads: never the other broadcast's answer.
+  std::vector<int> wrong(4, 0);
+  std::vector<std::thread> threads;
+  for (int k = 0; k < 4; ++k)
+    threads.emplace_back([&, k] {
+      for (int r = 0; r < 200; ++r) {
+        const int b = (r + k) % 2;
+        wrong[k] += ctx->region_argmax(broadcasts[b]) != expected[b];
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (int k = 0; k < 4; ++k) CHECK(wrong[k] == 0);
+  std::vector<Eigen::VectorXd> nan = {Eigen::VectorXd::Constant(25, std::nan("")),
+                                      Eigen::VectorXd::Constant(25, std::nan("")),
+                                      Eigen::VectorXd::Constant(25, std::nan(""))};
+  CHECK(ctx->region_argmax(nan) == -1);
 }
 
 TEST_CASE("standard TS (schedule local) never follows the server and finds the maximum") {

@@ -122,6 +122,29 @@ TEST_CASE("an SVM learns a real field well above chance, reproducibly from its s
   CHECK(a == b);
 }
 
+TEST_CASE("the precomputed kernel trains the same SVMs as libsvm's own RBF kernel") {
+  // Bit-identical decision values, held-out and validation, hence identical AUCs, over fields
+  // and hyperparameters from the corners of [0,1]^2 to the middle.
+  const Eigen::Vector2d xs[] = {{0.0, 0.0}, {1.0, 1.0}, {0.5, 0.05}, {0.02, 0.9}, {0.9, 0.3}};
+  int evaluations = 0;
+  for (int field : {0, 7, 15, 28}) {
+    const LandmineSplit s = split_field(fields()[field], 0, field);
+    for (const Eigen::Vector2d& x : xs) {
+      fbosim::core::RngStream r1 = fbosim::core::RngFactory(3, 0).stream("t", field);
+      fbosim::core::RngStream r2 = fbosim::core::RngFactory(3, 0).stream("t", field);
+      SvmDecisions pre, rbf;
+      const double a = landmine_auc(s, x, 5, r1, SvmKernel::precomputed, &pre);
+      const double b = landmine_auc(s, x, 5, r2, SvmKernel::rbf, &rbf);
+      INFO("field " << field << " x " << x.transpose());
+      CHECK(a == b);
+      CHECK(pre.held_out == rbf.held_out);
+      CHECK(pre.validation == rbf.validation);
+      ++evaluations;
+    }
+  }
+  CHECK(evaluations == 20);
+}
+
 TEST_CASE("the family gives one objective per field, refuses more agents than fields") {
   LandmineSpec spec;
   spec.path = kMat;

@@ -116,3 +116,22 @@ TEST_CASE("bad specs throw naming the field and the value") {
   fails([](SyntheticSpec& s) { s.dim = 0; }, "synthetic.dim must be >= 1, got 0");
   CHECK_THROWS_WITH(make_synthetic(SyntheticSpec{}, 0, RngFactory(1, 0)), Contains("agents"));
 }
+
+TEST_CASE("one family serves every run: the same objectives as a family built per run") {
+  for (const char* family : {"gp_grid", "heterogeneous"}) {
+    SyntheticSpec spec;
+    spec.family = family;
+    spec.grid_points = 200;
+    const fbosim::datasets::SyntheticFamily shared(spec);  // factorises once
+    for (int run = 0; run < 3; ++run) {
+      const RngFactory rf(11, static_cast<std::uint64_t>(run));
+      const auto a = shared.make(4, rf);
+      const auto b = make_synthetic(spec, 4, rf);  // its own factor
+      for (int n = 0; n < 4; ++n) {
+        CHECK(values(a[n]) == values(b[n]));
+        CHECK(&a[n]->domain() == &a[0]->domain());  // one domain for all agents and runs
+      }
+      if (run > 0) CHECK(&a[0]->domain() == &shared.make(1, RngFactory(11, 0))[0]->domain());
+    }
+  }
+}

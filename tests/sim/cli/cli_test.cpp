@@ -59,12 +59,17 @@ TEST_CASE("fbosim run writes results and a summary for a tiny config") {
       "rff: {features: 10}\nlocal_ts: {features: 10}\n");
   const auto out = std::filesystem::temp_directory_path() / "fbosim_tiny_out";
   std::filesystem::remove_all(out);
-  const Output o = fbosim("run " + cfg + " --threads 2 --quiet --out " + out.string() +
+  const Output o = fbosim("run " + cfg + " --threads 2 --out " + out.string() +
                           " --set server.sampling_rate=0.5");
   INFO(o.text);
   CHECK(o.status == 0);
   CHECK(o.text.find("final simple regret") != std::string::npos);
   CHECK(std::filesystem::file_size(out / "summary.csv") > 0);
+  // --quiet: no progress and no summary (the files are the same).
+  const Output q = fbosim("run " + cfg + " --threads 2 --quiet --out " + out.string() +
+                          " --set server.sampling_rate=0.5");
+  CHECK(q.status == 0);
+  CHECK(q.text.empty());
 }
 
 TEST_CASE("fbosim privacy --target-epsilon prints the calibrated z and the epsilon it reaches") {

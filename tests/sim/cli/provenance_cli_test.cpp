@@ -217,14 +217,14 @@ TEST_CASE("a plain fbosim run into a sweep point cannot make sweep.csv report it
   CHECK(again.status != 0);
   CHECK(again.text.find("server.noise_multiplier: 4 there, 1 here") != std::string::npos);
   CHECK(again.text.find("--force") != std::string::npos);
-  const Output forced = fbosim("sweep " + cfg + " --quiet --force --out " + out.string());
+  const Output forced = fbosim("sweep " + cfg + " --force --out " + out.string());
   INFO(forced.text);
   REQUIRE(forced.status == 0);
   CHECK(forced.text.find("1 run, 1 skipped") != std::string::npos);
   CHECK(without_seconds(slurp(out / "sweep.csv")) == without_seconds(csv));
   // Files changed behind the sweep's back (the same config, another program) are redone.
   std::ofstream(point / "summary.csv", std::ios::app) << "\n";
-  const Output changed = fbosim("sweep " + cfg + " --quiet --out " + out.string());
+  const Output changed = fbosim("sweep " + cfg + " --out " + out.string());
   INFO(changed.text);
   CHECK(changed.status == 0);
   CHECK(changed.text.find("files changed since the sweep wrote them") != std::string::npos);
@@ -253,7 +253,7 @@ TEST_CASE("fbosim sweep re-runs, with a line saying so, the points of another bu
   REQUIRE(at != std::string::npos);
   text.replace(at, text.find('\n', at) - at, "build 0123456789ab-modified-cafe");
   std::ofstream(done) << text;
-  const Output o = fbosim("sweep " + cfg + " --quiet --out " + out.string());
+  const Output o = fbosim("sweep " + cfg + " --out " + out.string());
   INFO(o.text);
   CHECK(o.status == 0);
   CHECK(o.text.find("made by build 0123456789ab-modified-cafe") != std::string::npos);

@@ -56,7 +56,7 @@ TEST_CASE("fbosim sweep --shard and fbosim merge report missing points") {
   std::filesystem::path out;
   const std::string cfg = setup("merge_cli", out);
   for (int k = 1; k <= 2; ++k) {
-    const Output o = fbosim("sweep " + cfg + " --quiet --shard " + std::to_string(k) + "/2 --out " +
+    const Output o = fbosim("sweep " + cfg + " --shard " + std::to_string(k) + "/2 --out " +
                             (out / ("shard-" + std::to_string(k))).string());
     INFO(o.text);
     REQUIRE(o.status == 0);

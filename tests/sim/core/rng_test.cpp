@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include <boost/random/seed_seq.hpp>
 
 #include "sim/core/rng.hpp"
 
@@ -50,4 +54,28 @@ TEST_CASE("uniform_int covers its range uniformly") {
   int counts[7] = {0};
   for (int k = 0; k < 70000; ++k) ++counts[s.uniform_int(7)];
   for (int c : counts) CHECK(c == Approx(10000).margin(500));
+}
+
+TEST_CASE("a stream's engine is the one boost's seed_seq gives for its key words") {
+  // The independent computation: boost::random::seed_seq over (key, mix64(key)) as 32-bit
+  // words, the seeding RngStream had before its own generate() replaced it.
+  const auto reference = [](std::uint64_t key) {
+    const std::uint32_t words[4] = {static_cast<std::uint32_t>(key),
+                                    static_cast<std::uint32_t>(key >> 32),
+                                    static_cast<std::uint32_t>(fbosim::core::mix64(key)),
+                                    static_cast<std::uint32_t>(fbosim::core::mix64(key) >> 32)};
+    boost::random::seed_seq seq(std::begin(words), std::end(words));
+    return boost::random::mt19937_64(seq);
+  };
+  std::uint64_t key = 0;
+  for (int k = 0; k < 300; ++k) {
+    key = k < 3 ? static_cast<std::uint64_t>(k)
+                : fbosim::core::mix64(key + static_cast<std::uint64_t>(k));
+    if (k == 3) key = std::numeric_limits<std::uint64_t>::max();
+    RngStream s(key);
+    boost::random::mt19937_64 ref = reference(key);
+    INFO("key " << key);
+    REQUIRE(s.engine() == ref);
+    for (int d = 0; d < 700; ++d) REQUIRE(s.engine()() == ref());  // past the first twist
+  }
 }

@@ -1,0 +1,176 @@
+#!/usr/bin/python3
+"""Plots any fbosim results: run directories (`fbosim run --out DIR`) or sweeps (`fbosim sweep
+--out DIR`, expanded into their points).
+
+    tools/plot_results.py DIR [DIR ...] [--where KEY=VALUE ...] [--out STEM] [--title TEXT]
+    tools/plot_results.py SWEEP --vs-epsilon [--series KEY] [--accountant A] [--out STEM]
+
+Without --vs-epsilon: utility against iterations, one line with its standard-error band per
+result (the mean and s.e. of summary.csv), labelled by the config keys in which the results
+differ (a sweep's swept keys, or the algorithms' names). With --vs-epsilon: the utility after
+the last iteration (+- s.e.) against the privacy loss after it, one point per result; --series
+KEY joins the points that share KEY's value (e.g. --series server.sampling_rate for a q x z
+grid: one line per q along z). --accountant reads that accountant's column (epsilon_<name>,
+recorded with `--accountants`); the default is each config's server.accountant. --where keeps
+the results whose resolved config has KEY = VALUE. Utility is simple regret where the optimum is
+known (synthetic families), else the best validation or test error 1 - score. Writes STEM.png
+and STEM.pdf (default: results/figures/<first input's name>_<rounds|epsilon>).
+
+Uses Debian's python3-matplotlib and python3-pandas (re-runs itself with /usr/bin/python3 when
+the python3 it was started with lacks them).
+"""
+import argparse
+import csv
+import os
+import sys
+
+try:
+    import matplotlib  # noqa: F401
+    import pandas  # noqa: F401
+except ImportError as missing:
+    debian = "/usr/bin/python3"
+    if os.path.realpath(sys.executable) != os.path.realpath(debian) and os.access(debian, os.X_OK):
+        os.execv(debian, [debian] + sys.argv)
+    sys.exit(f"plot_results: {missing}; install Debian's python3-matplotlib and python3-pandas "
+             "(tools/setup.sh does) and run it with /usr/bin/python3")
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fbosim_plots import (Curve, draw_rounds, draw_vs_epsilon, finish_axes, plt,  # noqa: E402
+                          save)
+
+
+def expand(path):
+    """A result directory, or a sweep's points in sweep.csv order."""
+    sweep = os.path.join(path, "sweep.csv")
+    if os.path.exists(sweep):
+        with open(sweep, encoding="utf-8") as fh:
+            return [os.path.join(path, row["dir"]) for row in csv.DictReader(fh)]
+    if os.path.exists(os.path.join(path, "summary.csv")):
+        return [path]
+    sys.exit(f"plot_results: {path}: neither a result directory (summary.csv) nor a sweep "
+             "(sweep.csv)")
+
+
+def matches(curve, where):
+    for cond in where:
+        key, _, value = cond.partition("=")
+        got = curve.get(key)
+        if got is None or (str(got).lower() != value.lower() and
+                           not _same_number(got, value)):
+            return False
+    return True
+
+
+def _same_number(got, value):
+    try:
+        return float(got) == float(value)
+    except (TypeError, ValueError):
+        return False
+
+
+def plot(paths, vs_epsilon=False, series=None, accountant=None, where=(), title=None, out=None):
+    """Draws the figure and returns the PNG's path."""
+    dirs = [d for p in paths for d in expand(p)]
+    curves = [Curve(d) for d in dirs]
+    curves = [c for c in curves if matches(c, where)]
+    if not curves:
+        sys.exit("plot_results: no result left after --where " + " ".join(where))
+    figure, ax = plt.subplots(figsize=(6.4, 4.4))
+    if vs_epsilon:
+        draw_vs_epsilon(ax, curves, series, accountant)
+    else:
+        draw_rounds(ax, curves)
+    if title:
+        ax.set_title(title, fontsize=10)
+    finish_axes(ax)
+    stem = out or os.path.join("results", "figures", os.path.basename(os.path.normpath(paths[0])) +
+                               ("_epsilon" if vs_epsilon else "_rounds"))
+    return save(figure, stem)
+
+
+def self_test():
+    """A fake sweep of 4 points (q in {0.1, 0.35} x z in {1, 2}) with known summaries: the lines
+    and bands, the vs-epsilon points and series, --where and the corner must show them."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as root:
+        sweep = os.path.join(root, "sw")
+        rows = []
+        for i, (q, z) in enumerate([(0.1, 1), (0.1, 2), (0.35, 1), (0.35, 2)]):
+            name = f"server.sampling_rate={q},server.noise_multiplier={z}"
+            d = os.path.join(sweep, name)
+            os.makedirs(d)
+            err = 0.1 + q / 10 + z / 100  # best_f = 1 - err at the last round
+            eps = 10 * q / z
+            with open(os.path.join(d, "summary.csv"), "w", encoding="utf-8") as fh:
+                fh.write("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n,"
+                         "epsilon_pld\n")
+                for t in range(3):
+                    fh.write(f"{t},,,{1 - err - 0.1 * (2 - t)},0.01,{eps * t / 2},0.02,58,"
+                             f"{eps * t / 4}\n")
+            with open(os.path.join(d, "config.resolved.yaml"), "w", encoding="utf-8") as fh:
+                fh.write(f"name: lm\nalgorithm: fts_de\nruns: 2\nobjective:\n  family: landmine\n"
+                         f"exploration:\n  subregions: 4\nserver:\n  dp: true\n"
+                         f"  sampling_rate: {q}\n  noise_multiplier: {z}\n  accountant: moments\n")
+            rows.append(f'{i},{q},{z},"{name}"')
+        with open(os.path.join(sweep, "sweep.csv"), "w", encoding="utf-8") as fh:
+            fh.write("point,server.sampling_rate,server.noise_multiplier,dir\n" + "\n".join(rows))
+        checks = []
+        png = plot([sweep], out=os.path.join(root, "r"), where=["server.noise_multiplier=1"])
+        fig_ok = os.path.getsize(png) > 0 and os.path.getsize(png[:-3] + "pdf") > 0
+        checks.append(("files written", fig_ok))
+        # Re-draw without saving to inspect the axes.
+        curves = [Curve(d) for d in expand(sweep)]
+        figure, ax = plt.subplots()
+        draw_rounds(ax, [c for c in curves if matches(c, ["server.noise_multiplier=1"])])
+        lines = ax.get_lines()
+        checks.append(("one line per kept point", len(lines) == 2))
+        checks.append(("y = 1 - mean_best_f", abs(lines[0].get_ydata()[-1] - 0.12) < 1e-12))
+        checks.append(("labels name q", [l.get_label() for l in lines] ==
+                       ["DP-FTS-DE (q = 0.1)", "DP-FTS-DE (q = 0.35)"]))
+        checks.append(("y label names AUC", "AUC" in ax.get_ylabel()))
+        checks.append(("corner", "runs: 2" in ax.texts[0].get_text() and "58" in ax.texts[0].get_text()))
+        checks.append(("integer ticks", all(float(t).is_integer() for t in ax.get_xticks())))
+        plt.close(figure)
+        figure, ax = plt.subplots()
+        draw_vs_epsilon(ax, curves, "server.sampling_rate", "pld")
+        series = [c.lines[0] for c in ax.containers]
+        want_x = {0.1: [0.5 * 10 * 0.1 / 2, 0.5 * 10 * 0.1 / 1],
+                  0.35: [0.5 * 10 * 0.35 / 2, 0.5 * 10 * 0.35 / 1]}
+        checks.append(("two series", len(series) == 2))
+        for line, q in zip(series, (0.1, 0.35)):
+            checks.append((f"x = pld epsilon, q = {q}",
+                           all(abs(a - b) < 1e-12 for a, b in zip(line.get_xdata(), want_x[q]))))
+            checks.append((f"y = final error, q = {q}",
+                           all(abs(a - b) < 1e-12 for a, b in
+                               zip(line.get_ydata(), [0.1 + q / 10 + 0.02, 0.1 + q / 10 + 0.01]))))
+        plt.close(figure)
+    failed = [what for what, ok in checks if not ok]
+    print("plot_results self-test: " + ("ok" if not failed else "FAILED: " + ", ".join(failed)))
+    return 1 if failed else 0
+
+
+def main():
+    if sys.argv[1:] == ["--self-test"]:
+        sys.exit(self_test())
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                epilog=__doc__.split("\n\n", 1)[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("inputs", nargs="+", help="result directories or sweep directories")
+    p.add_argument("--vs-epsilon", action="store_true",
+                   help="final utility against the final epsilon (one point per result)")
+    p.add_argument("--series", help="with --vs-epsilon: join the points sharing this key's value")
+    p.add_argument("--accountant", help="with --vs-epsilon: whose epsilon (default: each config's)")
+    p.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
+                   help="keep the results whose resolved config has this value (repeatable)")
+    p.add_argument("--title")
+    p.add_argument("--out", help="output stem (STEM.png, STEM.pdf)")
+    a = p.parse_args()
+    try:
+        png = plot(a.inputs, a.vs_epsilon, a.series, a.accountant, a.where, a.title, a.out)
+    except (KeyError, ValueError, FileNotFoundError) as e:
+        sys.exit(f"plot_results: {e}")
+    print(f"plot_results: wrote {png} and its .pdf")
+
+
+if __name__ == "__main__":
+    main()
