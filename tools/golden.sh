@@ -4,6 +4,7 @@
 #
 #   tools/golden.sh list                  the case names, one a line
 #   tools/golden.sh check [CASE...]       run each case and diff trace/server/summary.csv
+#                                         (and release.csv where a system writes one)
 #                                         against tests/golden/CASE/ (exit 1 on a difference,
 #                                         77 when a case cannot run here: no data, no LibTorch)
 #   tools/golden.sh update [CASE...]      rewrite tests/golden/CASE/ from this build; review the
@@ -103,8 +104,15 @@ main() {
     run_case "$case" "$cfg" "$variant" "$out" </dev/null || rc=$?
     if ((rc == skip)); then skipped=$((skipped + 1)); continue; fi
     ((rc == 0)) || { echo "FAIL $case: fbosim run exited $rc" >&2; status=1; continue; }
-    for f in trace.csv server.csv summary.csv; do
-      [ -f "$out/$f" ] || continue  # server.csv only where a server aggregates
+    for f in trace.csv server.csv summary.csv release.csv; do
+      # server.csv only where a server aggregates, release.csv only where a system releases
+      # results after its last round; a pinned file the run no longer writes is a difference.
+      if [ ! -f "$out/$f" ]; then
+        [[ $mode == check && -f $golden/$case/$f ]] || continue
+        echo "FAIL $case: the run wrote no $f, tests/golden/$case/$f exists" >&2
+        status=1
+        continue
+      fi
       if [ "$mode" = update ]; then
         mkdir -p "$golden/$case"
         cp "$out/$f" "$golden/$case/$f"
