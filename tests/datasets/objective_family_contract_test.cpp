@@ -117,8 +117,9 @@ std::vector<double> values(const ObjectiveFamily& family, int agents, std::uint6
 }
 }  // namespace
 
-TEST_CASE("objective family contract: one objective per agent on one domain, finite values, "
-          "draws from the run's streams only") {
+TEST_CASE(
+    "objective family contract: one objective per agent on one domain, finite values, "
+    "draws from the run's streams only") {
   for (const Case& c : cases()) {
     INFO(c.name);
     if (!c.available) {
@@ -131,11 +132,11 @@ TEST_CASE("objective family contract: one objective per agent on one domain, fin
     REQUIRE(static_cast<int>(objectives.size()) == c.agents);
     const core::Domain& domain = objectives[0]->domain();
     for (const auto& o : objectives) CHECK(o->domain().dim == domain.dim);
-    const Eigen::VectorXd x =
-        domain.is_grid() ? Eigen::VectorXd(domain.grid.row(7).transpose())
-                         : Eigen::VectorXd::Constant(domain.dim, 0.4);
+    const Eigen::VectorXd x = domain.is_grid() ? Eigen::VectorXd(domain.grid.row(7).transpose())
+                                               : Eigen::VectorXd::Constant(domain.dim, 0.4);
     // Same run, same objectives; another run, other objectives exactly when varies_by_run().
-    const std::vector<double> a = values(*family, c.agents, 0, x), b = values(*family, c.agents, 0, x);
+    const std::vector<double> a = values(*family, c.agents, 0, x),
+                              b = values(*family, c.agents, 0, x);
     CHECK(a == b);
     CHECK((values(*family, c.agents, 1, x) != a) == family->varies_by_run());
     if (family->max_agents() > 0) CHECK_THROWS(family->make(family->max_agents() + 1, rf));

@@ -163,7 +163,8 @@ std::vector<Case> ensemble_cases() {
 // peer summaries (the posterior of 6 observations on the shared features) for RGPE / TAF.
 protocol::Broadcast broadcast(int round, bool summaries, const core::Domain& d,
                               core::RngStream& rng) {
-  if (round % 2 == 0) return protocol::RegionSamples{{rng.normal_vector(16), rng.normal_vector(16)}};
+  if (round % 2 == 0)
+    return protocol::RegionSamples{{rng.normal_vector(16), rng.normal_vector(16)}};
   protocol::PeerMessages p;
   p.messages.push_back(nullptr);
   for (int n = 1; n <= 2; ++n) {
@@ -214,8 +215,9 @@ std::vector<Eigen::VectorXd> rounds(protocol::AgentPolicy& agent, const Case& c,
 }
 }  // namespace
 
-TEST_CASE("agent policy contract: queries in the domain, declared sources and messages, "
-          "determinism") {
+TEST_CASE(
+    "agent policy contract: queries in the domain, declared sources and messages, "
+    "determinism") {
   std::vector<Case> all = cases(), more = ensemble_cases();
   all.insert(all.end(), more.begin(), more.end());
   for (const Case& c : all)

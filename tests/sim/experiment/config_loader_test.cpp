@@ -185,7 +185,9 @@ TEST_CASE("every accountant must support the release: a supports() question, nam
 }
 
 TEST_CASE("the papers' names are presets of the DP-FTS-DE keys, and contradictions are errors") {
-  const auto dp = [](const LoadedConfig& c) { return c.spec.fts_de()->server && c.spec.fts_de()->dp; };
+  const auto dp = [](const LoadedConfig& c) {
+    return c.spec.fts_de()->server && c.spec.fts_de()->dp;
+  };
   CHECK(dp(load("algorithm: dp_fts_de\nexploration: {subregions: 2}\n")));
   CHECK(dp(load("algorithm: dp_fts\n")));
   CHECK_FALSE(dp(load("algorithm: fts\n")));
@@ -200,8 +202,8 @@ TEST_CASE("the papers' names are presets of the DP-FTS-DE keys, and contradictio
                     Catch::Contains("server.dp") && Catch::Contains("fts_de"));
   CHECK_THROWS_WITH(load("algorithm: dp_fts\nexploration: {subregions: 2}\n"),
                     Catch::Contains("exploration.subregions") && Catch::Contains("dp_fts_de"));
-  CHECK_THROWS_WITH(load("algorithm: ucb\n"), Catch::Contains("fts_target") &&
-                                                  Catch::Contains("dp_fts_de"));
+  CHECK_THROWS_WITH(load("algorithm: ucb\n"),
+                    Catch::Contains("fts_target") && Catch::Contains("dp_fts_de"));
 }
 
 TEST_CASE("FTS's target-agent keys: sources, target, and keys of other algorithms refused") {

@@ -105,14 +105,14 @@ TEST_CASE("the engine composes setup, round and final events and runs any algori
 }
 
 TEST_CASE("an event the accountant cannot account for stops the run, naming the event") {
-  LoadedConfig c = load_config_text("algorithm: fts\nobjective: {family: gp_grid, grid_points: 200}\n", "t.yaml",
-                                    "t", {});
+  LoadedConfig c = load_config_text(
+      "algorithm: fts\nobjective: {family: gp_grid, grid_points: 200}\n", "t.yaml", "t", {});
   // The moments accountant refuses EpsilonDelta: the setup event fails before round 0.
   c.spec.system = std::make_shared<Scripts>();
   c.spec.agents = 3;
   core::ThreadPool pool(1);
-  CHECK_THROWS_WITH(RunEngine(c.spec, pool).run(0), Catch::Contains("Laplace") ||
-                                                         Catch::Contains("EpsilonDelta"));
+  CHECK_THROWS_WITH(RunEngine(c.spec, pool).run(0),
+                    Catch::Contains("Laplace") || Catch::Contains("EpsilonDelta"));
 }
 
 namespace {
