@@ -97,6 +97,9 @@ def po_fig2a(results, out):
         return False
     ax.axvline(omega(1, 1e-5, 10) / SIGMA_MIN, color="grey", ls=":", lw=1)
     ax.set_xscale("log")
+    # Regrets span 1e-3 (l = 6.25) to 1 (l = 1.25), and GP-UCB's is often exactly 0.
+    ax.set_yscale("symlog", linthresh=1e-3)
+    ax.set_ylim(0, 3)
     ax.set_xlabel("epsilon (delta = 1e-5, r = 10); dotted: omega = sigma_min")
     ax.set_ylabel("simple regret after T = 50")
     ax.set_title("PO-GP-UCB, synthetic GP data (Fig. 2a)")
@@ -156,12 +159,13 @@ def release_points(results, name):
     return pd.concat(frames, ignore_index=True)
 
 
-def summarise(rows, mechanism):
-    """Mean and s.e. over runs, per epsilon: f of the released point, |value - nonprivate|."""
+def summarise(rows, mechanism, value_mechanism=None):
+    """Mean and s.e. over runs, per epsilon: f of the released point (by `mechanism`) and
+    |value - nonprivate| of the released best value (by `value_mechanism`, default the same)."""
     out = []
     for eps, g in rows.groupby("sweep_epsilon"):
         h = g[(g["quantity"] == "hyperparameter") & (g["mechanism"] == mechanism)]
-        v = g[(g["quantity"] == "best_value") & (g["mechanism"] == mechanism)]
+        v = g[(g["quantity"] == "best_value") & (g["mechanism"] == (value_mechanism or mechanism))]
         ref_h = g[(g["quantity"] == "hyperparameter") & (g["mechanism"] == "none")]
         err = (v["value"] - v["nonprivate"]).abs()
         n = max(len(h), 1)
@@ -175,16 +179,19 @@ def summarise(rows, mechanism):
 
 
 def dpbo_landmine(results, out):
-    curves = [("dpbo_landmine", "exponential", "Kusner: exponential mechanism (noisy)"),
-              ("dpbo_landmine_noise_free", "exponential", "Kusner: noise-free"),
-              ("dpbo_landmine_ps", "papernot_steinke", "Papernot & Steinke random search")]
+    # (results name, the hyperparameter's mechanism, the best value's, label)
+    curves = [("dpbo_landmine", "exponential", "laplace",
+               "Kusner: exponential mechanism and Laplace (noisy)"),
+              ("dpbo_landmine_noise_free", "exponential", "laplace", "Kusner: noise-free"),
+              ("dpbo_landmine_ps", "papernot_steinke", "papernot_steinke",
+               "Papernot & Steinke random search")]
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
     lines, drawn, reference = [], False, None
-    for k, (name, mech, label) in enumerate(curves):
+    for k, (name, mech, value_mech, label) in enumerate(curves):
         rows = release_points(results, name)
         if rows is None:
             continue
-        s = summarise(rows, mech)
+        s = summarise(rows, mech, value_mech)
         a.errorbar(s["epsilon"], s["f"], yerr=s["f_se"], marker="o", capsize=3, color=f"C{k}",
                    label=label)
         if s["value_error"].notna().any():
