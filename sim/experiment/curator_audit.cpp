@@ -1,7 +1,5 @@
 #include "sim/experiment/curator_audit.hpp"
 
-#include <Eigen/QR>
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -9,28 +7,11 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/curator/separating_vector.hpp"
 #include "algorithms/systems/po_gp_ucb_system.hpp"
 #include "sim/core/thread_pool.hpp"
 
 namespace fbosim::sim {
-
-namespace {
-
-// A unit vector orthogonal to 1 and to the columns of the centred X, with weight on row i:
-// e_i minus its projection on span(1, columns).
-Eigen::VectorXd separating_vector(const Eigen::MatrixXd& X, Eigen::Index i) {
-  const Eigen::Index n = X.rows(), d = X.cols();
-  Eigen::MatrixXd A(n, d + 1);
-  A.col(0).setOnes();
-  A.rightCols(d) = X.rowwise() - X.colwise().mean();
-  const Eigen::HouseholderQR<Eigen::MatrixXd> qr(A);
-  const Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(n, d + 1);
-  Eigen::VectorXd u = -Q * Q.row(i).transpose();
-  u[i] += 1;
-  return u.normalized();
-}
-
-}  // namespace
 
 CuratorAuditResult run_curator_audit(const ExperimentSpec& spec, const AuditOptions& o,
                                      std::uint64_t seed) {
@@ -52,7 +33,7 @@ CuratorAuditResult run_curator_audit(const ExperimentSpec& spec, const AuditOpti
   const Eigen::MatrixXd X = curator::normalise(domain.grid, c.max_norm).X;
   Eigen::MatrixXd X_neighbour = X;
   X_neighbour(0, 0) += 1;  // row 0 moved by a unit vector: a neighbour under Definition 1
-  const Eigen::VectorXd u = separating_vector(X, 0);
+  const Eigen::VectorXd u = curator::separating_vector(X, 0);
 
   const core::RngFactory rf(seed, 0);
   std::vector<double> null(static_cast<std::size_t>(o.trials)),

@@ -9,7 +9,6 @@
 // on a config's dataset (sim/experiment/curator_audit.hpp; numbers in docs/PRIVATE_BO.md).
 #include <catch2/catch.hpp>
 
-#include <Eigen/QR>
 #include <boost/math/special_functions/beta.hpp>
 
 #include <algorithm>
@@ -17,24 +16,12 @@
 #include <vector>
 
 #include "algorithms/curator/curator.hpp"
+#include "algorithms/curator/separating_vector.hpp"
 
 using namespace fbosim;
 using curator::Lift;
 
 namespace {
-
-// A unit vector orthogonal to 1 and to the columns of the centred X, with weight on row i.
-Eigen::VectorXd separating_vector(const Eigen::MatrixXd& X, Eigen::Index i) {
-  const Eigen::Index n = X.rows(), d = X.cols();
-  Eigen::MatrixXd A(n, d + 1);
-  A.col(0).setOnes();
-  A.rightCols(d) = X.rowwise() - X.colwise().mean();
-  const Eigen::HouseholderQR<Eigen::MatrixXd> qr(A);
-  const Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(n, d + 1);
-  Eigen::VectorXd u = -Q * Q.row(i).transpose();
-  u[i] += 1;
-  return u.normalized();
-}
 
 double statistic(const Eigen::VectorXd& u, const Eigen::MatrixXd& Z) {
   return (u.transpose() * Z).norm() / Z.norm();
@@ -53,7 +40,7 @@ struct Separation {
 
 Separation separate(const Eigen::MatrixXd& X, const Eigen::MatrixXd& X_neighbour,
                     const curator::CuratorOptions& o, int trials, double delta) {
-  const Eigen::VectorXd u = separating_vector(X, 0);
+  const Eigen::VectorXd u = curator::separating_vector(X, 0);
   std::vector<double> null(trials), alt(trials);
   for (int t = 0; t < trials; ++t) {
     core::RngStream a(1000 + t), b(900000 + t);
@@ -113,5 +100,20 @@ TEST_CASE("privacy doubt: the curator's Z separates neighbouring datasets exactl
       CHECK(s.epsilon_lower > 3.9);
       CHECK(s.epsilon_lower > eps);
     }
+  }
+}
+
+TEST_CASE(
+    "separating_vector: a unit vector orthogonal to 1 and the centred columns, weight on row i") {
+  core::RngStream rng(3);
+  Eigen::MatrixXd X(40, 3);
+  for (Eigen::Index i = 0; i < X.size(); ++i) X.data()[i] = rng.normal();
+  const Eigen::MatrixXd centred = X.rowwise() - X.colwise().mean();
+  for (const Eigen::Index i : {0, 17, 39}) {
+    const Eigen::VectorXd u = curator::separating_vector(X, i);
+    CHECK(u.norm() == Approx(1).margin(1e-12));
+    CHECK(std::abs(u.sum()) < 1e-12);
+    CHECK((centred.transpose() * u).norm() < 1e-12);
+    CHECK(std::abs(u[i]) > 0.5);  // e_i loses at most its projection on a 4-dimensional space
   }
 }
