@@ -15,8 +15,8 @@
    N, with a line saying so; never for fixed settings.
 
 Epsilons not recorded come from `fbosim privacy --format csv` (build/fbosim, or $FBOSIM_BIN):
-one process per curve (`--steps 1:60` prints every round; pld, ~10 ms a query, every third
-round and the last), all run at once.
+one process per curve (`--steps 1:60` prints every round; pld, ~10 ms a query, 12 counts
+over the rounds and the last), all run at once.
 Only python3-matplotlib and python3-pandas are needed. --self-test checks the recorded values
 are the ones drawn (no binary needed).
 """
@@ -90,10 +90,11 @@ def save(fig, out_dir, name):
 
 
 def start_privacy_vs_rounds(binary, rounds):
-    # pld costs ~10 ms per step count (a fresh discretisation per query): every 3rd round and
-    # the last are drawn for it, every round for the others.
+    # pld costs ~10 ms per step count (a fresh discretisation per query): 12 counts spread over
+    # the rounds and the last are drawn for it (its curve is smooth in T), every round for the
+    # others.
     def steps(acc):
-        return f"1:{rounds}:3,{rounds}" if acc == "pld" else f"1:{rounds}"
+        return f"1:{rounds}:{max(1, rounds // 12)},{rounds}" if acc == "pld" else f"1:{rounds}"
     return start_all({(name, acc): curve_command(binary, acc, q, z, steps(acc), n)
                       for name, n, q, z in SETTINGS for acc in ACCOUNTANTS})
 
