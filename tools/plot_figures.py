@@ -12,9 +12,10 @@ config.resolved.yaml, and for FTS's Fig. 3a trace.csv and timing.csv).
 <id>.pdf. --only takes ids or prefixes (fig3 = fig3a-f, fig7 = fig7a,b); --list prints the
 result names each figure reads; --self-test draws known data and checks what was drawn.
 
-Every curve is mean +- standard error over (agent, run) pairs, as summary.csv gives it (the
-paper: "All error bars denote standard errors"; FTS's target-agent runs measure one agent, so
-there it is over runs). FTS Fig. 2a plots the best validation error after the last iteration
+Every curve is mean +- standard error over runs, as summary.csv gives it (the runs are the
+independent replications; a run's agents share its function). The paper's "All error bars
+denote standard errors" are most likely over (agent, run) pairs, several times narrower:
+`standard_error: pairs` in a config gives those. FTS Fig. 2a plots the best validation error after the last iteration
 against the floats each agent sends (M for FTS, M + M^2 for RGPE, M + M^2 + 1 for TAF; log
 scale), FTS Fig. 3a the best error against the run's wall time (timing.csv, the sources'
 histories excluded) for the first target agent's runs. Synthetic figures plot simple regret against

@@ -49,20 +49,25 @@ void run(const RunArgs& a) {
                  "fbosim: note: %d posterior samples fell back to a data-independent draw\n",
                  s.fallbacks);
   if (a.quiet) return;  // errors and warnings still go to stderr
+  // The s.e. is over the runs' means unless standard_error: pairs; one run has none.
+  const std::string over = cfg.spec.se_over_pairs ? "over (agent, run) pairs" : "over runs";
+  const auto pm = [&](double mean, double se) {
+    return std::isfinite(se) ? fmt::format("{:.4f} +- {:.4f}", mean, se)
+                             : fmt::format("{:.4f} (one run: no s.e.)", mean);
+  };
   const std::string regret =
       std::isfinite(s.final_mean_regret)
-          ? fmt::format("{:.4f} +- {:.4f} (mean +- s.e. over agents and runs)", s.final_mean_regret,
-                        s.final_se_regret)
+          ? pm(s.final_mean_regret, s.final_se_regret) + " (mean +- s.e. " + over + ")"
           : std::string("n/a (the objective's optimum is unknown)");
   std::printf(
       "%s: %d run(s) x %d agents x %d rounds in %.2f s (%d threads)\n"
       "  final simple regret %s\n"
-      "  final best f        %.4f +- %.4f\n"
+      "  final best f        %s\n"
       "  epsilon %.4f (delta %.3g, %s accountant)%s, clipped %.2f%% of messages\n"
       "  wrote %s/{trace,server,summary,timing%s}.csv, config.resolved.yaml and provenance.yaml\n",
       cfg.spec.name.c_str(), s.runs, s.agents, s.rounds, s.seconds, options.threads, regret.c_str(),
-      s.final_mean_best_f, s.final_se_best_f, epsilon_shown(s.epsilon), cfg.spec.delta(),
-      cfg.spec.server.accountant.c_str(), cfg.spec.is_private() ? "" : " [no DP]",
+      pm(s.final_mean_best_f, s.final_se_best_f).c_str(), epsilon_shown(s.epsilon),
+      cfg.spec.delta(), cfg.spec.server.accountant.c_str(), cfg.spec.is_private() ? "" : " [no DP]",
       100 * s.clipped_fraction, s.out_dir.c_str(),
       cfg.spec.system->releases_values() ? ",release" : "");
 }

@@ -197,6 +197,7 @@ ExperimentSpec read_spec(ConfigReader& r, const std::string& default_name) {
   s.rounds = r.get_int("rounds", s.rounds, 1, kMaxCount);
   s.runs = r.get_int("runs", s.runs, 1, kMaxCount);
   s.seed = r.get<std::uint64_t>("seed", s.seed);
+  s.se_over_pairs = r.get_choice("standard_error", "runs", {"runs", "pairs"}) == "pairs";
   read_objective(r, s.objective);
   s.agents = r.get_int("agents.count", s.agents, 1, kMaxCount);
   r.set_context(s.algorithm, s.objective.family);

@@ -43,6 +43,25 @@ std::pair<double, double> mean_se(const std::vector<double>& v) {
   return {mean, std::sqrt(var / n)};
 }
 
+// summary.csv's mean and standard error of one round's values, `per_run` consecutive values per
+// run: the mean over every finite value; the s.e. over the runs' means (NaN with fewer than two
+// runs: one replication has none), or, over_pairs, over every value as if independent (agents
+// of one run share its function, so this one is several times narrower).
+std::pair<double, double> summary_mean_se(const std::vector<double>& v, std::size_t per_run,
+                                          bool over_pairs) {
+  const auto [mean, pair_se] = mean_se(v);
+  if (over_pairs || per_run == 0) return {mean, pair_se};
+  std::vector<double> run_means;
+  for (std::size_t i = 0; i + per_run <= v.size(); i += per_run) {
+    const std::vector<double> run(v.begin() + static_cast<std::ptrdiff_t>(i),
+                                  v.begin() + static_cast<std::ptrdiff_t>(i + per_run));
+    const double m = mean_se(run).first;
+    if (std::isfinite(m)) run_means.push_back(m);
+  }
+  if (run_means.size() < 2) return {mean, std::nan("")};
+  return {mean, mean_se(run_means).second};
+}
+
 std::string csv_number(double x) { return std::isfinite(x) ? fmt::format("{}", x) : ""; }
 
 class ProgressLine {
@@ -112,6 +131,7 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
   ProgressLine progress(options.progress, spec.runs);
   // per round: values over (run, agent)
   std::vector<std::vector<double>> regret(spec.rounds + 1), best_f(spec.rounds + 1);
+  std::size_t per_run = 0;  // the measured agents of a run (the same in every run)
   std::vector<double> epsilon;
   double final_epsilon = 0;
   std::vector<std::vector<double>> extra_epsilon;
@@ -169,6 +189,7 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
     }
     timing.write(times);
     for (int t = 0; t <= spec.rounds; ++t) {
+      per_run = static_cast<std::size_t>(res.best_f.cols());
       for (Eigen::Index n = 0; n < res.best_f.cols(); ++n) {
         best_f[t].push_back(res.best_f(t, n));
         regret[t].push_back(res.regret(t, n));
@@ -189,8 +210,8 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
   summary.write("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n" +
                 extra_columns + "\n");
   for (int t = 0; t <= spec.rounds; ++t) {
-    const auto [mr, sr] = mean_se(regret[t]);
-    const auto [mb, sb] = mean_se(best_f[t]);
+    const auto [mr, sr] = summary_mean_se(regret[t], per_run, spec.se_over_pairs);
+    const auto [mb, sb] = summary_mean_se(best_f[t], per_run, spec.se_over_pairs);
     std::vector<double> extra;
     for (const auto& e : extra_epsilon) extra.push_back(e[t]);
     summary.write(fmt::format("{},{},{},{},{},{},{},{}{}\n", t, csv_number(mr), csv_number(sr),

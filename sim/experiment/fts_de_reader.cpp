@@ -96,7 +96,15 @@ std::shared_ptr<const protocol::Algorithm> read_fts_de(ConfigReader& r, const Ex
   c.agent.message_lambda = rff.lambda;
   read_local_ts(r, c.agent.local, false);
   read_mechanism(r, s, p, c);
-  if (!c.server) c.agent.schedule = agents::ExplorationSchedule::local;
+  if (!c.server) {
+    // Standard TS (Dai et al. 2021, sec. 5: the baseline without federation) has no sub-regions:
+    // every agent initialises and explores on the whole domain, whatever exploration.* says (a
+    // TS curve of an FTS-DE figure config keeps that config's P, which would otherwise put each
+    // TS agent's initial points in its own sub-region).
+    c.agent.schedule = agents::ExplorationSchedule::local;
+    c.subregions = 1;
+    c.agent.init_in_region = false;
+  }
   return std::make_shared<systems::FtsDeSystem>(c);
 }
 

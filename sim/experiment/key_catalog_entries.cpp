@@ -60,6 +60,17 @@ const std::vector<KeyDoc>& key_catalog() {
        {{"", "0"}},
        "",
        "base seed; run r uses the streams of (seed, r); `--seed` overrides"},
+      {"standard_error",
+       "",
+       "",
+       std::nullopt,
+       "runs pairs",
+       {{"", "runs"}},
+       "",
+       "summary.csv's `se_*` columns: `runs`, the standard error over the runs' means (the "
+       "independent replications; empty with one run); `pairs`, over every (agent, run) pair as "
+       "if independent, several times narrower because a run's agents share its function (what "
+       "the DP-FTS-DE paper's error bars most likely show)"},
       {"objective.family",
        "",
        "",
@@ -252,7 +263,8 @@ const std::vector<KeyDoc>& key_catalog() {
        "region domain",
        {{"", "region"}},
        "",
-       "`region`: inside the agent's sub-region; `domain`: anywhere (Fig. 5 ablation)"},
+       "`region`: inside the agent's sub-region; `domain`: anywhere (Fig. 5 ablation). `ts` "
+       "always initialises on the whole domain (standard TS has no sub-regions)"},
       {"exploration.subregions",
        "ts,fts,fts_de,dp_fts,dp_fts_de",
        "",
@@ -260,7 +272,8 @@ const std::vector<KeyDoc>& key_catalog() {
        "",
        {{"", "1"}},
        "",
-       "P; 1 = no distributed exploration (FTS / DP-FTS)"},
+       "P; 1 = no distributed exploration (FTS / DP-FTS). Ignored by `ts` (standard TS explores "
+       "the whole domain), so a TS curve can share an FTS-DE config"},
       {"exploration.schedule",
        "ts,fts,fts_de,dp_fts,dp_fts_de",
        "",

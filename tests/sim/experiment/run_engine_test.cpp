@@ -1,11 +1,13 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "sim/core/thread_pool.hpp"
 #include "sim/experiment/config_loader.hpp"
+#include "sim/experiment/csv_table.hpp"
 #include "sim/experiment/experiment_runner.hpp"
 #include "sim/experiment/run_engine.hpp"
 
@@ -123,4 +125,67 @@ TEST_CASE("stragglers past the deadline and dropouts do not reach the server") {
   // Expected fraction: 0.8 (no dropout) x ~0.5 (on time) of 6 agents x 6 rounds.
   CHECK(received < 6 * 6);
   CHECK(received > 0);
+}
+
+// summary.csv's s.e. (issue #15): over the runs' means by default, recomputed here from
+// trace.csv's rows; over every (agent, run) pair with standard_error: pairs.
+namespace {
+struct RunMeans {
+  std::vector<double> pairs;      // the last round's regret of every (run, agent)
+  std::vector<double> run_means;  // their mean per run
+};
+RunMeans last_round_regret(const std::string& dir, int runs, int agents, int round) {
+  const CsvTable t = CsvTable::read(dir + "/trace.csv");
+  const int cr = t.column("run", "trace"), cg = t.column("round", "trace"),
+            cx = t.column("regret", "trace");
+  RunMeans m;
+  m.run_means.assign(runs, 0.0);
+  for (const auto& row : t.rows) {
+    if (std::stoi(row[cg]) != round) continue;
+    const double v = std::stod(row[cx]);
+    m.pairs.push_back(v);
+    m.run_means[std::stoi(row[cr])] += v / agents;
+  }
+  return m;
+}
+double se(const std::vector<double>& v) {
+  double mean = 0, ss = 0;
+  for (double x : v) mean += x / v.size();
+  for (double x : v) ss += (x - mean) * (x - mean);
+  return std::sqrt(ss / (v.size() - 1) / v.size());
+}
+double summary_cell(const std::string& dir, const std::string& column) {
+  const CsvTable s = CsvTable::read(dir + "/summary.csv");
+  const std::string& cell = s.rows.back()[s.column(column, "summary")];
+  return cell.empty() ? std::nan("") : std::stod(cell);
+}
+}  // namespace
+
+TEST_CASE("summary.csv's s.e. is over the runs' means, or over pairs when asked") {
+  const std::string runs_dir = run_to(temp_dir("se_runs"), 1, {"runs=4"});
+  const std::string pairs_dir = run_to(temp_dir("se_pairs"), 1, {"runs=4", "standard_error=pairs"});
+  // The trace's last round is round 6 of rounds 0..6 (the initial points are rows of round 0).
+  const RunMeans m = last_round_regret(runs_dir, 4, 6, 6);
+  REQUIRE(m.pairs.size() == 24);
+  CHECK(summary_cell(runs_dir, "se_regret") == Approx(se(m.run_means)).epsilon(1e-12));
+  CHECK(summary_cell(pairs_dir, "se_regret") == Approx(se(m.pairs)).epsilon(1e-12));
+  CHECK(summary_cell(runs_dir, "mean_regret") == summary_cell(pairs_dir, "mean_regret"));
+  // One run has no standard error over runs: the cell is empty, never 0.
+  CHECK(std::isnan(summary_cell(run_to(temp_dir("se_one"), 1, {"runs=1"}), "se_regret")));
+}
+
+TEST_CASE("algorithm ts initialises on the whole domain, whatever exploration.subregions says") {
+  // kTiny has P = 2: FTS-DE puts agent n's initial points in region n mod 2 (x < 0.5 or not);
+  // TS, with 6 agents x 3 points x 4 runs, must put some outside (all inside: 2^-72).
+  const auto outside = [](const std::string& dir) {
+    const CsvTable t = CsvTable::read(dir + "/trace.csv");
+    const int ca = t.column("agent", "trace"), cx = t.column("x0", "trace"),
+              cs = t.column("source", "trace");
+    int n = 0;
+    for (const auto& row : t.rows)
+      if (row[cs] == "init") n += (std::stod(row[cx]) < 0.5) != (std::stoi(row[ca]) % 2 == 0);
+    return n;
+  };
+  CHECK(outside(run_to(temp_dir("init_fts_de"), 1, {"runs=4"})) == 0);
+  CHECK(outside(run_to(temp_dir("init_ts"), 1, {"runs=4", "algorithm=ts"})) > 0);
 }
