@@ -5,8 +5,8 @@
 #include <stdexcept>
 
 #include "algorithms/acquisition/candidate_argmax.hpp"
-#include "algorithms/rff/blr_posterior.hpp"
-#include "algorithms/rff/grid_features.hpp"
+#include "algorithms/rff/blr_sample.hpp"
+#include "algorithms/rff/grid_argmax.hpp"
 #include "algorithms/rff/random_features.hpp"
 #include "algorithms/surrogate/exact_gp.hpp"
 
@@ -40,7 +40,11 @@ OwnModel parse_own_model(const std::string& s) {
 std::string to_string(OwnModel m) { return m == OwnModel::rff ? "rff" : "exact"; }
 
 LocalThompson::LocalThompson(int id, const core::Domain& domain, LocalTsOptions options)
-    : id_(id), domain_(domain), options_(options), hyper_(options.hyper) {
+    : id_(id),
+      domain_(domain),
+      options_(options),
+      hyper_(options.hyper),
+      grid_(domain.is_grid() ? rff::UniformGrid::of(domain.grid) : std::nullopt) {
   if (options_.model == OwnModel::exact && !domain_.is_grid())
     throw std::invalid_argument(
         "local_ts.method: exact samples the GP on every grid point and needs a grid domain "
@@ -96,14 +100,11 @@ Eigen::VectorXd LocalThompson::rff_sample_argmax(core::RngStream& rng) {
       rff::RandomFeatures::draw(dim, options_.features, hyper_.lengthscale, hyper_.signal_var, rng);
   const double lambda = std::max(hyper_.noise_var, options_.noise_floor);
   const auto n = static_cast<Eigen::Index>(X_.size());
-  rff::BlrPosterior blr(options_.features, lambda);
-  blr.add(fresh.features(data()), Eigen::Map<const Eigen::VectorXd>(y_.data(), n));
-  const Eigen::VectorXd omega = blr.sample(rng);
-  if (domain_.is_grid()) {
-    Eigen::Index best = 0;
-    (rff::grid_features(fresh, domain_.grid) * omega).maxCoeff(&best);
-    return domain_.grid.row(best).transpose();
-  }
+  const Eigen::VectorXd omega = rff::blr_sample(
+      fresh.features(data()), Eigen::Map<const Eigen::VectorXd>(y_.data(), n), lambda, rng);
+  if (grid_) return domain_.grid.row(rff::grid_argmax(fresh, *grid_, omega)).transpose();
+  if (domain_.is_grid())
+    return domain_.grid.row(rff::grid_argmax(fresh, domain_.grid, omega)).transpose();
   return acq::BoxMaximiser(options_.maximiser).maximise(fresh, omega, core::Box::unit(dim), rng).x;
 }
 

@@ -8,6 +8,7 @@
 // reaches a multiple of refit_every, lazily at the next step on the data of that count, with a
 // stream keyed by it ("agent.fit"(id, count)): the same result as the code's eager refits.
 // Used by DP-FTS-DE agents, standard TS, the sources' TS histories and FTS's target agent.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "algorithms/acquisition/box_maximiser.hpp"
 #include "algorithms/gp/hyper_fitter.hpp"
 #include "algorithms/gp/se_kernel.hpp"
+#include "algorithms/rff/grid_argmax.hpp"
 #include "sim/core/box.hpp"
 #include "sim/core/rng.hpp"
 
@@ -62,7 +64,8 @@ class LocalThompson {
 
  private:
   void update_hyper(const core::RngFactory& streams);
-public:
+
+ public:
   /// The queried points, n x d (one per row).
   Eigen::MatrixXd data() const;
 
@@ -76,8 +79,9 @@ public:
   std::vector<Eigen::VectorXd> X_;  // queried points
   std::vector<double> y_;           // observations
   gp::SeHyper hyper_;
-  int fit_target_ = 0;  // observation count of the latest scheduled fit
-  int fitted_at_ = 0;   // observation count the current hyper_ were fitted on
+  int fit_target_ = 0;                    // observation count of the latest scheduled fit
+  int fitted_at_ = 0;                     // observation count the current hyper_ were fitted on
+  std::optional<rff::UniformGrid> grid_;  // the domain, if an equally spaced 1-D grid
 };
 
 /// A uniformly random point of `box`: a grid point inside it (uniform over those, the first

@@ -19,9 +19,10 @@ BlrPosterior::BlrPosterior(int M, double lambda)
 void BlrPosterior::add(const Eigen::VectorXd& phi, double y) {
   if (phi.size() != b_.size()) throw std::invalid_argument("BlrPosterior::add: phi size != M");
   sigma_.selfadjointView<Eigen::Lower>().rankUpdate(phi);
+  update_factor(phi);
   b_ += y * phi;
   ++n_;
-  stale_ = true;
+  nu_stale_ = true;
 }
 
 void BlrPosterior::add(const Eigen::MatrixXd& Phi, const Eigen::VectorXd& y) {
@@ -30,16 +31,28 @@ void BlrPosterior::add(const Eigen::MatrixXd& Phi, const Eigen::VectorXd& y) {
   sigma_.selfadjointView<Eigen::Lower>().rankUpdate(Phi.transpose());  // += Phi^T Phi
   b_.noalias() += Phi.transpose() * y;
   n_ += static_cast<int>(Phi.rows());
-  stale_ = true;
+  factor_stale_ = true;
+  nu_stale_ = true;
+}
+
+void BlrPosterior::update_factor(const Eigen::VectorXd& phi) {
+  if (factor_stale_) return;
+  // Sigma + phi phi^T = L L^T + phi phi^T: Givens rotations of [L phi] (Eigen's LLT::rankUpdate).
+  // A positive update cannot lose positive definiteness in exact arithmetic, but rounding (or a
+  // non-finite phi) can make a pivot non-positive: then, and when the factor is already
+  // unusable, Sigma is refactorised from scratch at the next refresh, as before.
+  if (llt_.info() == Eigen::Success) llt_.rankUpdate(phi);
+  if (llt_.info() != Eigen::Success) factor_stale_ = true;
 }
 
 bool BlrPosterior::refresh() {
-  if (!stale_) return ok_;
-  stale_ = false;
+  if (!factor_stale_ && !nu_stale_) return ok_;
   // Sigma_t is badly conditioned for lambda = 1e-6 (spec section 2). LLT only rejects
   // non-positive pivots, so NaN input (which passes that test) is caught by the finiteness
   // checks; lambda <= 0 would make lambda Sigma^-1 an invalid covariance.
-  llt_.compute(sigma_);
+  if (factor_stale_) llt_.compute(sigma_);
+  factor_stale_ = false;
+  nu_stale_ = false;
   ok_ = lambda_ > 0 && llt_.info() == Eigen::Success && llt_.matrixLLT().diagonal().allFinite();
   if (ok_) {
     nu_ = llt_.solve(b_);  // eq. 2: nu_t = Sigma_t^-1 Phi_t^T y_t

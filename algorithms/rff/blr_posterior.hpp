@@ -1,8 +1,10 @@
 #pragma once
 // Bayesian linear regression in RFF space (DP-FTS-DE eq. 2): with Phi_t (t x M) and y_t,
 // Sigma_t = Phi_t^T Phi_t + lambda I, nu_t = Sigma_t^-1 Phi_t^T y_t and the posterior sample
-// omega ~ N(nu_t, lambda Sigma_t^-1). Sigma_t and Phi_t^T y_t are accumulated by rank-one
-// updates as observations arrive; the Cholesky factor is refreshed lazily when sampling.
+// omega ~ N(nu_t, lambda Sigma_t^-1). Sigma_t's Cholesky factor follows single observations by
+// rank-one updates (O(M^2) each: an agent's message posterior gains one observation per round,
+// and refactorising it, O(M^3), was 70 % of a run at M = 400); a batch of observations is added
+// to Sigma_t itself, which is then refactorised once, lazily.
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
@@ -15,9 +17,11 @@ class BlrPosterior {
   /// M features, regulariser lambda > 0 (also the posterior covariance scale).
   BlrPosterior(int M, double lambda);
 
-  /// Adds one observation: phi is phi(x) (M-vector), y the observed value.
+  /// Adds one observation: phi is phi(x) (M-vector), y the observed value. O(M^2): a rank-one
+  /// update of the factor (when it is current).
   void add(const Eigen::VectorXd& phi, double y);
-  /// Adds many: Phi is n x M (one phi(x) per row), y an n-vector.
+  /// Adds many: Phi is n x M (one phi(x) per row), y an n-vector. O(n M^2), and the factor is
+  /// recomputed (O(M^3)) at the next mean, covariance or sample.
   void add(const Eigen::MatrixXd& Phi, const Eigen::VectorXd& y);
 
   /// Posterior mean nu_t (M-vector); zero when Sigma_t is not positive definite (the mean of
@@ -36,15 +40,17 @@ class BlrPosterior {
   int fallback_count() const { return fallbacks_; }
 
  private:
-  bool refresh();  // recompute the factor if stale; false if not positive definite
+  bool refresh();  // bring the factor and nu up to date; false if not positive definite
+  void update_factor(const Eigen::VectorXd& phi);  // rank-one update, or mark it stale
 
   double lambda_;
-  Eigen::MatrixXd sigma_;  // Phi^T Phi + lambda I
-  Eigen::VectorXd b_;      // Phi^T y
-  Eigen::LLT<Eigen::MatrixXd> llt_;
-  Eigen::VectorXd nu_;  // cached Sigma^-1 Phi^T y, valid when !stale_ && ok_
-  bool stale_ = true;
-  bool ok_ = false;
+  Eigen::MatrixXd sigma_;            // Phi^T Phi + lambda I (lower triangle)
+  Eigen::VectorXd b_;                // Phi^T y
+  Eigen::LLT<Eigen::MatrixXd> llt_;  // of sigma_, current unless factor_stale_
+  Eigen::VectorXd nu_;               // Sigma^-1 Phi^T y, current unless nu_stale_
+  bool factor_stale_ = true;         // sigma_ changed beyond the factor (a batch, a failed update)
+  bool nu_stale_ = true;
+  bool ok_ = false;  // the factor (and nu) are finite and positive definite
   int n_ = 0;
   int fallbacks_ = 0;
 };

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "algorithms/rff/simd_clones.hpp"
+
 namespace fbosim::rff {
 
 namespace {
@@ -52,14 +54,6 @@ inline SinCos sincos_one(double a) {
   const std::uint64_t c = ((bc & ~swap) | (bs & swap)) ^ (((q + 1) & 2) << 62);
   return {std::bit_cast<double>(s), std::bit_cast<double>(c)};
 }
-
-// On x86-64 the loops are also compiled for AVX2 (twice the SIMD width), picked at load time.
-// Without FMA contraction both clones do the same per-element operations: identical results.
-#if defined(__x86_64__) && defined(__GNUC__)
-#define FBOSIM_SIMD_CLONES [[gnu::target_clones("avx2", "default")]]
-#else
-#define FBOSIM_SIMD_CLONES
-#endif
 
 bool in_range(const double* a, std::ptrdiff_t n) {
   double m = 0.0;

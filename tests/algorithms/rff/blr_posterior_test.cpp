@@ -130,3 +130,29 @@ TEST_CASE("a non positive definite Sigma falls back to a counted N(0, I) draw") 
     CHECK(bad_phi.fallback_count() == 1);
   }
 }
+
+TEST_CASE("rank-one updates of the factor agree with a fresh factorisation") {
+  // lambda = 1e-6 as on landmine: the worst-conditioned Sigma the configs use.
+  for (const double lambda : {0.01, 1e-6}) {
+    RngStream rng(12);
+    const int n = 120, M = 40;
+    const RandomFeatures f = RandomFeatures::draw(2, M, 0.2, 1.0, rng);
+    const Eigen::MatrixXd Phi = f.features(rng.uniform_matrix(n, 2));
+    const Eigen::VectorXd y = rng.normal_vector(n);
+    BlrPosterior updated(M, lambda);
+    updated.add(Phi.topRows(5), y.head(5));
+    for (int j = 5; j < n; ++j) {
+      updated.mean();  // factor current: the next add is a rank-one update
+      updated.add(Eigen::VectorXd(Phi.row(j).transpose()), y[j]);
+    }
+    BlrPosterior fresh(M, lambda);
+    fresh.add(Phi, y);
+    const Eigen::MatrixXd cov = fresh.covariance();
+    CHECK((updated.mean() - fresh.mean()).norm() < 1e-8 * fresh.mean().norm());
+    CHECK((updated.covariance() - cov).norm() < 1e-8 * cov.norm());
+    RngStream r1(4), r2(4);
+    const Eigen::VectorXd a = updated.sample(r1), b = fresh.sample(r2);
+    CHECK((a - b).norm() < 1e-7 * b.norm());
+    CHECK(updated.fallback_count() == 0);
+  }
+}

@@ -598,15 +598,16 @@ TEST_CASE("every bad input of the battery exits non-zero, names the key and leav
 }
 
 TEST_CASE("SIGTERM during long evaluations stops the run with an error and no files") {
-  // Each local Thompson sampling step with M_target = 1500 takes a sizeable fraction of a
-  // second, so a round of 8 agents on one thread takes seconds and the whole run minutes; the
-  // run must notice the signal between evaluations and unwind (the limit below is generous: it
-  // only separates "reacted" from "ran on").
+  // A local Thompson sampling step with M_target = 1500 costs O(n^2 M) in its dual form, so
+  // after a hundred rounds a round of 8 agents on one thread takes tens of milliseconds and the
+  // 2000 rounds run for far longer than the limit; the run must notice the signal between
+  // evaluations and unwind (the limit below is generous: it only separates "reacted" from
+  // "ran on").
   char tmpl[] = "/tmp/fbosim_battery_XXXXXX";
   REQUIRE(mkdtemp(tmpl) != nullptr);
   const fs::path dir(tmpl);
   const std::string cfg = (dir / "long.yaml").string();
-  std::ofstream(cfg) << "rounds: 60\nruns: 1\nobjective: {grid_points: 200}\n"
+  std::ofstream(cfg) << "rounds: 2000\nruns: 1\nobjective: {grid_points: 200}\n"
                         "agents: {count: 8, init_points: 2}\nrff: {features: 10}\n"
                         "local_ts: {features: 1500}\n";
   const std::string cmd = "cd " + shell_quote(dir.string()) + " && (timeout -k 2 30 " +
