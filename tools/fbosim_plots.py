@@ -109,6 +109,17 @@ class Curve:
         col = f"epsilon_{acc}"
         return col if acc and col in self.summary.columns else "epsilon"
 
+    def clipped_percent(self):
+        """The percentage of the selected messages the server clipped (server.csv), or None
+        without a clipping server."""
+        path = os.path.join(self.directory, "server.csv")
+        if not os.path.exists(path):
+            return None
+        server = pd.read_csv(path)
+        if not {"clipped", "selected"} <= set(server.columns) or server["selected"].sum() == 0:
+            return None
+        return 100.0 * server["clipped"].sum() / server["selected"].sum()
+
     def final_epsilon(self):
         return float(self.summary[self.epsilon_column()].iloc[-1])
 
@@ -240,6 +251,10 @@ def corner_note(ax, curves):
     if pairs:
         text += ("; " if text else "") + "means over " + "/".join(map(str, pairs)) + \
             " (run, agent) pairs"
+    # summary.csv's bands: over the runs' means unless a config asked for the pairs' version.
+    over = {c.get("standard_error", "runs") for c in curves}
+    text += ("; " if text else "") + "bands: s.e. over " + \
+        "/".join("(run, agent) pairs" if o == "pairs" else "runs" for o in sorted(over))
     ax.text(0.01, 0.01, text, transform=ax.transAxes, fontsize=7, color="0.35",
             ha="left", va="bottom")
 
@@ -251,9 +266,11 @@ def finish_axes(ax, legend=True):
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
 
 
-def draw_rounds(ax, curves, kind=None, labels=None, epsilon_round=-1):
+def draw_rounds(ax, curves, kind=None, labels=None, epsilon_round=-1, max_round=None,
+                log=False):
     """Utility against iterations, mean +- standard error (as summary.csv gives them), one line
-    and band per curve; integer iteration ticks."""
+    and band per curve; integer iteration ticks. max_round: the iterations 0..max_round only;
+    log: a log-scale utility axis (the late iterations' small regrets)."""
     kind = kind or kind_of(curves)
     if labels is None:
         show_eps = any(len({c.get(k) for c in curves if c.is_dp()}) > 1
@@ -261,8 +278,13 @@ def draw_rounds(ax, curves, kind=None, labels=None, epsilon_round=-1):
         labels = legend_labels(curves, epsilon_round if show_eps else -1)
     for c, label in zip(curves, labels):
         x, mean, se = c.y(kind)
+        if max_round is not None:
+            keep = x <= max_round
+            x, mean, se = x[keep], mean[keep], se[keep]
         (line,) = ax.plot(x, mean, label=label, linewidth=1.5)
         ax.fill_between(x, mean - se, mean + se, color=line.get_color(), alpha=0.2, linewidth=0)
+    if log:
+        ax.set_yscale("log")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("iteration (0 = the initial queries)")
     ax.set_ylabel(y_label(kind, curves))

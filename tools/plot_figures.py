@@ -93,8 +93,8 @@ def error(title, curves):
 FIGURES = {
     "fig2a": regret("Fig. 2a: benefit of DE (no DP)",
                     ["fig2a_ts", "fig2a_fts", "fig2a_fts_de_p2", "fig2a_fts_de_p3"]),
-    "fig2b": regret("Fig. 2b: impact of S",
-                    [f"fig2b_s{s}" for s in (5, 8, 11, 15, 20)]),
+    "fig2b": dict(regret("Fig. 2b: impact of S", [f"fig2b_s{s}" for s in (5, 8, 11, 15, 20)]),
+                  clipped=True),
     "fig2c": regret("Fig. 2c: impact of q", ["fig2c_q0.15", "fig2c_q0.25", "fig2c_q0.5"]),
     "fig2d": regret("Fig. 2d: impact of z", ["fig2d_z1.0", "fig2d_z1.2", "fig2d_z1.5"]),
     "fig4": regret("Fig. 4: DP-FTS vs DP-FTS-DE", ["fig4_dp_fts", "fig4_dp_fts_de"]),
@@ -233,8 +233,21 @@ def missing_names(fig, results):
             if not all(os.path.exists(os.path.join(results, n, f)) for f in files)]
 
 
+# The view of the utility-against-iterations figures (--rounds, --log): the synthetic figures
+# show the paper's T = 40 iterations by default.
+VIEW = {"rounds": 40, "log": False}
+
+
 def draw_curves(ax, fig, curves):
-    draw_rounds(ax, curves, fig["kind"], epsilon_round=fig["epsilon_round"])
+    synthetic = fig["kind"] == "regret"
+    labels = None
+    if any(c.clipped_percent() is not None for c in curves) and fig.get("clipped"):
+        # Fig. 2b: how often the clip norm S bites, next to each S.
+        base = legend_labels(curves, fig["epsilon_round"])
+        labels = [b + (f", clipped {c.clipped_percent():.1f}%" if c.clipped_percent() is not None
+                       else "") for b, c in zip(base, curves)]
+    draw_rounds(ax, curves, fig["kind"], labels=labels, epsilon_round=fig["epsilon_round"],
+                max_round=VIEW["rounds"] if synthetic else None, log=VIEW["log"])
 
 
 def draw_privacy(ax, fig, curves_by_name):
@@ -515,11 +528,15 @@ def main():
     p.add_argument("--only", default="", help="comma-separated figure ids or prefixes "
                    "(fig2a,fig3 = fig3a-f,...)")
     p.add_argument("--list", action="store_true", help="print each figure's result names")
+    p.add_argument("--rounds", type=int, default=40,
+                   help="iterations shown by the synthetic figures (default: the paper's 40)")
+    p.add_argument("--log", action="store_true", help="log-scale utility axis (late iterations)")
     p.add_argument("--self-test", action="store_true", help="check the drawing on known data")
     a = p.parse_args()
     if a.self_test:
         self_test()
         return 0
+    VIEW.update(rounds=a.rounds, log=a.log)
     ids = select(a.only)
     if a.list:
         for f in ids:
