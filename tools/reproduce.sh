@@ -3,11 +3,14 @@
 # (Dai, Low, Jaillet, NeurIPS 2021: Fig. 2-12) and FTS (NeurIPS 2020, ids fts_*: Fig. 1a-c on
 # synthetic functions, Fig. 2a and 3a on landmine).
 #
-#   tools/reproduce.sh [--quick | --tiny] [--only fig2a,fig3,...] [--jobs J] [--results DIR]
+#   tools/reproduce.sh [--power | --quick | --tiny] [--only fig2a,fig3,...] [--jobs J]
+#                      [--results DIR]
 #
-# Scales (also FBOSIM_REPRO_SCALE=full|quick|tiny; the flags win). Each writes to its own results
-# root, so full, quick and tiny results never mix:
+# Scales (also FBOSIM_REPRO_SCALE=full|power|quick|tiny; the flags win). Each writes to its own
+# results root, so the scales never mix:
 #   full   the configs as they are (the paper's N, T and runs)              -> results/
+#   power  the claims with statistical power: synthetic --runs 50 --set rounds=40 (the paper's
+#          T); real-world --runs 20; docs/FIDELITY.md for the whole set      -> results/power/
 #   quick  synthetic: --runs 2 --set rounds=30 (the paper's N = 200: at N = 50 DP hurts more
 #          and DP-FTS-DE falls behind TS);
 #          real-world: --runs 1 --set rounds=20                             -> results/quick/
@@ -31,6 +34,7 @@ jobs=1
 results=""
 while (($#)); do
   case $1 in
+    --power) scale=power ;;
     --quick) scale=quick ;;
     --tiny) scale=tiny ;;
     --only) only=${2:?--only needs a list}; shift ;;
@@ -39,7 +43,7 @@ while (($#)); do
     --jobs=*) jobs=${1#--jobs=} ;;
     --results) results=${2:?--results needs a directory}; shift ;;
     --results=*) results=${1#--results=} ;;
-    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "reproduce.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -47,21 +51,23 @@ done
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "reproduce.sh: --jobs must be a positive integer, got '$jobs'" >&2; exit 2; }
 case $scale in
   full) synthetic=(); realworld=(); : "${results:=results}" ;;
+  power) synthetic=(--runs 50 --set rounds=40)
+         realworld=(--runs 20); : "${results:=results/power}" ;;
   quick) synthetic=(--runs 2 --set rounds=30)
          realworld=(--runs 1 --set rounds=20); : "${results:=results/quick}" ;;
   tiny) synthetic=(--runs 1 --set agents.count=10 --set rounds=4 --set objective.grid_points=200)
         realworld=(--runs 1 --set rounds=2); : "${results:=results/tiny}" ;;
-  *) echo "reproduce.sh: scale must be full, quick or tiny, got '$scale'" >&2; exit 2 ;;
+  *) echo "reproduce.sh: scale must be full, power, quick or tiny, got '$scale'" >&2; exit 2 ;;
 esac
 # EMNIST trains a CNN per query (~0.4 s): the reduced scales also use fewer writers and epochs.
 case $scale in
-  full) emnist=() ;;
+  full | power) emnist=() ;;
   quick) emnist=(--set agents.count=10 --set agents.init_points=3 --set objective.epochs=3) ;;
   tiny) emnist=(--set agents.count=3 --set agents.init_points=2 --set objective.epochs=1) ;;
 esac
 # FTS's landmine sources make TS histories of 3 + t_n evaluations per field per process.
 case $scale in
-  full) fts_landmine=() ;;
+  full | power) fts_landmine=() ;;
   quick) fts_landmine=(--runs 6 --set rounds=20 --set sources.points=20) ;;
   tiny) fts_landmine=(--runs 1 --set rounds=2 --set agents.count=6 --set sources.points=3) ;;
 esac
@@ -205,9 +211,10 @@ echo "reproduce.sh: experiments took $(elapsed "$t0") s"
 plot_status=0
 "$python" tools/plot_figures.py --results "$results" --out "$results/figures" \
   --only "$(IFS=,; echo "${figures[*]}")" || plot_status=$?
-# The papers' claims, checked on these results (docs/FIDELITY.md for the full set at full scale).
+# The papers' claims, checked on these results (docs/FIDELITY.md for the whole set at power
+# scale, which has the runs to resolve them).
 fidelity=$results/FIDELITY.md
-[ "$scale" != full ] || [ -n "$only" ] || fidelity=docs/FIDELITY.md  # the whole set only
+[ "$scale" != power ] || [ -n "$only" ] || fidelity=docs/FIDELITY.md
 "$python" tools/claims.py --results "$results" --out "$fidelity" || plot_status=$?
 echo "reproduce.sh: total $(elapsed "$t0") s ($scale scale, experiments and figures)"
 ((failed == 0)) || { echo "reproduce.sh: $failed task(s) failed" >&2; exit 1; }
