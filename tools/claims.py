@@ -41,6 +41,7 @@ functions and initial points), its standard error over runs, and the verdict: a 
 holds when the difference exceeds 2 standard errors in the claimed direction and is
 contradicted when it exceeds 2 the other way; a "comparable" claim holds when the difference is
 within 2 standard errors. Utility: simple regret (synthetic), best error 1 - score (real data).
+What drives the contradicted claims, with the alternatives tried: docs/CLAIMS.md.
 
 """
 TARGET_FAMILY = ("fts_target", "rgpe", "taf")

@@ -9,8 +9,9 @@
 # Scales (also FBOSIM_REPRO_SCALE=full|power|quick|tiny; the flags win). Each writes to its own
 # results root, so the scales never mix:
 #   full   the configs as they are (the paper's N, T and runs)              -> results/
-#   power  the claims with statistical power: synthetic --runs 50 --set rounds=40 (the paper's
-#          T); real-world --runs 20; docs/FIDELITY.md for the whole set      -> results/power/
+#   power  the claims with statistical power: synthetic --runs 50, real-world --runs 20, the
+#          configs' T (the claims look at iterations 1-40 of DP-FTS-DE's figures, 1-50 of
+#          FTS's); docs/FIDELITY.md for the whole set                        -> results/power/
 #   quick  synthetic: --runs 2 --set rounds=30 (the paper's N = 200: at N = 50 DP hurts more
 #          and DP-FTS-DE falls behind TS);
 #          real-world: --runs 1 --set rounds=20                             -> results/quick/
@@ -43,7 +44,7 @@ while (($#)); do
     --jobs=*) jobs=${1#--jobs=} ;;
     --results) results=${2:?--results needs a directory}; shift ;;
     --results=*) results=${1#--results=} ;;
-    -h | --help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "reproduce.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -51,7 +52,7 @@ done
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "reproduce.sh: --jobs must be a positive integer, got '$jobs'" >&2; exit 2; }
 case $scale in
   full) synthetic=(); realworld=(); : "${results:=results}" ;;
-  power) synthetic=(--runs 50 --set rounds=40)
+  power) synthetic=(--runs 50)
          realworld=(--runs 20); : "${results:=results/power}" ;;
   quick) synthetic=(--runs 2 --set rounds=30)
          realworld=(--runs 1 --set rounds=20); : "${results:=results/quick}" ;;
