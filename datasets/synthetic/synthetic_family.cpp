@@ -121,11 +121,14 @@ std::vector<std::shared_ptr<const Objective>> SyntheticFamily::make(
                        });
   }
   // App. B.1.2 (Fig. 7): f_n = alpha g_n + (1 - alpha) f_base. The paper draws f_base "with the
-  // same setup as App. B.1.1", i.e. normalised to [0,1]; we normalise each g_n likewise, so f_n
-  // stays in [0,1]. It does not add the +-d of B.1.1, so spec.perturbation is unused here.
+  // same setup as App. B.1.1", i.e. normalised to [0,1], and says nothing of g_n's scale: by
+  // default we normalise each g_n likewise, so f_n stays in [0,1]; normalise_g = false keeps the
+  // raw GP sample (variance 1, a range of about 4). It does not add the +-d of B.1.1, so
+  // spec.perturbation is unused here.
   return grid_family(*sampler_, domain_, s.noise_var, agents, rf,
                      [&](const Eigen::VectorXd& f, core::RngStream& rng, int) {
-                       const Eigen::VectorXd g = min_max_normalise(sampler_->sample(rng));
+                       Eigen::VectorXd g = sampler_->sample(rng);
+                       if (s.normalise_g) g = min_max_normalise(g);
                        return Eigen::VectorXd(s.alpha * g + (1 - s.alpha) * f);
                      });
 }

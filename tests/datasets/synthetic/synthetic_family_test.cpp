@@ -94,6 +94,13 @@ TEST_CASE("heterogeneous: alpha = 1 gives independent functions, alpha = 0 ident
   CHECK((values(mixed[1]) - want).cwiseAbs().maxCoeff() < 1e-14);
   CHECK(values(mixed[1]).minCoeff() >= 0.0);
   CHECK(values(mixed[1]).maxCoeff() <= 1.0);
+
+  spec.normalise_g = false;  // the raw draw of the same stream, mixed with the same base
+  const auto raw = make_synthetic(spec, 2, rf);
+  fbosim::core::RngStream r = rf.stream("objective.agent", 1);
+  const Eigen::VectorXd g = sampler.sample(r);
+  CHECK((values(raw[1]) - (0.7 * g + 0.3 * base)).cwiseAbs().maxCoeff() < 1e-14);
+  CHECK(g.maxCoeff() - g.minCoeff() > 1.5);  // a variance-1 sample, not one in [0, 1]
 }
 
 TEST_CASE("bad specs throw naming the field and the value") {
