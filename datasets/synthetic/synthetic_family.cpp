@@ -39,6 +39,9 @@ void validate(const SyntheticSpec& s) {
   require(s.noise_var >= 0 && std::isfinite(s.noise_var), "noise_var", ">= 0", s.noise_var);
   require(s.alpha >= 0 && s.alpha <= 1, "alpha", "in [0, 1]", s.alpha);
   require(s.dim >= 1, "dim", ">= 1", s.dim);
+  require(
+      s.normalise == "both" || s.normalise == "base" || s.normalise == "g" || s.normalise == "none",
+      "normalise", "both, base, g or none", "'" + s.normalise + "'");
 }
 
 std::shared_ptr<const core::Domain> grid_domain(const GridGpSampler& sampler) {
@@ -53,9 +56,11 @@ std::shared_ptr<const core::Domain> grid_domain(const GridGpSampler& sampler) {
 template <typename AgentValues>
 Objectives grid_family(const GridGpSampler& sampler,
                        const std::shared_ptr<const core::Domain>& domain, double noise_var,
-                       int agents, const core::RngFactory& rf, AgentValues agent_values) {
+                       int agents, const core::RngFactory& rf, AgentValues agent_values,
+                       bool normalise_base = true) {
   core::RngStream base_rng = rf.stream("objective.base");
-  const Eigen::VectorXd f = min_max_normalise(sampler.sample(base_rng));
+  Eigen::VectorXd f = sampler.sample(base_rng);
+  if (normalise_base) f = min_max_normalise(f);
   Objectives out;
   for (int n = 0; n < agents; ++n) {
     core::RngStream rng = rf.stream("objective.agent", static_cast<std::uint64_t>(n));
@@ -120,17 +125,22 @@ std::vector<std::shared_ptr<const Objective>> SyntheticFamily::make(
                          return fn;
                        });
   }
-  // App. B.1.2 (Fig. 7): f_n = alpha g_n + (1 - alpha) f_base. The paper draws f_base "with the
-  // same setup as App. B.1.1", i.e. normalised to [0,1], and says nothing of g_n's scale: by
-  // default we normalise each g_n likewise, so f_n stays in [0,1]; normalise_g = false keeps the
-  // raw GP sample (variance 1, a range of about 4). It does not add the +-d of B.1.1, so
-  // spec.perturbation is unused here.
-  return grid_family(*sampler_, domain_, s.noise_var, agents, rf,
-                     [&](const Eigen::VectorXd& f, core::RngStream& rng, int) {
-                       Eigen::VectorXd g = sampler_->sample(rng);
-                       if (s.normalise_g) g = min_max_normalise(g);
-                       return Eigen::VectorXd(s.alpha * g + (1 - s.alpha) * f);
-                     });
+  // App. B.1.2 (Fig. 7): f_n = alpha g_n + (1 - alpha) f_base. The paper draws f_base with "the
+  // detailed setups such as the domain and the SE kernel" of App. B.1.1, whose function is
+  // normalised to [0,1], and says nothing of g_n's scale. By default both are normalised, so f_n
+  // stays in [0,1] and alpha is the share of each; `normalise` keeps either (or both) the raw
+  // GP sample of variance 1 (a range of about 4), which shifts that share. It does not add the
+  // +-d of B.1.1, so spec.perturbation is unused here.
+  const bool base = s.normalise == "both" || s.normalise == "base";
+  const bool own = s.normalise == "both" || s.normalise == "g";
+  return grid_family(
+      *sampler_, domain_, s.noise_var, agents, rf,
+      [&](const Eigen::VectorXd& f, core::RngStream& rng, int) {
+        Eigen::VectorXd g = sampler_->sample(rng);
+        if (own) g = min_max_normalise(g);
+        return Eigen::VectorXd(s.alpha * g + (1 - s.alpha) * f);
+      },
+      base);
 }
 
 std::vector<std::shared_ptr<const Objective>> make_synthetic(const SyntheticSpec& spec, int agents,

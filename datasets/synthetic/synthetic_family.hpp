@@ -4,8 +4,8 @@
 //                  normalised to [0,1]; agent n sees f_n(x) = f(x) + d_{n,x}, d = +-perturbation
 //                  with probability 1/2 independently per grid point (Fig. 2, 4-6, 12a).
 //   heterogeneous: f_n = alpha g_n + (1 - alpha) f_base with g_n independent GP samples on the
-//                  same grid (Fig. 7), both normalised to [0,1] (normalise_g = false: g_n is
-//                  the raw GP sample, variance 1); no +-d (perturbation unused).
+//                  same grid (Fig. 7), both normalised to [0,1] by default (`normalise`
+//                  says which); no +-d (perturbation unused).
 //   gp_box:        a smooth GP-like function on the continuous box [0,1]^dim (benchmarks and
 //                  continuous-domain studies), perturbed per agent.
 //   gp_grid2d:     PO-GP-UCB's synthetic dataset (Kharkovskii et al. 2020, sec. 4): f ~ GP(0,
@@ -30,9 +30,10 @@ struct SyntheticSpec {
   double perturbation = 0.02;      ///< gp_grid: the +-d of each agent; gp_box: its amplitude
   double noise_var = 0.01;         ///< observation noise variance
   double alpha = 0.7;              ///< heterogeneous: weight of the agent's own g_n
-  /// heterogeneous: min-max normalise each g_n to [0,1] like f_base (false: the raw GP sample).
-  bool normalise_g = true;
-  int dim = 2;                     ///< gp_box: input dimension
+  /// heterogeneous: which of f_base and the g_n are min-max normalised to [0,1] before mixing:
+  /// both | base | g | none (the others stay raw GP samples of variance 1).
+  std::string normalise = "both";
+  int dim = 2;  ///< gp_box: input dimension
   /// gp_grid, gp_box: the first `unperturbed` agents see the base function f itself (FTS
   /// sec. 5.1: the target's f; the other agents' g_n = f + perturbation).
   int unperturbed = 0;

@@ -66,7 +66,7 @@ void read_synthetic(ConfigReader& r, const std::string& family, datasets::Synthe
   r.require(o.alpha >= 0 && o.alpha <= 1, "objective.alpha", "must be in [0, 1]");
   o.dim = r.get_int("objective.dim", o.dim, 1, 1000);
   if (family == "heterogeneous")
-    o.normalise_g = r.get<bool>("objective.normalise_g", o.normalise_g);
+    o.normalise = r.get_choice("objective.normalise", o.normalise, {"both", "base", "g", "none"});
 }
 
 // datasets.root: $FBOSIM_DATA when set, else "data"; the YAML and --set override both.

@@ -134,15 +134,16 @@ const std::vector<KeyDoc>& key_catalog() {
        {{"", "0.7"}},
        "",
        "`heterogeneous`: f_n = alpha g_n + (1 - alpha) f_base"},
-      {"objective.normalise_g",
+      {"objective.normalise",
        "",
        "heterogeneous",
        std::nullopt,
+       "both base g none",
+       {{"", "both"}},
        "",
-       {{"", "true"}},
-       "",
-       "min-max normalise each agent's g_n to [0, 1] like f_base (App. B.1.2 gives g_n's scale "
-       "nowhere); `false`: the raw GP sample, variance 1 (docs/CLAIMS.md, Fig. 7)"},
+       "which of f_base and the agents' g_n are min-max normalised to [0, 1] before mixing (App. "
+       "B.1.2 gives g_n's scale nowhere); the others stay raw GP samples of variance 1, which "
+       "changes the share alpha stands for (docs/CLAIMS.md, Fig. 7)"},
       {"objective.dim",
        "",
        "gp_grid,heterogeneous,gp_box",

@@ -95,12 +95,23 @@ TEST_CASE("heterogeneous: alpha = 1 gives independent functions, alpha = 0 ident
   CHECK(values(mixed[1]).minCoeff() >= 0.0);
   CHECK(values(mixed[1]).maxCoeff() <= 1.0);
 
-  spec.normalise_g = false;  // the raw draw of the same stream, mixed with the same base
-  const auto raw = make_synthetic(spec, 2, rf);
-  fbosim::core::RngStream r = rf.stream("objective.agent", 1);
-  const Eigen::VectorXd g = sampler.sample(r);
-  CHECK((values(raw[1]) - (0.7 * g + 0.3 * base)).cwiseAbs().maxCoeff() < 1e-14);
+  // objective.normalise: the raw draws of the same streams where a part is not normalised
+  auto raw_draw = [&](const char* purpose, std::uint64_t n) {
+    fbosim::core::RngStream r = rf.stream(purpose, n);
+    return Eigen::VectorXd(sampler.sample(r));
+  };
+  const Eigen::VectorXd g = raw_draw("objective.agent", 1),
+                        raw_base = raw_draw("objective.base", 0);
   CHECK(g.maxCoeff() - g.minCoeff() > 1.5);  // a variance-1 sample, not one in [0, 1]
+  const Eigen::VectorXd norm_g = norm_draw("objective.agent", 1);
+  const std::pair<std::string, Eigen::VectorXd> cases[] = {{"both", 0.7 * norm_g + 0.3 * base},
+                                                           {"base", 0.7 * g + 0.3 * base},
+                                                           {"g", 0.7 * norm_g + 0.3 * raw_base},
+                                                           {"none", 0.7 * g + 0.3 * raw_base}};
+  for (const auto& [which, want_n] : cases) {
+    spec.normalise = which;
+    CHECK((values(make_synthetic(spec, 2, rf)[1]) - want_n).cwiseAbs().maxCoeff() < 1e-14);
+  }
 }
 
 TEST_CASE("bad specs throw naming the field and the value") {
@@ -121,6 +132,8 @@ TEST_CASE("bad specs throw naming the field and the value") {
   fails([](SyntheticSpec& s) { s.alpha = 1.5; }, "synthetic.alpha must be in [0, 1], got 1.5");
   fails([](SyntheticSpec& s) { s.alpha = std::nan(""); }, "synthetic.alpha");
   fails([](SyntheticSpec& s) { s.dim = 0; }, "synthetic.dim must be >= 1, got 0");
+  fails([](SyntheticSpec& s) { s.normalise = std::string(8, 'x'); },
+        "synthetic.normalise must be both, base");
   CHECK_THROWS_WITH(make_synthetic(SyntheticSpec{}, 0, RngFactory(1, 0)), Contains("agents"));
 }
 
