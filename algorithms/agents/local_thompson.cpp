@@ -39,6 +39,14 @@ OwnModel parse_own_model(const std::string& s) {
 
 std::string to_string(OwnModel m) { return m == OwnModel::rff ? "rff" : "exact"; }
 
+Redraw parse_redraw(const std::string& s) {
+  if (s == "step") return Redraw::step;
+  if (s == "refit") return Redraw::refit;
+  throw std::invalid_argument("must be step or refit, got '" + s + "'");
+}
+
+std::string to_string(Redraw r) { return r == Redraw::step ? "step" : "refit"; }
+
 LocalThompson::LocalThompson(int id, const core::Domain& domain, LocalTsOptions options)
     : id_(id),
       domain_(domain),
@@ -91,7 +99,9 @@ const gp::SeHyper& LocalThompson::current_hyper(const core::RngFactory& streams)
 
 Eigen::VectorXd LocalThompson::step(core::RngStream& rng, const core::RngFactory& streams) {
   update_hyper(streams);
-  return options_.model == OwnModel::rff ? rff_sample_argmax(rng) : exact_sample_argmax(rng);
+  if (options_.model == OwnModel::exact) return exact_sample_argmax(rng);
+  return options_.redraw == Redraw::refit ? kept_sample_argmax(rng, streams)
+                                          : rff_sample_argmax(rng);
 }
 
 Eigen::VectorXd LocalThompson::rff_sample_argmax(core::RngStream& rng) {
@@ -102,10 +112,38 @@ Eigen::VectorXd LocalThompson::rff_sample_argmax(core::RngStream& rng) {
   const auto n = static_cast<Eigen::Index>(X_.size());
   const Eigen::VectorXd omega = rff::blr_sample(
       fresh.features(data()), Eigen::Map<const Eigen::VectorXd>(y_.data(), n), lambda, rng);
-  if (grid_) return domain_.grid.row(rff::grid_argmax(fresh, *grid_, omega)).transpose();
+  return argmax(fresh, omega, rng);
+}
+
+Eigen::VectorXd LocalThompson::kept_sample_argmax(core::RngStream& rng,
+                                                  const core::RngFactory& streams) {
+  if (!kept_) {
+    // Base features (l = 1, signal variance 1) from the agent's own stream: no other stream's
+    // draws move.
+    core::RngStream base = streams.stream("agent.local_features", static_cast<std::uint64_t>(id_));
+    kept_.emplace(rff::RandomFeatures::draw(domain_.dim, options_.features, 1.0, 1.0, base));
+  }
+  kept_->set_hyper(hyper_.lengthscale, hyper_.signal_var,
+                   std::max(hyper_.noise_var, options_.noise_floor));
+  const auto n = static_cast<Eigen::Index>(X_.size());
+  const Eigen::Index done = kept_->observations();
+  if (done < n) {
+    Eigen::MatrixXd X(n - done, domain_.dim);
+    for (Eigen::Index k = done; k < n; ++k) X.row(k - done) = X_[k].transpose();
+    kept_->add(X, Eigen::Map<const Eigen::VectorXd>(y_.data() + done, n - done));
+  }
+  const Eigen::VectorXd omega = kept_->sample(rng);
+  return argmax(kept_->features(), omega, rng);
+}
+
+Eigen::VectorXd LocalThompson::argmax(const rff::RandomFeatures& features,
+                                      const Eigen::VectorXd& omega, core::RngStream& rng) const {
+  if (grid_) return domain_.grid.row(rff::grid_argmax(features, *grid_, omega)).transpose();
   if (domain_.is_grid())
-    return domain_.grid.row(rff::grid_argmax(fresh, domain_.grid, omega)).transpose();
-  return acq::BoxMaximiser(options_.maximiser).maximise(fresh, omega, core::Box::unit(dim), rng).x;
+    return domain_.grid.row(rff::grid_argmax(features, domain_.grid, omega)).transpose();
+  return acq::BoxMaximiser(options_.maximiser)
+      .maximise(features, omega, core::Box::unit(domain_.dim), rng)
+      .x;
 }
 
 Eigen::VectorXd LocalThompson::exact_sample_argmax(core::RngStream& rng) const {

@@ -7,6 +7,12 @@
 // on the box). Hyperparameters are fitted by marginal likelihood whenever the observation count
 // reaches a multiple of refit_every, lazily at the next step on the data of that count, with a
 // stream keyed by it ("agent.fit"(id, count)): the same result as the code's eager refits.
+// [choice] `local_ts.redraw: refit` keeps each agent's features, drawn once from a stream of its
+// own ("agent.local_features"(id)), rescaled only when the hyperparameters change, and follows
+// new observations by rank-one updates (rff::FixedFeatureBlr): a step costs O(M^2 + G M)
+// whatever the number of observations. Each step's sample has the distribution of eq. 2 given
+// the features, but successive steps share them; DP-FTS-DE's text ("a function sampled from its
+// own GP posterior") allows either approximation.
 // Used by DP-FTS-DE agents, standard TS, the sources' TS histories and FTS's target agent.
 #include <optional>
 #include <string>
@@ -17,6 +23,7 @@
 #include "algorithms/acquisition/box_maximiser.hpp"
 #include "algorithms/gp/hyper_fitter.hpp"
 #include "algorithms/gp/se_kernel.hpp"
+#include "algorithms/rff/fixed_feature_blr.hpp"
 #include "algorithms/rff/grid_argmax.hpp"
 #include "sim/core/box.hpp"
 #include "sim/core/rng.hpp"
@@ -30,9 +37,16 @@ enum class OwnModel { rff, exact };
 OwnModel parse_own_model(const std::string& s);  ///< "rff" | "exact"; throws invalid_argument
 std::string to_string(OwnModel m);
 
+/// When the RFF model draws its random features: fresh at every `step` (the authors' code), or
+/// once per agent, rescaled at each change of the hyperparameters (`refit`) [choice].
+enum class Redraw { step, refit };
+Redraw parse_redraw(const std::string& s);  ///< "step" | "refit"; throws invalid_argument
+std::string to_string(Redraw r);
+
 struct LocalTsOptions {
   OwnModel model = OwnModel::rff;      ///< local_ts.method
   int features = 100;                  ///< M_target, fresh features per step [code]
+  Redraw redraw = Redraw::step;        ///< local_ts.redraw (the RFF model only)
   double noise_floor = 1e-5;           ///< floor of the noise variance in a step [code]
   gp::SeHyper hyper{0.03, 1.0, 0.01};  ///< initial (or fixed) GP hyperparameters
   bool fit_hyper = false;              ///< learn them by marginal likelihood [code]
@@ -71,6 +85,9 @@ class LocalThompson {
 
  private:
   Eigen::VectorXd rff_sample_argmax(core::RngStream& rng);
+  Eigen::VectorXd kept_sample_argmax(core::RngStream& rng, const core::RngFactory& streams);
+  Eigen::VectorXd argmax(const rff::RandomFeatures& features, const Eigen::VectorXd& omega,
+                         core::RngStream& rng) const;
   Eigen::VectorXd exact_sample_argmax(core::RngStream& rng) const;
 
   int id_;
@@ -79,9 +96,10 @@ class LocalThompson {
   std::vector<Eigen::VectorXd> X_;  // queried points
   std::vector<double> y_;           // observations
   gp::SeHyper hyper_;
-  int fit_target_ = 0;                    // observation count of the latest scheduled fit
-  int fitted_at_ = 0;                     // observation count the current hyper_ were fitted on
-  std::optional<rff::UniformGrid> grid_;  // the domain, if an equally spaced 1-D grid
+  int fit_target_ = 0;                        // observation count of the latest scheduled fit
+  int fitted_at_ = 0;                         // observation count the current hyper_ were fitted on
+  std::optional<rff::UniformGrid> grid_;      // the domain, if an equally spaced 1-D grid
+  std::optional<rff::FixedFeatureBlr> kept_;  // Redraw::refit: the kept features, posterior
 };
 
 /// A uniformly random point of `box`: a grid point inside it (uniform over those, the first

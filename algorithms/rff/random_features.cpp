@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
+#include <utility>
 
 #include "algorithms/rff/fast_trig.hpp"
 
@@ -22,6 +23,17 @@ RandomFeatures RandomFeatures::draw(int dim, int M, double lengthscale, double s
   f.S_ = rng.normal_matrix(M, dim) / lengthscale;
   f.b_.resize(M);
   for (int i = 0; i < M; ++i) f.b_[i] = rng.uniform(0.0, 2.0 * std::numbers::pi);
+  f.signal_var_ = signal_var;
+  return f;
+}
+
+RandomFeatures RandomFeatures::from(Eigen::MatrixXd S, Eigen::VectorXd b, double signal_var) {
+  if (S.rows() < 1 || S.cols() < 1 || b.size() != S.rows() || !(signal_var > 0))
+    throw std::invalid_argument(
+        "RandomFeatures::from: need S M x d with M, d >= 1, b an M-vector and signal_var > 0");
+  RandomFeatures f;
+  f.S_ = std::move(S);
+  f.b_ = std::move(b);
   f.signal_var_ = signal_var;
   return f;
 }

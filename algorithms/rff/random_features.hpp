@@ -14,6 +14,11 @@ class RandomFeatures {
   /// Draws M features for inputs of dimension dim. The draws use only `rng`.
   static RandomFeatures draw(int dim, int M, double lengthscale, double signal_var,
                              core::RngStream& rng);
+  /// The features with frequencies S (M x d, rows s_i), phases b (M) and signal variance
+  /// signal_var > 0, e.g. features drawn once with l = 1 and rescaled (S / l) to another
+  /// length scale: draw(d, M, l, v, rng) equals from(draw(d, M, 1, 1, rng').frequencies() / l,
+  /// ..., v) bit for bit when rng' is a copy of rng.
+  static RandomFeatures from(Eigen::MatrixXd S, Eigen::VectorXd b, double signal_var);
 
   /// X: n x d (one point per row) -> n x M feature matrix, one phi(x) per row.
   Eigen::MatrixXd features(const Eigen::MatrixXd& X) const;

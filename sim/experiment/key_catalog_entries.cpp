@@ -372,6 +372,20 @@ const std::vector<KeyDoc>& key_catalog() {
        {{"", "100"}},
        "",
        "M_target, fresh features of a local TS step [code]"},
+      {"local_ts.redraw",
+       "",
+       "",
+       std::nullopt,
+       "step refit",
+       {{"", "step"}},
+       "",
+       "when the RFF model of a local TS step draws its features: `step` is the authors' code "
+       "(fresh features each step); `refit` keeps each agent's features until its "
+       "hyperparameters change (drawn once, rescaled at each refit; never with `gp.fit: false`), "
+       "so a step costs O(M^2 + G M) whatever n (rank-one updates of the posterior). Each step's "
+       "sample has the same distribution given the features, but successive steps share the "
+       "features (the paper's text, \"a function sampled from its own GP posterior\", allows "
+       "either approximation) [choice]. `local_ts.method: exact` ignores it"},
       {"local_ts.noise_floor",
        "",
        "",

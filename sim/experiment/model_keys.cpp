@@ -15,6 +15,8 @@ void read_local_ts(ConfigReader& r, agents::LocalTsOptions& a, bool with_method)
     a.model = agents::parse_own_model(
         r.get_choice("local_ts.method", to_string(a.model), {"rff", "exact"}));
   a.features = r.get_int("local_ts.features", a.features, 1, kMaxCount);
+  a.redraw =
+      agents::parse_redraw(r.get_choice("local_ts.redraw", to_string(a.redraw), {"step", "refit"}));
   a.noise_floor = r.get<double>("local_ts.noise_floor", a.noise_floor);
   r.require(a.noise_floor >= 0, "local_ts.noise_floor", "must be >= 0");
   a.fit_hyper = r.get<bool>("gp.fit", a.fit_hyper);

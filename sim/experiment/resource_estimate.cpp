@@ -74,6 +74,10 @@ void estimate_agent_steps(const ExperimentSpec& s, double agent_steps, double ob
   // A local TS step: M_target x M_target matrices and the features of the observations.
   e.memory.push_back({(3 * ml * ml + observations * ml) * kDouble,
                       kl + "^2 (the local Thompson sampling step of each thread)"});
+  if (local.redraw == agents::Redraw::refit)  // each agent keeps Sigma_t and its factor
+    e.memory.push_back({static_cast<double>(s.agents) * 2 * ml * ml * kDouble,
+                        key_value("agents.count", s.agents) + " x " + kl +
+                            "^2 x 2 (local_ts.redraw: refit keeps each agent's posterior)"});
   e.work.push_back({agent_steps * (ml * ml * ml / 3 + observations * ml * ml),
                     per + " x " + kl + "^3 (local Thompson sampling)"});
   e.work.push_back(

@@ -252,6 +252,7 @@ std::vector<KeyCase> key_cases() {
       {"rff.lengthscale", kPositive},
       {"rff.lambda", kPositive},
       {"local_ts.features", kCount},
+      {"local_ts.redraw", kChoice},
       {"local_ts.noise_floor", kNonNegative},
       {"gp.fit", kBool},
       {"gp.lengthscale", kPositive},

@@ -1,0 +1,129 @@
+// LocalThompson's `local_ts.redraw: refit` (issue #13): the step is the argmax of a sample from
+// the posterior on the agent's kept features, which follow the hyperparameters.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "algorithms/agents/local_thompson.hpp"
+#include "algorithms/rff/fixed_feature_blr.hpp"
+#include "algorithms/rff/grid_argmax.hpp"
+
+using namespace fbosim;
+using agents::LocalThompson;
+using agents::LocalTsOptions;
+using agents::Redraw;
+
+namespace {
+core::Domain grid_domain(int points) {
+  core::Domain d;
+  d.dim = 1;
+  d.grid = Eigen::VectorXd::LinSpaced(points, 0.0, 1.0);
+  return d;
+}
+
+double objective(const Eigen::VectorXd& x) { return std::sin(12 * x[0]) + 0.3 * x[0]; }
+
+// The step of the refit mode written out: base features from the agent's stream, rescaled to
+// the hyperparameters, conditioned on every observation from scratch, one draw, grid argmax.
+Eigen::VectorXd expected_step(const LocalThompson& lt, const core::Domain& d,
+                              const core::RngFactory& streams, int id, core::RngStream rng) {
+  core::RngStream base = streams.stream("agent.local_features", static_cast<std::uint64_t>(id));
+  rff::FixedFeatureBlr blr(rff::RandomFeatures::draw(d.dim, lt.options().features, 1.0, 1.0, base));
+  const gp::SeHyper& h = lt.hyper();
+  blr.set_hyper(h.lengthscale, h.signal_var, std::max(h.noise_var, lt.options().noise_floor));
+  const Eigen::VectorXd y = Eigen::Map<const Eigen::VectorXd>(
+      lt.outputs().data(), static_cast<Eigen::Index>(lt.outputs().size()));
+  blr.add(lt.data(), y);
+  const Eigen::VectorXd omega = blr.sample(rng);
+  return d.grid.row(rff::grid_argmax(blr.features(), d.grid, omega)).transpose();
+}
+}  // namespace
+
+TEST_CASE("local_ts.redraw parses step and refit, and step is the default") {
+  CHECK(LocalTsOptions{}.redraw == Redraw::step);
+  CHECK(agents::parse_redraw("refit") == Redraw::refit);
+  CHECK(agents::to_string(agents::parse_redraw("step")) == "step");
+  CHECK_THROWS_WITH(agents::parse_redraw("never"), Catch::Contains("never"));
+}
+
+TEST_CASE("refit: each step samples the posterior of the kept features on all observations") {
+  const core::Domain d = grid_domain(301);
+  LocalTsOptions o;
+  o.features = 20;  // fewer features than observations by the end: both sides of n = M
+  o.redraw = Redraw::refit;
+  o.hyper = {0.1, 1.0, 0.01};
+  const int id = 3;
+  LocalThompson lt(id, d, o);
+  const core::RngFactory streams(7, 0);
+  lt.observe(d.grid.row(150).transpose(), objective(d.grid.row(150).transpose()));
+  for (int t = 0; t < 40; ++t) {
+    core::RngStream rng = streams.stream("agent.step", id, t);
+    const Eigen::VectorXd want = expected_step(lt, d, streams, id, rng);
+    const Eigen::VectorXd x = lt.step(rng, streams);
+    INFO("step " << t);
+    CHECK(x == want);
+    lt.observe(x, objective(x));
+  }
+}
+
+TEST_CASE("refit: a hyperparameter fit rescales the features and rebuilds the posterior") {
+  const core::Domain d = grid_domain(201);
+  LocalTsOptions o;
+  o.features = 30;
+  o.redraw = Redraw::refit;
+  o.fit_hyper = true;
+  o.refit_every = 5;
+  o.fit.restarts = 2;
+  o.fit.max_iterations = 20;
+  o.hyper = {1.0, 0.1, 1e-6};
+  const int id = 1;
+  LocalThompson lt(id, d, o);
+  const core::RngFactory streams(8, 1);
+  for (int k = 0; k < 3; ++k) {
+    const Eigen::VectorXd x = d.grid.row(40 * k + 7).transpose();
+    lt.observe(x, objective(x));
+  }
+  int changes = 0;
+  gp::SeHyper before = lt.hyper();
+  for (int t = 0; t < 14; ++t) {
+    core::RngStream rng = streams.stream("agent.step", id, t);
+    const gp::SeHyper h = lt.current_hyper(streams);  // the fit a step would make
+    changes += h.lengthscale != before.lengthscale || h.signal_var != before.signal_var ||
+               h.noise_var != before.noise_var;
+    before = h;
+    const Eigen::VectorXd want = expected_step(lt, d, streams, id, rng);
+    const Eigen::VectorXd x = lt.step(rng, streams);
+    INFO("step " << t);
+    CHECK(x == want);
+    lt.observe(x, objective(x));
+  }
+  CHECK(changes >= 2);  // refits at 5, 10 and 15 observations
+}
+
+TEST_CASE("refit: the box maximiser and the exact model still run, deterministically") {
+  core::Domain box;
+  box.dim = 2;
+  LocalTsOptions o;
+  o.features = 25;
+  o.redraw = Redraw::refit;
+  o.maximiser.random_points = 200;
+  o.maximiser.starts = 2;
+  const core::RngFactory streams(9, 0);
+  LocalThompson a(0, box, o), b(0, box, o);
+  for (int t = 0; t < 6; ++t) {
+    core::RngStream ra = streams.stream("agent.step", 0, t), rb = ra;
+    const Eigen::VectorXd x = a.step(ra, streams), y = b.step(rb, streams);
+    CHECK(x == y);
+    CHECK((x.array() >= 0).all());
+    CHECK((x.array() <= 1).all());
+    a.observe(x, x.sum());
+    b.observe(y, y.sum());
+  }
+  const core::Domain d = grid_domain(101);
+  o.model = agents::OwnModel::exact;
+  LocalThompson exact(0, d, o);
+  exact.observe(d.grid.row(3).transpose(), 0.5);
+  core::RngStream rng(3);
+  const Eigen::VectorXd x = exact.step(rng, streams);
+  CHECK(x.size() == 1);
+}
