@@ -7,20 +7,15 @@
 #include <Eigen/Cholesky>
 #include <Eigen/LU>
 
+#include "../grid_domain.hpp"
 #include "algorithms/agents/fts_source_agent.hpp"
 #include "algorithms/agents/fts_target_agent.hpp"
 
 using namespace fbosim;
 using agents::ExplorationSchedule;
+using testing::grid_domain;
 
 namespace {
-core::Domain grid_domain(int points) {
-  core::Domain d;
-  d.dim = 1;
-  d.grid = Eigen::VectorXd::LinSpaced(points, 0.0, 1.0);
-  return d;
-}
-
 std::shared_ptr<const agents::SharedContext> context(const core::Domain& d, int M, double l) {
   core::RngStream rng(21);
   return std::make_shared<const agents::SharedContext>(

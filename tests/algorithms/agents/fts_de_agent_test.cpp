@@ -5,19 +5,14 @@
 #include <thread>
 #include <vector>
 
+#include "../grid_domain.hpp"
 #include "algorithms/agents/fts_de_agent.hpp"
 
 using namespace fbosim;
 using agents::ExplorationSchedule;
+using testing::grid_domain;
 
 namespace {
-core::Domain grid_domain(int points) {
-  core::Domain d;
-  d.dim = 1;
-  d.grid = Eigen::VectorXd::LinSpaced(points, 0.0, 1.0);
-  return d;
-}
-
 std::shared_ptr<const agents::SharedContext> context(const core::Domain& d, int M, int P,
                                                      double l = 0.05) {
   core::RngStream rng(11);

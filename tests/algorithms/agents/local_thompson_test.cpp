@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "../grid_domain.hpp"
 #include "algorithms/agents/local_thompson.hpp"
 #include "algorithms/rff/fixed_feature_blr.hpp"
 #include "algorithms/rff/grid_argmax.hpp"
@@ -12,15 +13,9 @@ using namespace fbosim;
 using agents::LocalThompson;
 using agents::LocalTsOptions;
 using agents::Redraw;
+using testing::grid_domain;
 
 namespace {
-core::Domain grid_domain(int points) {
-  core::Domain d;
-  d.dim = 1;
-  d.grid = Eigen::VectorXd::LinSpaced(points, 0.0, 1.0);
-  return d;
-}
-
 double objective(const Eigen::VectorXd& x) { return std::sin(12 * x[0]) + 0.3 * x[0]; }
 
 // The step of the refit mode written out: base features from the agent's stream, rescaled to

@@ -6,6 +6,7 @@
 
 #include "algorithms/rff/blr_posterior.hpp"
 #include "algorithms/rff/random_features.hpp"
+#include "check_draw_moments.hpp"
 
 using fbosim::core::RngStream;
 using fbosim::rff::BlrPosterior;
@@ -72,18 +73,7 @@ TEST_CASE("samples have mean nu and covariance lambda Sigma^-1") {
   const Eigen::MatrixXd cov = lambda * sigma.inverse();
   CHECK((blr.mean() - nu).norm() < 1e-9 * nu.norm());
   CHECK((blr.covariance() - cov).norm() < 1e-9 * cov.norm());
-  Eigen::MatrixXd W(M, draws);
-  for (int k = 0; k < draws; ++k) W.col(k) = blr.sample(rng);
-  const Eigen::VectorXd m = W.rowwise().mean();
-  const Eigen::MatrixXd centred = W.colwise() - m;
-  const Eigen::MatrixXd c = centred * centred.transpose() / (draws - 1);
-  for (int i = 0; i < M; ++i) {
-    CHECK(std::abs(m[i] - nu[i]) < 5 * std::sqrt(cov(i, i) / draws));
-    for (int j = 0; j < M; ++j) {
-      const double se = std::sqrt((cov(i, i) * cov(j, j) + cov(i, j) * cov(i, j)) / draws);
-      CHECK(std::abs(c(i, j) - cov(i, j)) < 5 * se);
-    }
-  }
+  fbosim::testing::check_draw_moments([&] { return blr.sample(rng); }, nu, cov, draws);
   CHECK(blr.fallback_count() == 0);
 }
 

@@ -9,6 +9,7 @@
 
 #include "algorithms/rff/fixed_feature_blr.hpp"
 #include "algorithms/rff/random_features.hpp"
+#include "check_draw_moments.hpp"
 
 using fbosim::core::RngStream;
 using fbosim::rff::FixedFeatureBlr;
@@ -117,19 +118,7 @@ TEST_CASE("refit: a draw has mean nu and covariance lambda Sigma^-1 (eq. 2) give
   blr.set_hyper(l, v, lambda);
   for (int k = 0; k < n; ++k) blr.add(X.row(k), y.segment(k, 1));
   const Reference ref = reference_posterior(reference_features(base, X, l, v), y, lambda);
-  Eigen::MatrixXd W(M, draws);
-  for (int k = 0; k < draws; ++k) W.col(k) = blr.sample(rng);
-  const Eigen::VectorXd m = W.rowwise().mean();
-  const Eigen::MatrixXd centred = W.colwise() - m;
-  const Eigen::MatrixXd c = centred * centred.transpose() / (draws - 1);
-  for (int i = 0; i < M; ++i) {
-    CHECK(std::abs(m[i] - ref.nu[i]) < 5 * std::sqrt(ref.cov(i, i) / draws));
-    for (int j = 0; j < M; ++j) {
-      const double se =
-          std::sqrt((ref.cov(i, i) * ref.cov(j, j) + ref.cov(i, j) * ref.cov(i, j)) / draws);
-      CHECK(std::abs(c(i, j) - ref.cov(i, j)) < 5 * se);
-    }
-  }
+  fbosim::testing::check_draw_moments([&] { return blr.sample(rng); }, ref.nu, ref.cov, draws);
 }
 
 TEST_CASE("refit: use before set_hyper is an error, and from() checks its arguments") {

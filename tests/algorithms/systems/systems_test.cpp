@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "../grid_domain.hpp"
 #include "algorithms/agents/fts_source_agent.hpp"
 #include "algorithms/agents/fts_target_agent.hpp"
 #include "algorithms/server/privatized_mechanism.hpp"
@@ -7,15 +8,9 @@
 #include "algorithms/systems/fts_target_system.hpp"
 
 using namespace fbosim;
+using testing::grid_domain;
 
 namespace {
-core::Domain grid_domain(int points) {
-  core::Domain d;
-  d.dim = 1;
-  d.grid = Eigen::VectorXd::LinSpaced(points, 0.0, 1.0);
-  return d;
-}
-
 // A history of n points whose x encodes its index (x_k = k / 100, y_k = k).
 protocol::History indexed_history(int n) {
   protocol::History h{Eigen::MatrixXd(n, 1), Eigen::VectorXd(n)};
