@@ -7,6 +7,7 @@
 #include "algorithms/rff/blr_posterior.hpp"
 #include "algorithms/rff/blr_sample.hpp"
 #include "algorithms/rff/random_features.hpp"
+#include "check_draw_moments.hpp"
 
 using fbosim::core::RngStream;
 using fbosim::rff::blr_sample;
@@ -24,18 +25,8 @@ TEST_CASE("the dual form (n < M) samples N(nu, lambda Sigma^-1) of eq. 2") {
   blr.add(Phi, y);
   const Eigen::VectorXd nu = blr.mean();
   const Eigen::MatrixXd cov = blr.covariance();
-  Eigen::MatrixXd W(M, draws);
-  for (int k = 0; k < draws; ++k) W.col(k) = blr_sample(Phi, y, lambda, rng);
-  const Eigen::VectorXd m = W.rowwise().mean();
-  const Eigen::MatrixXd centred = W.colwise() - m;
-  const Eigen::MatrixXd c = centred * centred.transpose() / (draws - 1);
-  for (int i = 0; i < M; ++i) {
-    CHECK(std::abs(m[i] - nu[i]) < 5 * std::sqrt(cov(i, i) / draws));
-    for (int j = 0; j < M; ++j) {
-      const double se = std::sqrt((cov(i, i) * cov(j, j) + cov(i, j) * cov(i, j)) / draws);
-      CHECK(std::abs(c(i, j) - cov(i, j)) < 5 * se);
-    }
-  }
+  fbosim::testing::check_draw_moments([&] { return blr_sample(Phi, y, lambda, rng); }, nu, cov,
+                                      draws);
 }
 
 TEST_CASE("the dual form is Matheron's rule on the draws w then e") {
