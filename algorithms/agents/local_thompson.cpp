@@ -1,7 +1,7 @@
 #include "algorithms/agents/local_thompson.hpp"
 
 #include <algorithm>
-
+#include <cmath>
 #include <stdexcept>
 
 #include "algorithms/acquisition/candidate_argmax.hpp"
@@ -146,9 +146,39 @@ Eigen::VectorXd LocalThompson::argmax(const rff::RandomFeatures& features,
       .x;
 }
 
-Eigen::VectorXd LocalThompson::exact_sample_argmax(core::RngStream& rng) const {
+// The circulant sampler of the current hyperparameters, conditioned on every observation; false
+// (and no sampler) when an observation is not a grid point or no embedding holds.
+bool LocalThompson::update_circulant(const gp::SeHyper& h) {
+  if (!grid_ || !(h.noise_var > 0)) return false;
+  const auto same = [&](const gp::SeHyper& o) {
+    return o.lengthscale == h.lengthscale && o.signal_var == h.signal_var &&
+           o.noise_var == h.noise_var;
+  };
+  if (!circulant_ || !same(circulant_->hyper())) {
+    circulant_.reset();
+    try {
+      circulant_.emplace(grid_->size, grid_->h, h);
+    } catch (const std::runtime_error&) {
+      return false;  // a length scale no embedding holds: the dense sample below
+    }
+  }
+  for (auto k = static_cast<std::size_t>(circulant_->observations()); k < X_.size(); ++k) {
+    const double x = X_[k][0];
+    const auto j = static_cast<Eigen::Index>(std::llround((x - grid_->x0) / grid_->h));
+    if (j < 0 || j >= grid_->size || domain_.grid(j, 0) != x) {
+      circulant_.reset();
+      return false;
+    }
+    circulant_->add(j, y_[k]);
+  }
+  return true;
+}
+
+Eigen::VectorXd LocalThompson::exact_sample_argmax(core::RngStream& rng) {
   gp::SeHyper h = hyper_;
   h.noise_var = std::max(h.noise_var, options_.noise_floor);
+  if (update_circulant(h))
+    return domain_.grid.row(acq::CandidateArgmax::argmax(circulant_->sample(rng))).transpose();
   surrogate::ExactGp gp(domain_.dim, h);
   gp.fit(data(),
          Eigen::Map<const Eigen::VectorXd>(y_.data(), static_cast<Eigen::Index>(y_.size())));

@@ -25,6 +25,7 @@
 #include "algorithms/gp/se_kernel.hpp"
 #include "algorithms/rff/fixed_feature_blr.hpp"
 #include "algorithms/rff/grid_argmax.hpp"
+#include "algorithms/surrogate/circulant_grid_gp.hpp"
 #include "sim/core/box.hpp"
 #include "sim/core/rng.hpp"
 
@@ -32,7 +33,8 @@ namespace fbosim::agents {
 
 /// How the step samples the agent's own posterior: the RFF approximation with fresh features
 /// (the authors' code), or [choice] one joint sample of the exact GP posterior on every grid
-/// point (FTS Algorithm 1 line 4 as written; grid domains only).
+/// point (FTS Algorithm 1 line 4 as written; grid domains only). On an equally spaced 1-D grid
+/// the exact sample costs O(G log G + n^2) (surrogate::CirculantGridGp), elsewhere O(G^3).
 enum class OwnModel { rff, exact };
 OwnModel parse_own_model(const std::string& s);  ///< "rff" | "exact"; throws invalid_argument
 std::string to_string(OwnModel m);
@@ -88,7 +90,8 @@ class LocalThompson {
   Eigen::VectorXd kept_sample_argmax(core::RngStream& rng, const core::RngFactory& streams);
   Eigen::VectorXd argmax(const rff::RandomFeatures& features, const Eigen::VectorXd& omega,
                          core::RngStream& rng) const;
-  Eigen::VectorXd exact_sample_argmax(core::RngStream& rng) const;
+  Eigen::VectorXd exact_sample_argmax(core::RngStream& rng);
+  bool update_circulant(const gp::SeHyper& h);
 
   int id_;
   const core::Domain& domain_;
@@ -100,6 +103,7 @@ class LocalThompson {
   int fitted_at_ = 0;                         // observation count the current hyper_ were fitted on
   std::optional<rff::UniformGrid> grid_;      // the domain, if an equally spaced 1-D grid
   std::optional<rff::FixedFeatureBlr> kept_;  // Redraw::refit: the kept features, posterior
+  std::optional<surrogate::CirculantGridGp> circulant_;  // OwnModel::exact on a uniform grid
 };
 
 /// A uniformly random point of `box`: a grid point inside it (uniform over those, the first

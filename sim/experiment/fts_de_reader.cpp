@@ -94,7 +94,7 @@ std::shared_ptr<const protocol::Algorithm> read_fts_de(ConfigReader& r, const Ex
   c.features = rff.features;
   c.rff_lengthscale = rff.lengthscale;
   c.agent.message_lambda = rff.lambda;
-  read_local_ts(r, c.agent.local, false);
+  read_local_ts(r, c.agent.local, s.objective.family);
   read_mechanism(r, s, p, c);
   if (!c.server) {
     // Standard TS (Dai et al. 2021, sec. 5: the baseline without federation) has no sub-regions:

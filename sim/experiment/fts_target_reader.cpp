@@ -60,11 +60,7 @@ std::shared_ptr<const protocol::Algorithm> read_fts_target(ConfigReader& r, Expe
   c.features = rff.features;
   c.rff_lengthscale = rff.lengthscale;
   c.message_lambda = rff.lambda;
-  read_local_ts(r, t.local, true);
-  const bool grid = s.objective.family == "gp_grid" || s.objective.family == "heterogeneous";
-  r.require(t.local.model == agents::OwnModel::rff || grid, "local_ts.method",
-            "exact samples the GP on every grid point and needs a grid family (gp_grid or "
-            "heterogeneous); use rff on a box");
+  read_local_ts(r, t.local, s.objective.family);
   return std::make_shared<systems::FtsTargetSystem>(c);
 }
 

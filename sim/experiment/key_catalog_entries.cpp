@@ -628,14 +628,16 @@ const std::vector<KeyDoc>& key_catalog() {
        "`inv` (1/t), `inv_square` (1/t^2, sec. 5.2), `local` (p_t = 1: standard TS, the authors' "
        "baseline)"},
       {"local_ts.method",
-       "fts_target,rgpe,taf",
+       "fts_de,ts,fts,dp_fts,dp_fts_de,fts_target,rgpe,taf",
        "",
        std::nullopt,
        "rff exact",
        {{"", "rff"}},
        "",
        "the own TS step: `rff` (fresh random features, as the authors' code) or `exact` (one joint "
-       "sample of the exact GP posterior on every grid point; grid families only) [choice]"},
+       "sample of the exact GP posterior on every grid point, as the papers' text; grid families "
+       "only) [choice]. On an equally spaced 1-D grid an exact sample costs O(G log G + n^2) "
+       "(circulant embedding of the prior and Matheron's rule) instead of O(G^3)"},
       {"sources.history",
        "fts_target,rgpe,taf",
        "",

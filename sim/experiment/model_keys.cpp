@@ -10,10 +10,14 @@ void read_rff(ConfigReader& r, RffKeys& k) {
   r.require(k.lambda > 0, "rff.lambda", "must be > 0");
 }
 
-void read_local_ts(ConfigReader& r, agents::LocalTsOptions& a, bool with_method) {
-  if (with_method)
-    a.model = agents::parse_own_model(
-        r.get_choice("local_ts.method", to_string(a.model), {"rff", "exact"}));
+void read_local_ts(ConfigReader& r, agents::LocalTsOptions& a,
+                   const std::string& objective_family) {
+  a.model = agents::parse_own_model(
+      r.get_choice("local_ts.method", to_string(a.model), {"rff", "exact"}));
+  const bool grid = objective_family == "gp_grid" || objective_family == "heterogeneous";
+  r.require(a.model == agents::OwnModel::rff || grid, "local_ts.method",
+            "exact samples the GP on every grid point and needs a grid family (gp_grid or "
+            "heterogeneous); use rff on a box");
   a.features = r.get_int("local_ts.features", a.features, 1, kMaxCount);
   a.redraw =
       agents::parse_redraw(r.get_choice("local_ts.redraw", to_string(a.redraw), {"step", "refit"}));

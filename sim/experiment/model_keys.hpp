@@ -18,7 +18,8 @@ struct RffKeys {
 
 /// rff.features, rff.lengthscale, rff.lambda (defaults from `keys`).
 void read_rff(ConfigReader& r, RffKeys& keys);
-/// local_ts.* (local_ts.method only when with_method), gp.*, acquisition.*.
-void read_local_ts(ConfigReader& r, agents::LocalTsOptions& o, bool with_method);
+/// local_ts.*, gp.*, acquisition.*; local_ts.method: exact only on a grid family
+/// (objective_family gp_grid or heterogeneous).
+void read_local_ts(ConfigReader& r, agents::LocalTsOptions& o, const std::string& objective_family);
 
 }  // namespace fbosim::sim

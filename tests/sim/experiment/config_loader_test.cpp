@@ -206,6 +206,15 @@ TEST_CASE("the papers' names are presets of the DP-FTS-DE keys, and contradictio
                     Catch::Contains("fts_target") && Catch::Contains("dp_fts_de"));
 }
 
+TEST_CASE("the DP-FTS-DE family's local TS step: exact on a grid family, refused on a box") {
+  CHECK(load("algorithm: ts\nlocal_ts: {method: exact}\n").spec.fts_de()->agent.local.model ==
+        fbosim::agents::OwnModel::exact);
+  CHECK(load("algorithm: ts\n").spec.fts_de()->agent.local.model == fbosim::agents::OwnModel::rff);
+  CHECK_THROWS_WITH(
+      load("algorithm: dp_fts_de\nlocal_ts: {method: exact}\n", {"objective.family=gp_box"}),
+      Catch::Contains("local_ts.method") && Catch::Contains("grid"));
+}
+
 TEST_CASE("FTS's target-agent keys: sources, target, and keys of other algorithms refused") {
   const std::string base =
       "algorithm: fts_target\nagents: {count: 11, init_points: 1}\n"
