@@ -1,7 +1,5 @@
 #include "algorithms/surrogate/circulant_grid_gp.hpp"
 
-#include <Eigen/Cholesky>
-
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -19,11 +17,20 @@ void check(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("CirculantGridGp: " + what);
 }
 
-// Smallest power of two >= n.
-Eigen::Index power_of_two_at_least(Eigen::Index n) {
-  Eigen::Index L = 2;
-  while (L < n) L *= 2;
-  return L;
+// Smallest even n' >= n whose prime factors are 2, 3 and 5 (sizes FFTW transforms fastest).
+Eigen::Index smooth_size_at_least(Eigen::Index n) {
+  for (Eigen::Index L = std::max<Eigen::Index>(2, n + n % 2);; L += 2) {
+    Eigen::Index m = L;
+    for (const Eigen::Index p : {2, 3, 5})
+      while (m % p == 0) m /= p;
+    if (m == 1) return L;
+  }
+}
+
+// Grid steps beyond which k(d h) < 1e-17 signal_var: exp(-r^2 / 2) < 1e-17 for r > 8.86.
+Eigen::Index kernel_reach(double lengthscale, double h) {
+  const double steps = std::max(1.0, std::ceil(8.86 * lengthscale / h));
+  return steps > 1e15 ? Eigen::Index{1} << 50 : static_cast<Eigen::Index>(steps);
 }
 }  // namespace
 
@@ -36,9 +43,14 @@ CirculantGridGp::CirculantGridGp(Eigen::Index grid_points, double h, gp::SeHyper
   check(hyper_.noise_var > 0 && std::isfinite(hyper_.noise_var), "noise_var must be > 0");
   table_.resize(G_);
   for (Eigen::Index d = 0; d < G_; ++d) table_[d] = kernel_at(d);
-  // Dietrich & Newsam's minimal embedding is L = 2(G - 1); a power of two keeps the transform
-  // cheap, and doubling L moves the wrap-around further from the grid until mu >= 0.
-  for (L_ = power_of_two_at_least(2 * (G_ - 1)); L_ <= kMaxEmbedding; L_ *= 2) {
+  // Dietrich & Newsam's minimal embedding is L = 2(G - 1). When the kernel is below 1e-17 of its
+  // variance beyond w < G - 1 grid steps, L >= max(G - 1 + w, 2 w) already reproduces every
+  // entry of the grid's covariance to 1e-17 signal_var (an entry C_ij with |i - j| > L / 2 is
+  // k((L - |i - j|) h), both arguments >= w), and is cheaper. Doubling L moves the wrap-around
+  // further from the grid until mu >= 0.
+  const Eigen::Index reach = kernel_reach(hyper_.lengthscale, h_);
+  const Eigen::Index minimal = reach < G_ - 1 ? std::max(G_ - 1 + reach, 2 * reach) : 2 * (G_ - 1);
+  for (L_ = smooth_size_at_least(minimal); L_ <= kMaxEmbedding; L_ *= 2) {
     std::vector<double> row(static_cast<std::size_t>(L_));
     for (Eigen::Index i = 0; i < L_; ++i) row[i] = kernel_at(std::min(i, L_ - i));
     std::vector<std::complex<double>> spectrum;
@@ -71,30 +83,37 @@ void CirculantGridGp::add(Eigen::Index index, double y) {
   check(index >= 0 && index < G_, "grid index " + std::to_string(index) + " out of range");
   check(std::isfinite(y), "observation must be finite");
   const auto n = static_cast<Eigen::Index>(index_.size());
-  if (chol_.rows() <= n) {  // capacity doubles: O(n^2) amortised copies
-    const Eigen::Index cap = std::max<Eigen::Index>(16, 2 * n);
-    chol_.conservativeResize(cap, cap);
-  }
-  Eigen::VectorXd k(n);
-  for (Eigen::Index i = 0; i < n; ++i) k[i] = table_[std::abs(index - index_[i])];
-  // New row of the factor: L a = k, d = sqrt(k(x, x) + s2 - a.a).
-  if (n > 0) chol_.topLeftCorner(n, n).triangularView<Eigen::Lower>().solveInPlace(k);
-  const double d2 = hyper_.signal_var + hyper_.noise_var - k.squaredNorm();
+  // New row of the factor: L a = k (k the kernel between the new point and the others),
+  // d = sqrt(k(x, x) + s2 - a.a).
+  Eigen::VectorXd a(n);
+  for (Eigen::Index i = 0; i < n; ++i) a[i] = table_[std::abs(index - index_[i])];
+  forward_solve(a);
+  const double d2 = hyper_.signal_var + hyper_.noise_var - a.squaredNorm();
   if (!(d2 > 0))
     throw std::runtime_error("CirculantGridGp: K_XX + noise_var I is numerically singular at " +
                              std::to_string(n + 1) + " observations");
-  chol_.row(n).head(n) = k.transpose();
-  chol_(n, n) = std::sqrt(d2);
+  chol_.insert(chol_.end(), a.data(), a.data() + n);
+  chol_.push_back(std::sqrt(d2));
   index_.push_back(index);
   y_.push_back(y);
 }
 
-Eigen::VectorXd CirculantGridGp::solve(const Eigen::VectorXd& r) const {
-  const auto n = r.size();
-  const auto L = chol_.topLeftCorner(n, n).triangularView<Eigen::Lower>();
-  Eigen::VectorXd v = L.solve(r);
-  L.transpose().solveInPlace(v);
-  return v;
+// Row i of the factor, L_i0 .. L_ii, is chol_[i (i + 1) / 2 ...]: every product below runs over
+// contiguous memory.
+void CirculantGridGp::forward_solve(Eigen::VectorXd& b) const {
+  for (Eigen::Index i = 0; i < b.size(); ++i) {
+    const double* row = chol_.data() + i * (i + 1) / 2;
+    const double dot = Eigen::Map<const Eigen::VectorXd>(row, i).dot(b.head(i));
+    b[i] = (b[i] - dot) / row[i];
+  }
+}
+
+void CirculantGridGp::backward_solve(Eigen::VectorXd& b) const {
+  for (Eigen::Index i = b.size() - 1; i >= 0; --i) {
+    const double* row = chol_.data() + i * (i + 1) / 2;
+    b[i] /= row[i];
+    b.head(i) -= b[i] * Eigen::Map<const Eigen::VectorXd>(row, i);
+  }
 }
 
 Eigen::VectorXd CirculantGridGp::sample(core::RngStream& rng) const {
@@ -124,7 +143,9 @@ Eigen::VectorXd CirculantGridGp::sample(core::RngStream& rng) const {
   const double noise_sd = std::sqrt(hyper_.noise_var);
   Eigen::VectorXd r(n);
   for (Eigen::Index i = 0; i < n; ++i) r[i] = y_[i] - f[index_[i]] - noise_sd * rng.normal();
-  const Eigen::VectorXd v = solve(r);
+  Eigen::VectorXd v = r;  // (K_XX + s2 I)^-1 r
+  forward_solve(v);
+  backward_solve(v);
   std::vector<double> w(static_cast<std::size_t>(L_), 0.0);
   for (Eigen::Index i = 0; i < n; ++i) w[index_[i]] += v[i];
   fft.forward(w, spectrum);

@@ -1,9 +1,10 @@
 #pragma once
 // Exact samples of a GP posterior (isotropic SE kernel, Gaussian noise) on an equally spaced 1-D
 // grid x_j = x0 + j h, j < G, from observations at grid points, in O(L log L + n^2) per sample
-// (L ~ 2G) instead of the O(G^3) of a dense joint sample:
-// - prior: the G x G covariance is Toeplitz; embedded in a circulant matrix C of size L >= 2(G-1)
-//   whose first row is k(min(i, L - i) h), it is diagonalised by the DFT, C = F^-1 diag(mu) F,
+// (G <= L <= 2G) instead of the O(G^3) of a dense joint sample:
+// - prior: the G x G covariance is Toeplitz; embedded in a circulant matrix C of size L whose
+//   first row is k(min(i, L - i) h) (L >= 2(G - 1), or less where the kernel has decayed below
+//   1e-17 of its variance: see the cpp), it is diagonalised by the DFT, C = F^-1 diag(mu) F,
 //   so f = F^-1 (sqrt(mu) . F z), z ~ N(0, I_L), has covariance C and its first G entries the
 //   prior's (Dietrich & Newsam 1997, "Fast and exact simulation of stationary Gaussian processes
 //   through circulant embedding of the covariance matrix"). F z is drawn directly as a Hermitian
@@ -43,8 +44,9 @@ class CirculantGridGp {
   const std::vector<double>& eigenvalues() const { return mu_; }
 
  private:
-  double kernel_at(Eigen::Index distance) const;          // k(distance * h), distance < G
-  Eigen::VectorXd solve(const Eigen::VectorXd& r) const;  // (K_XX + s2 I)^-1 r
+  double kernel_at(Eigen::Index distance) const;  // k(distance * h), distance < G
+  void forward_solve(Eigen::VectorXd& b) const;   // b <- L^-1 b, L the factor of K_XX + s2 I
+  void backward_solve(Eigen::VectorXd& b) const;  // b <- L^-T b
 
   Eigen::Index G_;
   double h_;
@@ -55,7 +57,7 @@ class CirculantGridGp {
   Eigen::VectorXd table_;        // k(d h), d < G
   std::vector<Eigen::Index> index_;
   std::vector<double> y_;
-  Eigen::MatrixXd chol_;  // lower factor of K_XX + s2 I in its top-left n x n block
+  std::vector<double> chol_;  // lower factor of K_XX + s2 I, packed by rows
 };
 
 }  // namespace fbosim::surrogate
