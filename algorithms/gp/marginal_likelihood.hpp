@@ -21,10 +21,12 @@ double log_marginal_likelihood_sq(const Eigen::MatrixXd& D, const Eigen::VectorX
 /// Scratch matrices for repeated evaluations on one data set: once sized by the first call,
 /// an evaluation allocates nothing (the fit's inner loop).
 struct LmlWorkspace {
-  Eigen::MatrixXd Kf;     ///< noise-free kernel, lower triangle
-  Eigen::MatrixXd L;      ///< Cholesky factor of Kf + noise_var I, lower triangle
-  Eigen::MatrixXd Linv;   ///< L^-1, lower triangle
-  Eigen::VectorXd alpha;  ///< K^-1 y
+  Eigen::MatrixXd Kf;       ///< noise-free kernel, lower triangle
+  Eigen::MatrixXd L;        ///< Cholesky factor of Kf + noise_var I, lower triangle
+  Eigen::MatrixXd Linv;     ///< L^-1, lower triangle
+  Eigen::MatrixXd T;        ///< (L^-1)^T, upper triangle
+  Eigen::MatrixXd scratch;  ///< n x 3: a column of K^-1 and per-row sums of the gradient
+  Eigen::VectorXd alpha;    ///< K^-1 y
 };
 
 /// The same, using `ws` as scratch.

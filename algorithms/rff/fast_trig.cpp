@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "algorithms/rff/simd_clones.hpp"
+#include "sim/core/simd_clones.hpp"
 
 namespace fbosim::rff {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "algorithms/rff/fast_trig.hpp"
-#include "algorithms/rff/simd_clones.hpp"
+#include "sim/core/simd_clones.hpp"
 
 namespace fbosim::rff {
 

@@ -43,16 +43,42 @@ namespace {
 // from large temporaries) and cache-resident.
 constexpr Eigen::Index kBlock = 64;
 
-// C.leftCols(m) = cos(S X_block^T + b): column j holds the cosines of point r0 + j.
 void check(bool ok, const char* what) {
   if (!ok) throw std::invalid_argument(what);
 }
 
+// Below this input dimension the angles s_i . x_j + b_i are summed directly: Eigen's matrix
+// product spends most of its time packing and zeroing for an inner dimension of 2 (landmine,
+// the boxes), and for depth < 8 it sums k = 0, 1, ... in order from 0, as the loop below does,
+// so the angles are the same bit for bit.
+constexpr Eigen::Index kDirectDepth = 8;
+
+// A.leftCols(m) = S X_block^T + b: column j holds the angles of point r0 + j.
+void block_angles(const Eigen::MatrixXd& X, Eigen::Index r0, Eigen::Index m,
+                  const Eigen::MatrixXd& S, const Eigen::VectorXd& b, Eigen::MatrixXd& A) {
+  const Eigen::Index M = S.rows(), d = S.cols();
+  if (d >= kDirectDepth) {
+    A.leftCols(m).noalias() = S * X.middleRows(r0, m).transpose();
+    A.leftCols(m).colwise() += b;
+    return;
+  }
+  for (Eigen::Index j = 0; j < m; ++j) {
+    double* const a = A.col(j).data();
+    for (Eigen::Index i = 0; i < M; ++i) a[i] = S(i, 0) * X(r0 + j, 0);
+    for (Eigen::Index k = 1; k < d; ++k) {
+      const double x = X(r0 + j, k);
+      const double* const s = S.col(k).data();
+      for (Eigen::Index i = 0; i < M; ++i) a[i] += s[i] * x;
+    }
+    for (Eigen::Index i = 0; i < M; ++i) a[i] += b[i];
+  }
+}
+
+// C.leftCols(m) = cos(S X_block^T + b): column j holds the cosines of point r0 + j.
 void block_cosines(const Eigen::MatrixXd& X, Eigen::Index r0, Eigen::Index m,
                    const Eigen::MatrixXd& S, const Eigen::VectorXd& b, Eigen::MatrixXd& A,
                    Eigen::MatrixXd& C) {
-  A.leftCols(m).noalias() = S * X.middleRows(r0, m).transpose();
-  A.leftCols(m).colwise() += b;
+  block_angles(X, r0, m, S, b, A);
   fast_cos(A.data(), C.data(), S.rows() * m);
 }
 }  // namespace

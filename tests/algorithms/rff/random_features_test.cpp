@@ -53,6 +53,30 @@ TEST_CASE("features match the definition and are normalised to signal_var") {
   }
 }
 
+TEST_CASE("features and values: the angles are Eigen's S X^T + b bit for bit, for every d") {
+  // The angles are summed directly for small d and by Eigen's product otherwise; both must give
+  // the cosines of Eigen's product (the form the golden traces were made with).
+  RngStream rng(7);
+  for (int d : {1, 2, 3, 7, 8, 12}) {
+    const int M = 37, n = 50;  // one block of points
+    const RandomFeatures f = RandomFeatures::draw(d, M, 0.3, 1.5, rng);
+    const Eigen::MatrixXd X = rng.uniform_matrix(n, d);
+    const Eigen::VectorXd omega = rng.normal_vector(M);
+    Eigen::MatrixXd A = f.frequencies() * X.transpose();
+    A.colwise() += f.phases();
+    Eigen::MatrixXd C(M, n);
+    fbosim::rff::fast_cos(A.data(), C.data(), M * n);
+    // The normalisation in the order features() and values() apply it.
+    const Eigen::RowVectorXd norm = C.colwise().norm();
+    const Eigen::RowVectorXd scale = std::sqrt(1.5) * norm.cwiseInverse();
+    const Eigen::MatrixXd phi = (C * scale.asDiagonal()).transpose();
+    Eigen::VectorXd dot = C.transpose() * omega;
+    dot.array() /= norm.transpose().array();
+    CHECK(f.features(X) == phi);
+    CHECK(f.values(X, omega) == std::sqrt(1.5) * dot);
+  }
+}
+
 TEST_CASE("phi(x) . phi(x') approximates the SE kernel for large M") {
   RngStream rng(2);
   const int M = 20000;
