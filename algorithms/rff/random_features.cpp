@@ -2,11 +2,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numbers>
 #include <stdexcept>
 #include <utility>
 
 #include "algorithms/rff/fast_trig.hpp"
+#include "algorithms/rff/trig_lanes.hpp"
+#include "sim/core/simd_clones.hpp"
+
+// The 4-lane kernels below return vectors by value from always-inlined functions: no call, so
+// no ABI to warn about in the baseline clone (GCC reports it at the end of the file, after any
+// push/pop would have closed).
+#pragma GCC diagnostic ignored "-Wpsabi"
 
 namespace fbosim::rff {
 
@@ -81,6 +89,84 @@ void block_cosines(const Eigen::MatrixXd& X, Eigen::Index r0, Eigen::Index m,
   block_angles(X, r0, m, S, b, A);
   fast_cos(A.data(), C.data(), S.rows() * m);
 }
+
+// |angle| <= max_i (sum_k |S_ik| max_j |X_jk| + |b_i|): when this bound is within fast_trig's
+// range every angle is, and the 4-lane cosine needs no per-element check. NaN -> NaN.
+double angle_bound(const Eigen::MatrixXd& X, const Eigen::MatrixXd& S, const Eigen::VectorXd& b) {
+  const Eigen::RowVectorXd xmax = X.cwiseAbs().colwise().maxCoeff();
+  double bound = 0.0;
+  for (Eigen::Index i = 0; i < S.rows(); ++i) {
+    double a = std::abs(b[i]);
+    for (Eigen::Index k = 0; k < S.cols(); ++k) a += std::abs(S(i, k)) * xmax[k];
+    bound = std::max(bound, a);
+    if (std::isnan(a)) return a;
+  }
+  return bound;
+}
+
+// out_j = (c_j . omega) / |c_j| with c_j = cos(S x_j + b), one pass over the features for four
+// points at once (a lane per point: no M x n cosine matrix, no second pass for the dot products
+// and norms). Each point's angle is summed as block_angles does, and its dot product and squared
+// norm over i = 0, 1, ... in order, so every lane and the scalar tail see the same operations
+// whatever the SIMD width. Needs d < kDirectDepth and every |angle| <= lanes::kMaxArg.
+template <int D>
+[[gnu::always_inline]] inline void score_lanes(const double* S, const double* b,
+                                               const double* omega, Eigen::Index M, Eigen::Index d,
+                                               const lanes::Vec (&x)[kDirectDepth], lanes::Vec& dot,
+                                               lanes::Vec& nrm) {
+  const Eigen::Index dims = D > 0 ? D : d;
+  for (Eigen::Index i = 0; i < M; ++i) {
+    lanes::Vec a = S[i] * x[0];
+    for (Eigen::Index k = 1; k < dims; ++k) a = a + S[k * M + i] * x[k];
+    a = a + b[i];
+    const lanes::Vec c = lanes::sincos(a).c;
+    dot = dot + c * omega[i];
+    nrm = nrm + c * c;
+  }
+}
+
+FBOSIM_SIMD_CLONES void normalised_scores(const double* S, const double* b, const double* omega,
+                                          Eigen::Index M, Eigen::Index d, const double* X,
+                                          Eigen::Index n, double* out) {
+  constexpr Eigen::Index kLanes = 4;
+  for (Eigen::Index j = 0; j < n; j += kLanes) {
+    const Eigen::Index m = std::min(kLanes, n - j);
+    const auto bytes = static_cast<std::size_t>(m) * sizeof(double);
+    lanes::Vec x[kDirectDepth] = {};  // lanes past n hold the origin: finite, then discarded
+    for (Eigen::Index k = 0; k < d; ++k) std::memcpy(&x[k], X + k * n + j, bytes);
+    lanes::Vec dot{}, nrm{};
+    switch (d) {
+      case 1:
+        score_lanes<1>(S, b, omega, M, d, x, dot, nrm);
+        break;
+      case 2:
+        score_lanes<2>(S, b, omega, M, d, x, dot, nrm);
+        break;
+      case 3:
+        score_lanes<3>(S, b, omega, M, d, x, dot, nrm);
+        break;
+      default:
+        score_lanes<0>(S, b, omega, M, d, x, dot, nrm);
+    }
+    for (Eigen::Index l = 0; l < m; ++l) out[j + l] = dot[l] / std::sqrt(nrm[l]);
+  }
+}
+
+// The same sums with std::cos, for angles beyond fast_trig's range (and NaN).
+void normalised_scores_libm(const Eigen::MatrixXd& S, const Eigen::VectorXd& b,
+                            const Eigen::VectorXd& omega, const Eigen::MatrixXd& X, double* out) {
+  for (Eigen::Index j = 0; j < X.rows(); ++j) {
+    double dot = 0.0, nrm = 0.0;
+    for (Eigen::Index i = 0; i < S.rows(); ++i) {
+      double a = S(i, 0) * X(j, 0);
+      for (Eigen::Index k = 1; k < S.cols(); ++k) a += S(i, k) * X(j, k);
+      const double c = std::cos(a + b[i]);
+      dot += c * omega[i];
+      nrm += c * c;
+    }
+    out[j] = dot / std::sqrt(nrm);
+  }
+}
 }  // namespace
 
 Eigen::MatrixXd RandomFeatures::features(const Eigen::MatrixXd& X) const {
@@ -106,6 +192,13 @@ Eigen::VectorXd RandomFeatures::values(const Eigen::MatrixXd& X,
   check(X.cols() == dim() && omega.size() == size(), "RandomFeatures::values: bad dimensions");
   const Eigen::Index n = X.rows(), M = size();
   Eigen::VectorXd g(n);
+  if (dim() < kDirectDepth) {
+    if (angle_bound(X, S_, b_) <= lanes::kMaxArg)
+      normalised_scores(S_.data(), b_.data(), omega.data(), M, dim(), X.data(), n, g.data());
+    else
+      normalised_scores_libm(S_, b_, omega, X, g.data());
+    return std::sqrt(signal_var_) * g;
+  }
   Eigen::MatrixXd A(M, kBlock), C(M, kBlock);
   for (Eigen::Index r0 = 0; r0 < n; r0 += kBlock) {
     const Eigen::Index m = std::min(kBlock, n - r0);

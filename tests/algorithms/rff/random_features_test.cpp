@@ -72,8 +72,38 @@ TEST_CASE("features and values: the angles are Eigen's S X^T + b bit for bit, fo
     const Eigen::MatrixXd phi = (C * scale.asDiagonal()).transpose();
     Eigen::VectorXd dot = C.transpose() * omega;
     dot.array() /= norm.transpose().array();
+    if (d < 8) {
+      // values() below 8 dimensions: one pass per point, its dot product and squared norm summed
+      // over the features in order.
+      for (int j = 0; j < n; ++j) {
+        double u = 0.0, n2 = 0.0;
+        for (int i = 0; i < M; ++i) {
+          u += C(i, j) * omega[i];
+          n2 += C(i, j) * C(i, j);
+        }
+        dot[j] = u / std::sqrt(n2);
+      }
+    }
     CHECK(f.features(X) == phi);
     CHECK(f.values(X, omega) == std::sqrt(1.5) * dot);
+  }
+}
+
+TEST_CASE("values: angles beyond the fast cosine's range go to std::cos, NaN stays NaN") {
+  RngStream rng(8);
+  for (int d : {1, 2, 5}) {
+    // l = 1e-7 puts the angles near 1e7, past fast_trig's 1e6.
+    const RandomFeatures f = RandomFeatures::draw(d, 30, 1e-7, 0.7, rng);
+    const Eigen::MatrixXd X = rng.uniform_matrix(7, d);
+    const Eigen::VectorXd omega = rng.normal_vector(30);
+    const Eigen::VectorXd g = f.values(X, omega);
+    for (int j = 0; j < X.rows(); ++j)
+      CHECK(std::abs(g[j] - reference_phi(f, X.row(j).transpose()).dot(omega)) < 1e-12);
+    Eigen::MatrixXd Y = X;
+    Y(3, 0) = std::nan("");
+    const Eigen::VectorXd h = RandomFeatures::draw(d, 30, 0.2, 0.7, rng).values(Y, omega);
+    CHECK(std::isnan(h[3]));
+    CHECK(std::isfinite(h[2]));
   }
 }
 
