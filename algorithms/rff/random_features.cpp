@@ -152,6 +152,114 @@ FBOSIM_SIMD_CLONES void normalised_scores(const double* S, const double* b, cons
   }
 }
 
+// Lane sums added in one fixed order.
+[[gnu::always_inline]] inline double lane_sum(const lanes::Vec& v) {
+  return (v[0] + v[1]) + (v[2] + v[3]);
+}
+
+// The running sums of value_lanes: c . omega, |c|^2 and, per input dimension k,
+// sum_i s_ik sin_i omega_i and sum_i s_ik sin_i c_i, a lane per feature i mod 4.
+struct LaneSums {
+  lanes::Vec u{}, n2{}, A[kDirectDepth] = {}, B[kDirectDepth] = {};
+  lanes::Vec bad{};  // nonzero where an angle is beyond fast_trig's range or NaN
+};
+
+// Adds the features i..i+3 (m < 4 of them real: the others have s = b = omega = 0 and their
+// cosine, 1, is masked out of |c|^2).
+template <int D, bool Grad>
+[[gnu::always_inline]] inline void add_features(const double* S, const double* b,
+                                                const double* omega, Eigen::Index M, Eigen::Index d,
+                                                const double* x, Eigen::Index i, Eigen::Index m,
+                                                LaneSums& t) {
+  using lanes::Vec;
+  const Eigen::Index dims = D > 0 ? D : d;
+  const auto bytes = static_cast<std::size_t>(m) * sizeof(double);
+  Vec s[kDirectDepth] = {}, w{}, angle{};
+  for (Eigen::Index k = 0; k < dims; ++k) std::memcpy(&s[k], S + k * M + i, bytes);
+  std::memcpy(&w, omega + i, bytes);
+  std::memcpy(&angle, b + i, bytes);
+  Vec a = s[0] * x[0];
+  for (Eigen::Index k = 1; k < dims; ++k) a = a + s[k] * x[k];
+  a = a + angle;
+  const Vec abs_a = a < 0.0 ? -a : a;
+  t.bad = abs_a <= lanes::kMaxArg ? t.bad : t.bad + 1.0;
+  const lanes::SinCos<Vec> sc = lanes::sincos(a);
+  Vec c = sc.c;
+  if (m < 4) {
+    Vec mask{};
+    for (Eigen::Index l = 0; l < m; ++l) mask[l] = 1.0;
+    c = c * mask;
+  }
+  t.u = t.u + c * w;
+  t.n2 = t.n2 + c * c;
+  if constexpr (Grad) {
+    const Vec sw = sc.s * w, scc = sc.s * c;
+    for (Eigen::Index k = 0; k < dims; ++k) {
+      t.A[k] = t.A[k] + s[k] * sw;
+      t.B[k] = t.B[k] + s[k] * scc;
+    }
+  }
+}
+
+template <int D, bool Grad>
+[[gnu::always_inline]] inline void sum_features(const double* S, const double* b,
+                                                const double* omega, Eigen::Index M, Eigen::Index d,
+                                                const double* x, LaneSums& t) {
+  Eigen::Index i = 0;
+  for (; i + 4 <= M; i += 4) add_features<D, Grad>(S, b, omega, M, d, x, i, 4, t);
+  if (i < M) add_features<D, Grad>(S, b, omega, M, d, x, i, M - i, t);
+}
+
+// g(x) = sqrt(v) (c . omega) / |c| and, if grad is non-null, its gradient
+// -(sqrt(v) / |c|) sum_i s_i sin_i (omega_i - r c_i), r = (c . omega) / |c|^2, summed as
+// sum_i s_i sin_i omega_i - r sum_i s_i sin_i c_i: one pass over the features, four at a time (a
+// lane per feature). Each lane sums its features in order and the lanes are added in one fixed
+// order, so both clones give the same bits. False (outputs unset) when an angle is beyond
+// fast_trig's range or NaN.
+FBOSIM_SIMD_CLONES bool value_lanes(const double* S, const double* b, const double* omega,
+                                    Eigen::Index M, Eigen::Index d, const double* x,
+                                    double root_var, double* g, double* grad) {
+  LaneSums t;
+  if (grad) {
+    switch (d) {
+      case 1:
+        sum_features<1, true>(S, b, omega, M, d, x, t);
+        break;
+      case 2:
+        sum_features<2, true>(S, b, omega, M, d, x, t);
+        break;
+      case 3:
+        sum_features<3, true>(S, b, omega, M, d, x, t);
+        break;
+      default:
+        sum_features<0, true>(S, b, omega, M, d, x, t);
+    }
+  } else {
+    switch (d) {
+      case 1:
+        sum_features<1, false>(S, b, omega, M, d, x, t);
+        break;
+      case 2:
+        sum_features<2, false>(S, b, omega, M, d, x, t);
+        break;
+      case 3:
+        sum_features<3, false>(S, b, omega, M, d, x, t);
+        break;
+      default:
+        sum_features<0, false>(S, b, omega, M, d, x, t);
+    }
+  }
+  if (lane_sum(t.bad) != 0.0) return false;
+  const double dot = lane_sum(t.u), sq = lane_sum(t.n2), norm = std::sqrt(sq);
+  *g = root_var * dot / norm;
+  if (grad) {
+    const double r = dot / sq;
+    for (Eigen::Index k = 0; k < d; ++k)
+      grad[k] = (lane_sum(t.A[k]) - r * lane_sum(t.B[k])) * (-root_var / norm);
+  }
+  return true;
+}
+
 // The same sums with std::cos, for angles beyond fast_trig's range (and NaN).
 void normalised_scores_libm(const Eigen::MatrixXd& S, const Eigen::VectorXd& b,
                             const Eigen::VectorXd& omega, const Eigen::MatrixXd& X, double* out) {
@@ -219,6 +327,13 @@ double RandomFeatures::value(const Eigen::VectorXd& x, const Eigen::VectorXd& om
                              Eigen::VectorXd* grad, Workspace& ws) const {
   check(x.size() == dim() && omega.size() == size(), "RandomFeatures::value: bad dimensions");
   const Eigen::Index M = S_.rows();
+  if (dim() < kDirectDepth) {
+    double g = 0.0;
+    if (grad) grad->resize(S_.cols());
+    if (value_lanes(S_.data(), b_.data(), omega.data(), M, dim(), x.data(), std::sqrt(signal_var_),
+                    &g, grad ? grad->data() : nullptr))
+      return g;
+  }
   ws.angle.resize(M);
   ws.cos.resize(M);
   ws.sin.resize(M);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 #include "algorithms/rff/fast_trig.hpp"
 #include "algorithms/rff/grid_features.hpp"
@@ -143,6 +144,43 @@ TEST_CASE("value() gradient matches central finite differences, normalisation in
       }
     }
   }
+}
+
+TEST_CASE("value() and its gradient match the definition for every d and M, any angle") {
+  // Reference: g = sqrt(v) c . omega / |c| with std::cos, and its gradient by the quotient rule,
+  // summed in long double.
+  RngStream rng(9);
+  for (double l : {0.2, 1e-7})  // 1e-7: angles near 1e7, past the fast cosine's range
+    for (int d : {1, 2, 3, 7, 8, 12})
+      for (int M : {1, 3, 4, 37, 60}) {
+        const RandomFeatures f = RandomFeatures::draw(d, M, l, 1.7, rng);
+        const Eigen::VectorXd omega = rng.normal_vector(M);
+        const Eigen::VectorXd x = rng.uniform_matrix(d, 1);
+        long double u = 0, n2 = 0;
+        std::vector<long double> A(d, 0), B(d, 0);
+        for (int i = 0; i < M; ++i) {
+          const double a = f.frequencies().row(i).dot(x) + f.phases()[i];
+          const long double c = std::cos(a), sn = std::sin(a);
+          u += c * omega[i];
+          n2 += c * c;
+          for (int k = 0; k < d; ++k) {
+            A[k] += f.frequencies()(i, k) * sn * omega[i];
+            B[k] += f.frequencies()(i, k) * sn * c;
+          }
+        }
+        const long double norm = std::sqrt(n2), root_v = std::sqrt(1.7L);
+        Eigen::VectorXd grad;
+        const double g = f.value(x, omega, &grad);
+        CHECK(f.value(x, omega) == g);
+        const double scale = omega.cwiseAbs().sum() * std::sqrt(1.7) / static_cast<double>(norm);
+        CHECK(std::abs(g - static_cast<double>(root_v * u / norm)) < 1e-13 * scale);
+        REQUIRE(grad.size() == d);
+        const double gscale = scale * f.frequencies().cwiseAbs().maxCoeff();
+        for (int k = 0; k < d; ++k) {
+          const long double ref = -(root_v / norm) * (A[k] - (u / n2) * B[k]);
+          CHECK(std::abs(grad[k] - static_cast<double>(ref)) < 1e-12 * gscale);
+        }
+      }
 }
 
 TEST_CASE("fast_sincos and fast_cos agree with std::sin and std::cos") {
