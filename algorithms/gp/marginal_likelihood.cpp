@@ -1,5 +1,6 @@
 #include "algorithms/gp/marginal_likelihood.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -23,7 +24,7 @@ using Eigen::Index;
 // and every element sees the same operations in the same order, one lane each: the AVX2 and
 // baseline clones give the same bits. GCC vector arguments go by reference (-Wpsabi).
 constexpr Index kTile = 4;
-using V4 = double __attribute__((vector_size(kTile * sizeof(double))));
+using V4 = ExpVec;
 
 Index padded_size(Index n) { return (n + kTile - 1) / kTile * kTile; }
 
@@ -53,22 +54,53 @@ template <int R>
     for (int r = 0; r < R / kTile; ++r) store(p + c * ld + r * kTile, acc[r][c]);
 }
 
+// Runs f.operator()<R>(i) over the rows [i0, N) in tiles of R = 12 rows (three vectors by four
+// columns: 12 accumulators, the most that leave AVX2 registers for the operands), the last 4 or 8.
+template <class F>
+[[gnu::always_inline]] inline void for_row_tiles(Index i0, Index N, F&& f) {
+  Index i = i0;
+  for (; i + 3 * kTile <= N; i += 3 * kTile) f.template operator()<3 * kTile>(i);
+  if (i + 2 * kTile <= N)
+    f.template operator()<2 * kTile>(i);
+  else if (i < N)
+    f.template operator()<kTile>(i);
+}
+
 // acc(x, c) -= a(x, k) b(c, k) for k in [k0, k1), one k after the other: a and b point at the
 // first row of R and 4 rows of column-major arrays with leading dimension ld. The inner loop of
 // the three n^3 / 6 kernels: R / 4 vector loads and 4 broadcasts per 4 R multiply-adds.
-template <int R>
+template <int R, int V = R / kTile>
 [[gnu::always_inline]] inline void subtract_products(Tile<R>& acc, const double* a, const double* b,
                                                      Index k0, Index k1, Index ld) {
-  for (Index k = k0; k < k1; ++k) {
-    V4 av[R / kTile];
 #pragma GCC unroll 4
-    for (int r = 0; r < R / kTile; ++r) load(av[r], a + k * ld + r * kTile);
+  for (Index k = k0; k < k1; ++k) {
+    const double* const ak = a + k * ld;
+    const double* const bk = b + k * ld;
 #pragma GCC unroll 4
     for (int c = 0; c < kTile; ++c) {
-      const double bc = b[k * ld + c];
+      const double bc = bk[c];
 #pragma GCC unroll 4
-      for (int r = 0; r < R / kTile; ++r) acc[r][c] -= av[r] * bc;
+      for (int r = 0; r < V; ++r) {
+        V4 av;
+        load(av, ak + r * kTile);
+        acc[r][c] -= av * bc;
+      }
+      if constexpr (R > 2 * kTile) asm volatile("" ::: "memory");
     }
+  }
+}
+
+// The same when a is upper triangular from row k0 (a(x, k) = 0 for k < x, counted from k0):
+// vector r of the tile starts at k0 + 4 r, skipping products that are exact zeros.
+template <int R>
+[[gnu::always_inline]] inline void subtract_upper_products(Tile<R>& acc, const double* a,
+                                                           const double* b, Index k0, Index k1,
+                                                           Index ld) {
+  subtract_products<R, 1>(acc, a, b, k0, std::min(k1, k0 + kTile), ld);
+  if constexpr (R == 2 * kTile) subtract_products<R, 2>(acc, a, b, k0 + kTile, k1, ld);
+  if constexpr (R == 3 * kTile) {
+    subtract_products<R, 2>(acc, a, b, k0 + kTile, std::min(k1, k0 + 2 * kTile), ld);
+    subtract_products<R, 3>(acc, a, b, k0 + 2 * kTile, k1, ld);
   }
 }
 
@@ -91,50 +123,67 @@ template <int R>
   }
 }
 
-// Kf = signal_var exp(-D / (2 l^2)) (the kernel of R&W eq. 5.8 without noise), M = Kf .* D and
-// L = Kf + noise_var I, in the lower 4 x 4 tiles of N x N arrays (diagonal tiles whole), zero in
-// the padding but for L's diagonal, 1 there.
+// Rows [i, i + 4) of a column of Kf = signal_var exp(-D / (2 l^2)) (the kernel of R&W eq. 5.8
+// without noise), M = Kf .* D and L = Kf, given that column of D in dv and scale D in e.
+[[gnu::always_inline]] inline void kernel_rows(const V4& dv, V4& e, double signal_var, double* kf,
+                                               double* m, double* l) {
+  exp_lanes(e);
+  const V4 k = signal_var * e;
+  store(kf, k);
+  store(m, k * dv);
+  store(l, k);
+}
+
+// Kf, M = Kf .* D and L = Kf + noise_var I in the lower 4 x 4 tiles of N x N arrays (diagonal
+// tiles whole), zero in the padding but for L's diagonal, 1 there.
 FBOSIM_SIMD_CLONES void kernel_tiles(const double* D, Index n, const SeHyper& h, Index N,
                                      double* Kf, double* M, double* L) {
   const double scale = -0.5 / (h.lengthscale * h.lengthscale);
+  const Index whole = n / kTile * kTile;  // rows of D read as whole vectors
   for (Index j = 0; j < N; ++j) {
-    const Index r0 = j / kTile * kTile;
     double* const kf = Kf + j * N;
     double* const m = M + j * N;
     double* const l = L + j * N;
     if (j >= n) {
-      for (Index i = r0; i < N; ++i) kf[i] = m[i] = l[i] = 0.0;
+      for (Index i = j / kTile * kTile; i < N; i += kTile)
+        store(kf + i, V4{}), store(m + i, V4{}), store(l + i, V4{});
       l[j] = 1.0;
       continue;
     }
     const double* const d = D + j * n;
-    for (Index i = r0; i < n; ++i) kf[i] = scale * d[i];
-    for (Index i = n; i < N; ++i) kf[i] = 0.0;
-    fast_exp(kf + r0, kf + r0, N - r0);  // whole vectors
-    for (Index i = r0; i < n; ++i) {
-      kf[i] *= h.signal_var;
-      m[i] = kf[i] * d[i];
-      l[i] = kf[i];
+    for (Index i = j / kTile * kTile; i < whole; i += kTile) {
+      V4 dv, e;
+      load(dv, d + i);
+      e = scale * dv;
+      kernel_rows(dv, e, h.signal_var, kf + i, m + i, l + i);
     }
-    for (Index i = n; i < N; ++i) kf[i] = m[i] = l[i] = 0.0;
+    if (whole < N) {  // the last rows, padded with D = 0 and exponent -infinity (Kf = 0)
+      V4 dv{}, e = -__builtin_inf() + V4{};
+#pragma GCC unroll 4
+      for (int x = 0; x < kTile; ++x)
+        if (whole + x < n) dv[x] = d[whole + x], e[x] = scale * d[whole + x];
+      kernel_rows(dv, e, h.signal_var, kf + whole, m + whole, l + whole);
+    }
     l[j] += h.noise_var;
   }
 }
 
-// Factors the diagonal tile at (j, j) once the columns k < j are subtracted: scalar, with the
-// pivot check, then zeros above the diagonal (read by the solves of alpha as whole tiles).
-bool factor_diagonal_tile(double* Ljj, Index ld) {
+// Factors the diagonal tile of the panel at column j (in acc, the earlier columns subtracted) in
+// registers: column c less the columns b < c times L(c, b), then divided by the pivot
+// sqrt(L(c, c)); zero above the diagonal (the solves of alpha read whole tiles). False when a
+// pivot is not positive or NaN.
+[[gnu::always_inline]] inline bool factor_diagonal_tile(Tile<kTile>& acc) {
+  const V4 lane = {0.0, 1.0, 2.0, 3.0};
+  V4* const x = acc[0];
+#pragma GCC unroll 4
   for (int c = 0; c < kTile; ++c) {
-    double* const col = Ljj + c * ld;
-    for (int b = 0; b < c; ++b) {
-      const double* const colb = Ljj + b * ld;
-      for (int a = c; a < kTile; ++a) col[a] -= colb[a] * colb[c];
-    }
-    if (!(col[c] > 0.0)) return false;
-    const double pivot = std::sqrt(col[c]);
-    col[c] = pivot;
-    for (int a = c + 1; a < kTile; ++a) col[a] /= pivot;
-    for (int a = 0; a < c; ++a) col[a] = 0.0;
+#pragma GCC unroll 4
+    for (int b = 0; b < c; ++b) x[c] -= x[b] * x[b][c];
+    if (!(x[c][c] > 0.0)) return false;
+    const double pivot = std::sqrt(x[c][c]);
+    x[c] /= pivot;
+    x[c][c] = pivot;
+    x[c] = lane >= c ? x[c] : V4{};
   }
   return true;
 }
@@ -158,13 +207,24 @@ FBOSIM_SIMD_CLONES bool cholesky_lower(double* L, Index N) {
     Tile<kTile> diag;
     load_tile<kTile>(diag, L + j * N + j, N);
     subtract_products<kTile>(diag, L + j, L + j, 0, j, N);
+    if (!factor_diagonal_tile(diag)) return false;
     store_tile<kTile>(L + j * N + j, diag, N);
-    if (!factor_diagonal_tile(L + j * N + j, N)) return false;
-    Index i = j + kTile;
-    for (; i + 2 * kTile <= N; i += 2 * kTile) cholesky_tile<2 * kTile>(L, i, j, N);
-    if (i < N) cholesky_tile<kTile>(L, i, j, N);
+    for_row_tiles(
+        j + kTile,
+        N, [&]<int R>(Index i) __attribute__((always_inline)) { cholesky_tile<R>(L, i, j, N); });
   }
   return true;
+}
+
+// The tile of the identity at rows [0, R), columns [i, i + 4).
+template <int R>
+[[gnu::always_inline]] inline void identity_tile(Tile<R>& acc, Index i) {
+  const V4 lane = {0.0, 1.0, 2.0, 3.0};
+#pragma GCC unroll 4
+  for (int c = 0; c < kTile; ++c)
+#pragma GCC unroll 4
+    for (int r = 0; r < R / kTile; ++r)
+      acc[r][c] = lane == static_cast<double>(i + c - r * kTile) ? 1.0 + V4{} : V4{};
 }
 
 // Rows [p, p + R) of T = (L^-1)^T, i.e. columns of R = L^-1 by forward substitution, by tiles
@@ -174,25 +234,17 @@ template <int R>
 [[gnu::always_inline]] inline void inverse_panel(const double* L, double* T, Index p, Index N) {
   for (Index i = p; i < N; i += kTile) {
     Tile<R> acc = {};
-    for (int c = 0; c < kTile; ++c) {
-      const Index x = i + c - p;  // the row of the panel on T's diagonal
-      if (x < R) acc[x / kTile][c][x % kTile] = 1.0;
-    }
-    subtract_products<R>(acc, T + p, L + i, p, i, N);
+    if (i < p + R) identity_tile<R>(acc, i - p);
+    subtract_upper_products<R>(acc, T + p, L + i, p, i, N);
     solve_tile<R>(acc, L + i * N + i, N);
     store_tile<R>(T + i * N + p, acc, N);
   }
 }
 
-// T = (L^-1)^T (upper; zero in the 4 x 4 tiles just below the diagonal tiles, which
-// gradient_sums reads as part of 8-row tiles), by panels of 8 rows.
+// T = (L^-1)^T (upper tiles; the diagonal tiles zero below the diagonal), by panels of 12 rows.
 FBOSIM_SIMD_CLONES void transposed_inverse(const double* L, double* T, Index N) {
-  for (Index i = kTile; i < N; i += kTile)
-    for (Index c = i - kTile; c < i; ++c)
-      for (Index x = i; x < i + kTile; ++x) T[c * N + x] = 0.0;
-  Index p = 0;
-  for (; p + 2 * kTile <= N; p += 2 * kTile) inverse_panel<2 * kTile>(L, T, p, N);
-  if (p < N) inverse_panel<kTile>(L, T, p, N);
+  for_row_tiles(
+      0, N, [&]<int R>(Index p) __attribute__((always_inline)) { inverse_panel<R>(L, T, p, N); });
 }
 
 // Per-lane partial sums of R&W eq. 5.9: W Kf .* D and W Kf over the diagonal tiles and (once)
@@ -237,7 +289,7 @@ template <int R>
                                                      const double* M, Index i, Index j, Index n,
                                                      Index N) {
   Tile<R> acc = {};
-  subtract_products<R>(acc, T + i, T + j, i, N, N);
+  subtract_upper_products<R>(acc, T + i, T + j, i, N, N);
   add_tile<R>(s, acc, alpha, Kf, M, i, j, n, N, i == j);
 }
 
@@ -249,10 +301,10 @@ FBOSIM_SIMD_CLONES Eigen::Vector3d gradient_sums(const double* T, const double* 
                                                  const double* alpha, Index n, Index N) {
   PartialSums s;
   for (Index j = 0; j < N; j += kTile) {
-    Index i = j;
-    for (; i + 2 * kTile <= N; i += 2 * kTile)
-      inverse_tile_sums<2 * kTile>(s, T, alpha, Kf, M, i, j, n, N);
-    if (i < N) inverse_tile_sums<kTile>(s, T, alpha, Kf, M, i, j, n, N);
+    for_row_tiles(
+        j, N, [&]<int R>(Index i) __attribute__((always_inline)) {
+          inverse_tile_sums<R>(s, T, alpha, Kf, M, i, j, n, N);
+        });
   }
   return {lane_sum(s.m_diag) + 2.0 * lane_sum(s.m_below),
           lane_sum(s.f_diag) + 2.0 * lane_sum(s.f_below), s.trace};
