@@ -28,15 +28,10 @@ inline constexpr double kMin = -708.0, kMax = 709.0;  // 2^k stays a normal numb
 inline constexpr double kShift = 0x1.8p52;  // adding it rounds to an integer in the low bits
 }  // namespace fast_exp_detail
 
-/// exp of each lane of v, in place; inline for vector code that has its arguments in registers.
-/// Written with vector types (not a scalar loop for the compiler to vectorise: it keeps the range
-/// selects as branches under -ftrapping-math).
-[[gnu::always_inline]] inline void exp_lanes(ExpVec& v) {
-  using namespace fast_exp_detail;
-  const ExpVec a = v;
-  const ExpVec lo = kMin + ExpVec{}, hi = kMax + ExpVec{}, shift = kShift + ExpVec{};
-  ExpVec x = a < lo ? lo : a;
-  x = x > hi ? hi : x;  // NaN stays NaN (and is restored below)
+namespace fast_exp_detail {
+// e = exp(x) for x in [kMin, kMax] (no NaN): the reduction and the Pade form.
+[[gnu::always_inline]] inline void exp_in_range(const ExpVec& x, ExpVec& e) {
+  const ExpVec shift = kShift + ExpVec{};
   const ExpVec t = x * kLog2e + shift;
   const VecI k = reinterpret_cast<VecI>(t) - reinterpret_cast<VecI>(shift);
   const ExpVec kd = t - shift;
@@ -44,11 +39,33 @@ inline constexpr double kShift = 0x1.8p52;  // adding it rounds to an integer in
   const ExpVec z = r * r;
   const ExpVec p = r * ((kP[0] * z + kP[1]) * z + kP[2]);
   const ExpVec q = ((kQ[0] * z + kQ[1]) * z + kQ[2]) * z + kQ[3];
-  const ExpVec e = 1.0 + 2.0 * (p / (q - p));
-  v = e * reinterpret_cast<ExpVec>((k + 1023) << 52);
+  e = (1.0 + 2.0 * (p / (q - p))) * reinterpret_cast<ExpVec>((k + 1023) << 52);
+}
+}  // namespace fast_exp_detail
+
+/// exp of each lane of v, in place; inline for vector code that has its arguments in registers.
+/// Written with vector types (not a scalar loop for the compiler to vectorise: it keeps the range
+/// selects as branches under -ftrapping-math).
+[[gnu::always_inline]] inline void exp_lanes(ExpVec& v) {
+  using namespace fast_exp_detail;
+  const ExpVec a = v;
+  const ExpVec lo = kMin + ExpVec{}, hi = kMax + ExpVec{};
+  ExpVec x = a < lo ? lo : a;
+  x = x > hi ? hi : x;  // NaN stays NaN (and is restored below)
+  exp_in_range(x, v);
   v = a < lo ? ExpVec{} : v;
   v = a > hi ? __builtin_inf() + ExpVec{} : v;
   v = a == a ? v : a;
+}
+
+/// The same for lanes <= 0 (the SE kernel's exponents), a third fewer selects: the same value
+/// there; NaN stays NaN (any payload); above 709 the result is not exp.
+[[gnu::always_inline]] inline void exp_nonpositive_lanes(ExpVec& v) {
+  using namespace fast_exp_detail;
+  const ExpVec a = v;
+  const ExpVec lo = kMin + ExpVec{};
+  exp_in_range(a < lo ? lo : a, v);
+  v = a < lo ? ExpVec{} : v;
 }
 
 /// e[i] = exp(a[i]) for i < n. The arrays may be the same but must not overlap otherwise.

@@ -85,7 +85,7 @@ template <int R, int V = R / kTile>
         load(av, ak + r * kTile);
         acc[r][c] -= av * bc;
       }
-      if constexpr (R > 2 * kTile) asm volatile("" ::: "memory");
+      asm volatile("" ::: "memory");
     }
   }
 }
@@ -127,7 +127,7 @@ template <int R>
 // without noise), M = Kf .* D and L = Kf, given that column of D in dv and scale D in e.
 [[gnu::always_inline]] inline void kernel_rows(const V4& dv, V4& e, double signal_var, double* kf,
                                                double* m, double* l) {
-  exp_lanes(e);
+  exp_nonpositive_lanes(e);  // D >= 0
   const V4 k = signal_var * e;
   store(kf, k);
   store(m, k * dv);
@@ -313,18 +313,22 @@ FBOSIM_SIMD_CLONES Eigen::Vector3d gradient_sums(const double* T, const double* 
 // alpha = K^-1 y = L^-T L^-1 y, both solves by tiles of 4 unknowns; u holds y padded with zeros
 // on entry and L^-1 y on exit.
 FBOSIM_SIMD_CLONES void solve_alpha(const double* L, double* u, double* alpha, Index N) {
-  for (Index i = 0; i < N; i += kTile) {  // L u = y: rows i less the columns k < i
-    V4 v;
-    load(v, u + i);
-    for (Index k = 0; k < i; ++k) {
-      V4 l;
-      load(l, L + k * N + i);
-      v -= l * u[k];
-    }
+  for (Index i = 0; i < N; i += kTile) {  // L u = y: four unknowns, then the rows below less them
     for (int a = 0; a < kTile; ++a) {
-      double x = v[a];
+      double x = u[i + a];
       for (int b = 0; b < a; ++b) x -= L[(i + b) * N + i + a] * u[i + b];
       u[i + a] = x / L[(i + a) * N + i + a];
+    }
+    for (Index r = i + kTile; r < N; r += kTile) {
+      V4 v;
+      load(v, u + r);
+#pragma GCC unroll 4
+      for (int c = 0; c < kTile; ++c) {
+        V4 l;
+        load(l, L + (i + c) * N + r);
+        v -= l * u[i + c];
+      }
+      store(u + r, v);
     }
   }
   for (Index i = N - kTile; i >= 0; i -= kTile) {  // L^T alpha = u: rows i less rows k >= i + 4
