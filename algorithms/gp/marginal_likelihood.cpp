@@ -68,9 +68,12 @@ template <class F>
     f.template operator()<kTile>(i);
 }
 
-// acc(x, c) -= a(x, k) b(c, k) for k in [k0, k1), one k after the other: a and b point at the
-// first row of R and 4 rows of column-major arrays with leading dimension ld. The inner loop of
-// the three n^3 / 6 kernels: R / 4 vector loads and 4 broadcasts per 4 R multiply-adds.
+// acc(x, c) -= a(x, k) b(c, k) for k in [k0, k1), one k after the other, for the first V vectors
+// of the tile: a and b point at the first row of R and 4 rows of column-major arrays with leading
+// dimension ld. The inner loop of the three n^3 / 6 kernels: 4 broadcasts and 2 R arithmetic
+// instructions per 4 R multiply-adds (no FMA: the two clones must round alike). The a vectors are
+// read from memory by each multiply (the empty asm keeps GCC from holding them in registers,
+// where with 12 accumulators it spills one): fewer instructions than loading them once.
 template <int R, int V = R / kTile>
 [[gnu::always_inline]] inline void subtract_products(Tile<R>& acc, const double* a, const double* b,
                                                      Index k0, Index k1, Index ld) {
