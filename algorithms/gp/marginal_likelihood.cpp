@@ -58,6 +58,7 @@ template <int R>
 
 // Runs f.operator()<R>(i) over the rows [i0, N) in tiles of R = 12 rows (three vectors by four
 // columns: 12 accumulators, the most that leave AVX2 registers for the operands), the last 4 or 8.
+// f must be always_inline: a lambda compiled on its own is not cloned (baseline code only).
 template <class F>
 [[gnu::always_inline]] inline void for_row_tiles(Index i0, Index N, F&& f) {
   Index i = i0;
@@ -175,10 +176,9 @@ FBOSIM_SIMD_CLONES void kernel_tiles(const double* D, Index n, const SeHyper& h,
 
 // Factors the diagonal tile of the panel at column j (in acc, the earlier columns subtracted) in
 // registers: column c less the columns b < c times L(c, b), then divided by the pivot
-// sqrt(L(c, c)); zero above the diagonal (the solves of alpha read whole tiles). False when a
-// pivot is not positive or NaN.
+// sqrt(L(c, c)). Above the diagonal the lanes hold whatever comes out (nothing reads them).
+// False when a pivot is not positive or NaN.
 [[gnu::always_inline]] inline bool factor_diagonal_tile(Tile<kTile>& acc) {
-  const V4 lane = {0.0, 1.0, 2.0, 3.0};
   V4* const x = acc[0];
 #pragma GCC unroll 4
   for (int c = 0; c < kTile; ++c) {
@@ -188,7 +188,6 @@ FBOSIM_SIMD_CLONES void kernel_tiles(const double* D, Index n, const SeHyper& h,
     const double pivot = std::sqrt(x[c][c]);
     x[c] /= pivot;
     x[c][c] = pivot;
-    x[c] = lane >= c ? x[c] : V4{};
   }
   return true;
 }

@@ -14,7 +14,8 @@ double log_marginal_likelihood(const Eigen::MatrixXd& X, const Eigen::VectorXd& 
                                const SeHyper& hyper, Eigen::Vector3d* grad = nullptr);
 
 /// The same with the squared distances D = squared_distances(X, X) precomputed (the
-/// hyperparameter fit evaluates many settings on one data set).
+/// hyperparameter fit evaluates many settings on one data set). D must be >= 0 (or NaN, which
+/// gives -infinity).
 double log_marginal_likelihood_sq(const Eigen::MatrixXd& D, const Eigen::VectorXd& y,
                                   const SeHyper& hyper, Eigen::Vector3d* grad = nullptr);
 
@@ -24,7 +25,7 @@ double log_marginal_likelihood_sq(const Eigen::MatrixXd& D, const Eigen::VectorX
 struct LmlWorkspace {
   Eigen::MatrixXd Kf;     ///< noise-free kernel, lower 4 x 4 tiles, zero in the padding
   Eigen::MatrixXd M;      ///< Kf .* D, the same tiles
-  Eigen::MatrixXd L;      ///< Cholesky factor of Kf + noise_var I, lower tiles
+  Eigen::MatrixXd L;      ///< Cholesky factor of Kf + noise_var I, lower triangle
   Eigen::MatrixXd T;      ///< (L^-1)^T, upper tiles
   Eigen::VectorXd u;      ///< L^-1 y, padded
   Eigen::VectorXd alpha;  ///< K^-1 y, padded with zeros
