@@ -14,19 +14,21 @@ double log_marginal_likelihood(const Eigen::MatrixXd& X, const Eigen::VectorXd& 
                                const SeHyper& hyper, Eigen::Vector3d* grad = nullptr);
 
 /// The same with the squared distances D = squared_distances(X, X) precomputed (the
-/// hyperparameter fit evaluates many settings on one data set).
+/// hyperparameter fit evaluates many settings on one data set). D must be >= 0 (or NaN, which
+/// gives -infinity).
 double log_marginal_likelihood_sq(const Eigen::MatrixXd& D, const Eigen::VectorXd& y,
                                   const SeHyper& hyper, Eigen::Vector3d* grad = nullptr);
 
-/// Scratch matrices for repeated evaluations on one data set: once sized by the first call,
-/// an evaluation allocates nothing (the fit's inner loop).
+/// Scratch for repeated evaluations on one data set: once sized by the first call, an
+/// evaluation allocates nothing (the fit's inner loop). The matrices are N x N, N = n rounded up
+/// to a multiple of 4, K padded with the identity so that the kernels run on whole 4 x 4 tiles.
 struct LmlWorkspace {
-  Eigen::MatrixXd Kf;       ///< noise-free kernel, lower triangle
-  Eigen::MatrixXd L;        ///< Cholesky factor of Kf + noise_var I, lower triangle
-  Eigen::MatrixXd Linv;     ///< L^-1, lower triangle
-  Eigen::MatrixXd T;        ///< (L^-1)^T, upper triangle
-  Eigen::MatrixXd scratch;  ///< n x 3: a column of K^-1 and per-row sums of the gradient
-  Eigen::VectorXd alpha;    ///< K^-1 y
+  Eigen::MatrixXd Kf;     ///< noise-free kernel, lower 4 x 4 tiles, zero in the padding
+  Eigen::MatrixXd M;      ///< Kf .* D, the same tiles
+  Eigen::MatrixXd L;      ///< Cholesky factor of Kf + noise_var I, lower triangle
+  Eigen::MatrixXd T;      ///< (L^-1)^T, upper tiles
+  Eigen::VectorXd u;      ///< L^-1 y, padded
+  Eigen::VectorXd alpha;  ///< K^-1 y, padded with zeros
 };
 
 /// The same, using `ws` as scratch.
