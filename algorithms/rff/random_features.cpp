@@ -119,7 +119,7 @@ template <int D>
     lanes::Vec a = S[i] * x[0];
     for (Eigen::Index k = 1; k < dims; ++k) a = a + S[k * M + i] * x[k];
     a = a + b[i];
-    const lanes::Vec c = lanes::sincos(a).c;
+    const lanes::Vec c = lanes::cos_only(a);
     dot = dot + c * omega[i];
     nrm = nrm + c * c;
   }

@@ -8,6 +8,10 @@
 #include "algorithms/rff/fast_trig.hpp"
 #include "algorithms/rff/grid_features.hpp"
 #include "algorithms/rff/random_features.hpp"
+#include "algorithms/rff/trig_lanes.hpp"
+
+// lanes::cos_only on 4-lane vectors is inlined: no call whose ABI could differ.
+#pragma GCC diagnostic ignored "-Wpsabi"
 
 using fbosim::core::RngStream;
 using fbosim::rff::RandomFeatures;
@@ -74,13 +78,14 @@ TEST_CASE("features and values: the angles are Eigen's S X^T + b bit for bit, fo
     Eigen::VectorXd dot = C.transpose() * omega;
     dot.array() /= norm.transpose().array();
     if (d < 8) {
-      // values() below 8 dimensions: one pass per point, its dot product and squared norm summed
-      // over the features in order.
+      // values() below 8 dimensions: one pass per point, cosines by lanes::cos_only, its dot
+      // product and squared norm summed over the features in order.
       for (int j = 0; j < n; ++j) {
         double u = 0.0, n2 = 0.0;
         for (int i = 0; i < M; ++i) {
-          u += C(i, j) * omega[i];
-          n2 += C(i, j) * C(i, j);
+          const double c = fbosim::rff::lanes::cos_only(A(i, j));
+          u += c * omega[i];
+          n2 += c * c;
         }
         dot[j] = u / std::sqrt(n2);
       }
@@ -201,6 +206,29 @@ TEST_CASE("fast_sincos and fast_cos agree with std::sin and std::cos") {
   fbosim::rff::fast_sincos(&nan, &out_s, &out_c, 1);
   CHECK(std::isnan(out_s));
   CHECK(std::isnan(out_c));
+}
+
+TEST_CASE("lanes::cos_only agrees with std::cos, scalar and in 4 lanes") {
+  RngStream rng(10);
+  for (double range : {1.0, 10.0, 1e3, fbosim::rff::lanes::kMaxArg}) {
+    double err = 0.0;
+    for (int i = 0; i < 40000; i += 4) {
+      fbosim::rff::lanes::Vec a;
+      for (int l = 0; l < 4; ++l) a[l] = rng.uniform(-range, range);
+      const fbosim::rff::lanes::Vec c = fbosim::rff::lanes::cos_only(a);
+      for (int l = 0; l < 4; ++l) {
+        CHECK(c[l] == fbosim::rff::lanes::cos_only(a[l]));  // a lane is the scalar
+        err = std::max(err, std::abs(c[l] - std::cos(a[l])));
+      }
+    }
+    CHECK(err < 5e-16);
+  }
+  // Near the multiples of pi / 2, where the reduction and the sign flip change over.
+  for (int k = -200; k <= 200; ++k)
+    for (double e : {-1e-9, 0.0, 1e-9}) {
+      const double a = k * std::numbers::pi / 2 + e;
+      CHECK(std::abs(fbosim::rff::lanes::cos_only(a) - std::cos(a)) < 5e-16);
+    }
 }
 
 TEST_CASE("grid_features equals features on equally spaced and irregular grids") {
