@@ -210,6 +210,27 @@ template <int D, bool Grad>
   if (i < M) add_features<D, Grad>(S, b, omega, M, d, x, i, M - i, t);
 }
 
+// sum_features with the input dimension fixed at compile time for d = 1, 2, 3.
+template <bool Grad>
+[[gnu::always_inline]] inline void sum_features_of_dim(const double* S, const double* b,
+                                                       const double* omega, Eigen::Index M,
+                                                       Eigen::Index d, const double* x,
+                                                       LaneSums& t) {
+  switch (d) {
+    case 1:
+      sum_features<1, Grad>(S, b, omega, M, d, x, t);
+      break;
+    case 2:
+      sum_features<2, Grad>(S, b, omega, M, d, x, t);
+      break;
+    case 3:
+      sum_features<3, Grad>(S, b, omega, M, d, x, t);
+      break;
+    default:
+      sum_features<0, Grad>(S, b, omega, M, d, x, t);
+  }
+}
+
 // g(x) = sqrt(v) (c . omega) / |c| and, if grad is non-null, its gradient
 // -(sqrt(v) / |c|) sum_i s_i sin_i (omega_i - r c_i), r = (c . omega) / |c|^2, summed as
 // sum_i s_i sin_i omega_i - r sum_i s_i sin_i c_i: one pass over the features, four at a time (a
@@ -220,35 +241,10 @@ FBOSIM_SIMD_CLONES bool value_lanes(const double* S, const double* b, const doub
                                     Eigen::Index M, Eigen::Index d, const double* x,
                                     double root_var, double* g, double* grad) {
   LaneSums t;
-  if (grad) {
-    switch (d) {
-      case 1:
-        sum_features<1, true>(S, b, omega, M, d, x, t);
-        break;
-      case 2:
-        sum_features<2, true>(S, b, omega, M, d, x, t);
-        break;
-      case 3:
-        sum_features<3, true>(S, b, omega, M, d, x, t);
-        break;
-      default:
-        sum_features<0, true>(S, b, omega, M, d, x, t);
-    }
-  } else {
-    switch (d) {
-      case 1:
-        sum_features<1, false>(S, b, omega, M, d, x, t);
-        break;
-      case 2:
-        sum_features<2, false>(S, b, omega, M, d, x, t);
-        break;
-      case 3:
-        sum_features<3, false>(S, b, omega, M, d, x, t);
-        break;
-      default:
-        sum_features<0, false>(S, b, omega, M, d, x, t);
-    }
-  }
+  if (grad)
+    sum_features_of_dim<true>(S, b, omega, M, d, x, t);
+  else
+    sum_features_of_dim<false>(S, b, omega, M, d, x, t);
   if (lane_sum(t.bad) != 0.0) return false;
   const double dot = lane_sum(t.u), sq = lane_sum(t.n2), norm = std::sqrt(sq);
   *g = root_var * dot / norm;
