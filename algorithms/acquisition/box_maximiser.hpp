@@ -1,6 +1,6 @@
 #pragma once
 // Maximises a sampled function g(x) = phi(x) . omega over a box, as in App. B.2.6 of the
-// DP-FTS-DE paper: evaluate `random_points` uniform points, then run L-BFGS-B (LBFGSpp) from
+// DP-FTS-DE paper: evaluate `random_points` uniform points, then run L-BFGS-B (optim::DenseLbfgsb) from
 // `starts` random points; keep the best of everything seen. The recipe is ScoreMaximiser's,
 // given g and its gradient (same draws, same result).
 #include <Eigen/Core>

@@ -1,6 +1,6 @@
 #include "algorithms/acquisition/score_maximiser.hpp"
 
-#include <LBFGSB.h>
+#include "algorithms/optim/dense_lbfgsb.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -34,9 +34,9 @@ Eigen::VectorXd finite_difference_gradient(const std::function<double(const Eige
 }
 
 namespace {
-// -score for LBFGSpp. The score is evaluated at the point clamped into the box, so every
-// point recorded lies in the box even when a line-search step rounds past a bound; the best
-// point evaluated anywhere (random points, starts, line-search trials, difference probes) is
+// -score for L-BFGS-B (which minimises). The score is evaluated at the point clamped into the box,
+// so every point recorded lies in the box even when a line-search step rounds past a bound; the
+// best point evaluated anywhere (random points, starts, line-search trials, difference probes) is
 // kept. Mirrors BoxMaximiser's NegatedObjective.
 class NegatedScore {
  public:
@@ -120,15 +120,14 @@ ScoreMaximiser::Result ScoreMaximiser::maximise(const Score& score, const core::
     }
   }
 
-  // L-BFGS-B from random starts. A failed line search (LBFGSpp throws) only ends that start;
+  // L-BFGS-B from random starts. A failed line search (it throws) only ends that start;
   // the points it evaluated still count.
-  LBFGSpp::LBFGSBParam<double> param;
+  optim::DenseLbfgsb::Param param;
   param.max_iterations = options_.max_iterations;
   // At most d correction pairs (LBFGSpp's default is 6, scipy's 10): on these 1-4-dimensional
-  // boxes more pairs found no better maxima (300 maximisations each) while every iteration
-  // factorises a 2m x 2m matrix, a fifth of the maximisation's instructions at d = 2.
+  // boxes more pairs found no better maxima (300 maximisations each, with LBFGSpp's solver).
   param.m = std::min(param.m, d);
-  LBFGSpp::LBFGSBSolver<double> solver(param);
+  optim::DenseLbfgsb solver(param);
   NegatedScore objective(score, box, options_.fd_step, best);
   Eigen::VectorXd x(d);
   for (int k = 0; k < options_.starts; ++k) {

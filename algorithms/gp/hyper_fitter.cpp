@@ -5,9 +5,8 @@
 #include <exception>
 #include <vector>
 
-#include <LBFGSB.h>
-
 #include "algorithms/gp/marginal_likelihood.hpp"
+#include "algorithms/optim/dense_lbfgsb.hpp"
 
 namespace fbosim::gp {
 
@@ -17,7 +16,7 @@ SeHyper from_log(const Eigen::Vector3d& t) {
   return {std::exp(t[0]), std::exp(t[1]), std::exp(t[2])};
 }
 
-// Negative log marginal likelihood in log-hyperparameters, for LBFGSpp (which minimises).
+// Negative log marginal likelihood in log-hyperparameters, for L-BFGS-B (which minimises).
 class NegativeLml {
  public:
   NegativeLml(const Eigen::MatrixXd& D, const Eigen::VectorXd& y) : D_(D), y_(y) {}
@@ -51,7 +50,7 @@ SeHyper HyperFitter::fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, con
   const Eigen::MatrixXd D = squared_distances(X, X);
   NegativeLml objective(D, y);
 
-  LBFGSpp::LBFGSBParam<double> param;
+  optim::DenseLbfgsb::Param param;
   param.max_iterations = o.max_iterations;
   // Stop once an iteration improves the LML by < 1e-7 relative (LBFGSpp's 1e-10 buys nothing
   // visible in the hyperparameters), and give up a line search after 10 trials (near an optimum
@@ -59,7 +58,7 @@ SeHyper HyperFitter::fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, con
   // evaluations for the same optima on random 1-3-D problems.
   param.delta = 1e-7;
   param.max_linesearch = 10;
-  LBFGSpp::LBFGSBSolver<double> solver(param);
+  optim::DenseLbfgsb solver(param);
 
   Eigen::Vector3d first(std::log(start.lengthscale), std::log(start.signal_var),
                         std::log(start.noise_var));

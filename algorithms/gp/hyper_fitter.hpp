@@ -1,5 +1,5 @@
 #pragma once
-// Type-II maximum likelihood for SE-kernel hyperparameters: L-BFGS-B (LBFGSpp) on the log
+// Type-II maximum likelihood for SE-kernel hyperparameters: L-BFGS-B (optim::DenseLbfgsb) on the log
 // hyperparameters from the current values plus random restarts, as GPy's optimize_restarts in
 // the authors' code (spec dp-fts-de.md section 5 [code]; fts.md section 2.5).
 #include <Eigen/Core>
