@@ -38,6 +38,16 @@ Pairs random_pairs(std::mt19937_64& gen, int n, int count) {
   return p;
 }
 
+// A solver holding the pairs, in n dimensions with memory m.
+DenseLbfgsb holding(const Pairs& p, int n, int m) {
+  DenseLbfgsb::Param param;
+  param.m = m;
+  DenseLbfgsb solver(param);
+  solver.reset(n);
+  for (std::size_t k = 0; k < p.s.size(); ++k) solver.add_correction(p.s[k], p.y[k]);
+  return solver;
+}
+
 // The compact form of Byrd, Nocedal & Schnabel (1994), eq. 3.2, for the last m pairs:
 // B = theta I - W M W^T with W = [Y, theta S], M = [[-D, L^T], [L, theta S^T S]]^-1, D the
 // diagonal and L the strictly lower triangle of S^T Y, theta = y^T y / s^T y of the newest pair.
@@ -123,12 +133,8 @@ TEST_CASE("DenseLbfgsb's B equals the compact limited-memory form, eq. 3.2 of By
   for (int n : {1, 2, 3, 5, 8}) {
     for (int m : {1, 2, 3, 6}) {
       for (int count : {1, 2, 5, 9}) {
-        DenseLbfgsb::Param param;
-        param.m = m;
-        DenseLbfgsb solver(param);
-        solver.reset(n);
         const Pairs p = random_pairs(gen, n, count);
-        for (int k = 0; k < count; ++k) solver.add_correction(p.s[k], p.y[k]);
+        DenseLbfgsb solver = holding(p, n, m);
         const MatrixXd expected = compact_form(p, m, n);
         INFO("n = " << n << ", m = " << m << ", pairs = " << count);
         CHECK((solver.hessian() - expected).cwiseAbs().maxCoeff() <=
@@ -142,12 +148,7 @@ TEST_CASE("DenseLbfgsb's Cauchy point is the first minimiser of the model along 
   std::mt19937_64 gen(5);
   for (int trial = 0; trial < 60; ++trial) {
     const int n = 1 + trial % 4;
-    DenseLbfgsb::Param param;
-    param.m = 3;
-    DenseLbfgsb solver(param);
-    solver.reset(n);
-    const Pairs p = random_pairs(gen, n, trial % 5);
-    for (std::size_t k = 0; k < p.s.size(); ++k) solver.add_correction(p.s[k], p.y[k]);
+    DenseLbfgsb solver = holding(random_pairs(gen, n, trial % 5), n, 3);
     const VectorXd lb = uniform(gen, n, -1.0, -0.1), ub = uniform(gen, n, 0.1, 1.0);
     VectorXd x0 = uniform(gen, n, -1, 1).cwiseMax(lb).cwiseMin(ub);
     if (trial % 3 == 0) x0[0] = lb[0];  // start on a bound
@@ -167,12 +168,7 @@ TEST_CASE("DenseLbfgsb's subspace step minimises the model over the free variabl
   std::mt19937_64 gen(8);
   for (int trial = 0; trial < 500; ++trial) {
     const int n = 1 + trial % 4;
-    DenseLbfgsb::Param param;
-    param.m = 4;
-    DenseLbfgsb solver(param);
-    solver.reset(n);
-    const Pairs p = random_pairs(gen, n, 1 + trial % 4);
-    for (std::size_t k = 0; k < p.s.size(); ++k) solver.add_correction(p.s[k], p.y[k]);
+    DenseLbfgsb solver = holding(random_pairs(gen, n, 1 + trial % 4), n, 4);
     // Tight boxes, so that the unconstrained step often leaves them (BOXCQP's iterations).
     const double w = trial < 150 ? 0.3 : trial < 300 ? 0.05 : 2.0;  // 2: multipliers matter
     const VectorXd lb = uniform(gen, n, -w, -0.01), ub = uniform(gen, n, 0.01, w);
