@@ -15,6 +15,7 @@
 
 #include "algorithms/privacy/epsilon_series.hpp"
 #include "algorithms/privacy/noise_calibration.hpp"
+#include "sim/core/eigen_blocking.hpp"
 #include "sim/core/thread_pool.hpp"
 #include "sim/experiment/build_info.hpp"
 #include "sim/experiment/config_loader.hpp"
@@ -104,6 +105,7 @@ py::dict run(const std::string& config, const std::vector<std::string>& override
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "fbosim's C++ core (use the fbosim package, not this module)";
+  core::pin_eigen_blocking();  // the same bytes as the command line, on every machine
   // Configuration errors are ValueErrors naming the file, the key and the value.
   py::register_exception_translator([](std::exception_ptr p) {
     try {

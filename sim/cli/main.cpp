@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "sim/cli/commands.hpp"
+#include "sim/core/eigen_blocking.hpp"
 #include "sim/experiment/build_info.hpp"
 #include "sim/experiment/config_reader.hpp"
 
@@ -44,6 +45,7 @@ std::string usage_message(const CLI::App& app, int argc, char** argv, const std:
 }  // namespace
 
 int main(int argc, char** argv) {
+  fbosim::core::pin_eigen_blocking();  // the same bytes on every machine
   CLI::App app{fbosim::sim::version_line() +
                ": simulator of differentially private federated Bayesian optimisation "
                "(DP-FTS-DE and its baselines)"};
