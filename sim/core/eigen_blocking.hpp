@@ -17,7 +17,8 @@ struct EigenBlocking {
 };
 
 /// Sets Eigen's cache sizes to EigenBlocking's. Call it before any thread computes a product
-/// (fbosim's main and the Python module do, first thing): Eigen keeps them in a global.
+/// (fbosim's main, the Python module and the tests' main do, first thing): Eigen keeps them in a
+/// global.
 void pin_eigen_blocking();
 
 }  // namespace fbosim::core
