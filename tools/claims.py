@@ -242,6 +242,9 @@ def main():
         sys.exit(self_test())
     if not os.path.isdir(a.results):
         sys.exit(f"claims: --results {a.results}: no such directory")
+    if not a.claims:
+        sys.exit(f"claims: no claims file (none in {os.path.join(ROOT, 'docs', 'claims')}; "
+                 "give --claims FILE)")
     try:
         text = table(a.claims, a.results)
         if a.out:

@@ -23,13 +23,23 @@ def _kind(value):
     return type(value).__name__
 
 
+def _scalar(value):
+    """A 0-d numpy array as the scalar it holds (np.array(3) is the number 3)."""
+    return value.item() if isinstance(value, np.ndarray) and value.ndim == 0 else value
+
+
 def integer(name, value, lo=None, hi=None):
     """An integer (int or numpy integer; not bool, not float) in [lo, hi]."""
+    value = _scalar(value)
     if isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be an integer, got {show(value)} (a bool)")
-    if isinstance(value, (float, np.floating)) or not hasattr(type(value), "__index__"):
-        raise TypeError(f"{name} must be an integer, got {show(value)} ({_kind(value)})")
-    v = operator.index(value)
+    try:
+        if isinstance(value, (float, np.floating)):
+            raise TypeError
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, got {show(value)} ({_kind(value)})") \
+            from None
     if lo is not None and v < lo:
         raise ValueError(f"{name} must be >= {lo}, got {v}")
     if hi is not None and v > hi:
@@ -40,6 +50,7 @@ def integer(name, value, lo=None, hi=None):
 def real(name, value, lo=None, hi=None, lo_open=False, hi_open=False):
     """A finite real number (int, float or numpy scalar; not bool, not str) in the interval
     between lo and hi (open ends with lo_open / hi_open)."""
+    value = _scalar(value)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number, got {show(value)} ({_kind(value)})")
     v = float(value)
@@ -60,6 +71,7 @@ def real(name, value, lo=None, hi=None, lo_open=False, hi_open=False):
 
 
 def boolean(name, value):
+    value = _scalar(value)
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {show(value)} ({_kind(value)})")
     return bool(value)

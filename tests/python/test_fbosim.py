@@ -117,6 +117,8 @@ BAD = [
     ("agents a bool", eps(agents=True), TypeError, ["agents", "True"]),
     ("agents numpy float", eps(agents=np.float64(200)), TypeError, ["agents", "200.0"]),
     ("agents a string", eps(agents="200"), TypeError, ["agents", "'200'"]),
+    ("agents an array", eps(agents=np.array([200])), TypeError, ["agents", "array([200])"]),
+    ("q an array", eps(q=np.array([0.25])), TypeError, ["q", "array([0.25])"]),
     ("agents beyond int", eps(agents=2**40), ValueError, ["agents", str(2**40)]),
     ("neither delta nor agents", eps(agents=None), ValueError, ["delta", "agents"]),
     ("steps negative", eps(steps=[-1]), ValueError, ["steps", "-1"]),
@@ -199,6 +201,7 @@ class BadArguments(unittest.TestCase):
         self.assertEqual(list(E(0.25, 1.0, np.arange(39, 41, dtype=np.uint16), agents=200)),
                          [E(0.25, 1.0, 39, agents=200), want])
         self.assertEqual(E(0.25, 1.0, [], agents=200).shape, (0,))
+        self.assertEqual(E(np.array(0.25), np.array(1.0), 40, agents=np.array(200)), want)
         self.assertEqual(C(np.float64(3.0), 0.25, np.int64(60), agents=np.int16(200)),
                          C(3.0, 0.25, 60, agents=200))
 
