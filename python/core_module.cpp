@@ -6,6 +6,8 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -26,33 +28,37 @@ using namespace fbosim;
 
 namespace {
 
-// delta: the given one, or N^-1.1 as the configs and `fbosim privacy --agents` use.
-double delta_of(double delta, int agents) {
-  if (delta > 0) {
-    if (!(delta < 1))
-      throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
-    return delta;
-  }
-  if (agents < 2) throw std::invalid_argument("give delta, or agents >= 2 (delta = agents^-1.1)");
-  return std::pow(static_cast<double>(agents), -1.1);
+// The package (python/fbosim/) checks every argument's type and range with messages naming
+// the argument; these checks repeat the ranges so that _core itself never computes with a
+// value it should refuse (None, not a sentinel, means "not given").
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument(what);
 }
 
-privacy::DpEvent event(const std::string& sampling, double q, double z, int agents) {
-  return privacy::sampled_gaussian(privacy::parse_sampling(sampling), q, z, agents);
+// delta: the given one, or N^-1.1 as the configs and `fbosim privacy --agents` use.
+double delta_of(std::optional<double> delta, std::optional<int> agents) {
+  if (agents) require(*agents >= 1, fmt::format("agents must be >= 1, got {}", *agents));
+  if (delta) {
+    require(std::isfinite(*delta) && *delta > 0 && *delta < 1,
+            fmt::format("delta must be in (0, 1), got {}", *delta));
+    return *delta;
+  }
+  require(agents && *agents >= 2, "give delta, or agents >= 2 (delta = agents^-1.1)");
+  return std::pow(static_cast<double>(*agents), -1.1);
+}
+
+privacy::DpEvent event(const std::string& sampling, double q, double z, std::optional<int> agents) {
+  require(std::isfinite(q) && q > 0 && q <= 1, fmt::format("q must be in (0, 1], got {}", q));
+  require(std::isfinite(z) && z > 0, fmt::format("z must be finite and > 0, got {}", z));
+  return privacy::sampled_gaussian(privacy::parse_sampling(sampling), q, z, agents.value_or(0));
 }
 
 // (epsilon, order) for every step count, from one composition pass.
-std::pair<std::vector<double>, std::vector<double>> epsilon(double q, double z,
-                                                            const std::vector<int>& steps,
-                                                            double delta, int agents,
-                                                            const std::string& accountant,
-                                                            const std::string& sampling) {
-  if (!(q > 0 && q <= 1))
-    throw std::invalid_argument(fmt::format("q must be in (0, 1], got {}", q));
-  if (!(z > 0 && std::isfinite(z)))
-    throw std::invalid_argument(fmt::format("z must be finite and > 0, got {}", z));
-  const auto r = privacy::epsilon_series(accountant, event(sampling, q, z, agents), steps,
-                                         delta_of(delta, agents));
+std::pair<std::vector<double>, std::vector<double>> epsilon(
+    double q, double z, const std::vector<int>& steps, std::optional<double> delta,
+    std::optional<int> agents, const std::string& accountant, const std::string& sampling) {
+  const double d = delta_of(delta, agents);
+  const auto r = privacy::epsilon_series(accountant, event(sampling, q, z, agents), steps, d);
   std::pair<std::vector<double>, std::vector<double>> out;
   for (const auto& e : r) {
     out.first.push_back(e.epsilon);
@@ -61,26 +67,35 @@ std::pair<std::vector<double>, std::vector<double>> epsilon(double q, double z,
   return out;
 }
 
-double calibrate(double target, double q, int steps, double delta, int agents,
-                 const std::string& accountant, const std::string& sampling) {
-  if (!(target > 0 && std::isfinite(target)))
-    throw std::invalid_argument(
-        fmt::format("target epsilon must be finite and > 0, got {}", target));
+double calibrate(double target, double q, int steps, std::optional<double> delta,
+                 std::optional<int> agents, const std::string& accountant,
+                 const std::string& sampling) {
+  require(std::isfinite(target) && target > 0,
+          fmt::format("target epsilon must be finite and > 0, got {}", target));
+  require(steps >= 1, fmt::format("steps must be >= 1 to calibrate, got {}", steps));
+  const double d = delta_of(delta, agents);
+  event(sampling, q, 1.0, agents);  // checks q, sampling and agents before the search
   const auto event_of = [&](double z) { return event(sampling, q, z, agents); };
-  return privacy::calibrate_noise(accountant, event_of, steps, delta_of(delta, agents), target)
-      .noise_multiplier;
+  return privacy::calibrate_noise(accountant, event_of, steps, d, target).noise_multiplier;
 }
 
 // Runs a config into out_dir (as `fbosim run --quiet --out out_dir`); returns the summary's
 // headline numbers. The GIL is released while the runs go.
-py::dict run(const std::string& config, const std::vector<std::string>& overrides, int runs,
-             long long seed, int threads, const std::string& out_dir, bool force) {
+py::dict run(const std::string& config, const std::vector<std::string>& overrides,
+             std::optional<int> runs, std::optional<std::uint64_t> seed, std::optional<int> threads,
+             const std::string& out_dir, bool force) {
+  constexpr int kMaxThreads = 4096;  // as `fbosim run --threads`
+  if (runs) require(*runs >= 1, fmt::format("runs must be >= 1, got {}", *runs));
+  if (threads)
+    require(*threads >= 1 && *threads <= kMaxThreads,
+            fmt::format("threads must be in [1, {}], got {}", kMaxThreads, *threads));
+  require(!out_dir.empty(), "out_dir must be a directory name, got an empty string");
   std::vector<std::string> sets = overrides;
-  if (runs > 0) sets.push_back(fmt::format("runs={}", runs));
-  if (seed >= 0) sets.push_back(fmt::format("seed={}", seed));
+  if (runs) sets.push_back(fmt::format("runs={}", *runs));
+  if (seed) sets.push_back(fmt::format("seed={}", *seed));
   const sim::LoadedConfig cfg = sim::load_config(config, sets);
   sim::RunOptions options;
-  options.threads = threads > 0 ? threads : core::ThreadPool::hardware_threads();
+  options.threads = threads ? *threads : core::ThreadPool::hardware_threads();
   options.out_dir = out_dir;
   options.progress = false;
   options.force = force;

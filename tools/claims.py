@@ -14,6 +14,11 @@ target-agent runs).
     tools/claims.py --self-test
 
 Without --out the table goes to stdout. Claims whose results are missing are listed as such.
+A claims file that is not valid (YAML, keys, rounds [FIRST, LAST]), a result name outside
+--results, or a trace.csv / config.resolved.yaml that is damaged (tools/fbosim_results.py: a
+NaN best_f, a regret missing in some rows only, a truncated line) is an error naming the file
+and exits 1 without writing --out (written under a temporary name and renamed). With one run
+no claim is resolved (there is no standard error; "comparable" included).
 """
 import argparse
 import glob
@@ -23,12 +28,16 @@ import sys
 
 try:
     import pandas as pd
-    import yaml
+    import yaml  # noqa: F401
 except ImportError as missing:
     debian = "/usr/bin/python3"
     if os.path.realpath(sys.executable) != os.path.realpath(debian) and os.access(debian, os.X_OK):
         os.execv(debian, [debian] + sys.argv)
     sys.exit(f"claims: {missing}; install Debian's python3-pandas and python3-yaml")
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fbosim_results import (ResultError, Table, inside, read_config,  # noqa: E402
+                            read_yaml, write_text)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEADER = """# Fidelity: the papers' claims, checked with power
@@ -47,20 +56,32 @@ What drives the contradicted claims, with the alternatives tried: docs/CLAIMS.md
 TARGET_FAMILY = ("fts_target", "rgpe", "taf")
 
 
-def resolved(directory):
-    with open(os.path.join(directory, "config.resolved.yaml"), encoding="utf-8") as fh:
-        return yaml.safe_load(fh) or {}
+def read_trace(directory):
+    """trace.csv's run, agent, round, best_f and regret as floats, checked (fbosim_results):
+    best_f a number in every row, regret in every row or in none (optimum unknown)."""
+    t = Table(os.path.join(directory, "trace.csv"), ("run", "agent", "round", "best_f", "regret"))
+    return pd.DataFrame({"run": t.number("run", lo=0, integer=True),
+                         "agent": t.number("agent", lo=0, integer=True),
+                         "round": t.number("round", lo=0, integer=True),
+                         "best_f": t.number("best_f"),
+                         "regret": t.number("regret", empty="all-or-none")})
 
 
 def per_run(directory, metric, rounds):
     """{run: mean over rounds r0..r1 of the run's utility (mean over its measured agents)}."""
-    cfg = resolved(directory)
-    trace = pd.read_csv(os.path.join(directory, "trace.csv"))
+    config_path = os.path.join(directory, "config.resolved.yaml")
+    cfg = read_config(config_path)
+    trace = read_trace(directory)
     if cfg.get("algorithm") in TARGET_FAMILY:
-        k = int((cfg.get("target") or {}).get("agents", 1))
+        k = cfg.get("target.agents", 1)
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ResultError(f"{config_path}: target.agents must be an integer >= 1, got {k!r}")
         trace = trace[trace["agent"] == trace["run"] % k]
     if metric == "auto":
         metric = "regret" if trace["regret"].notna().all() else "error"
+    elif metric == "regret" and trace["regret"].isna().any():
+        raise ResultError(f"{os.path.join(directory, 'trace.csv')}: no regret (the optimum is "
+                          "unknown), but the claim's metric is regret")
     last = trace.groupby(["run", "agent", "round"]).last().reset_index()
     value = last["regret"] if metric == "regret" else 1.0 - last["best_f"]
     last = last.assign(value=value)
@@ -72,10 +93,11 @@ def per_run(directory, metric, rounds):
     return window.groupby("run")["value"].mean().to_dict(), metric, int(window["round"].max())
 
 
-def evaluate(claim, results, default_rounds):
+def evaluate(claim, results, default_rounds, where="claim"):
+    """The verdict of one claim (checked by check_claim); where names it in errors."""
     rounds = claim.get("rounds", default_rounds)
     metric = claim.get("metric", "auto")
-    paths = [os.path.join(results, claim[k]) for k in ("better", "worse")]
+    paths = [inside(results, claim[k], f"{where}: {k}") for k in ("better", "worse")]
     missing = [p for p in paths if not os.path.exists(os.path.join(p, "trace.csv"))]
     if missing:
         return {"verdict": "missing results", "missing": missing}
@@ -89,7 +111,9 @@ def evaluate(claim, results, default_rounds):
     n = len(d)
     mean = sum(d) / n
     se = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n) if n > 1 else float("inf")
-    if claim.get("kind", "better") == "comparable":
+    if n < 2:  # no standard error from one run: nothing is resolved, "comparable" included
+        verdict = "not resolved"
+    elif claim.get("kind", "better") == "comparable":
         verdict = "holds" if abs(mean) <= 2 * se else "contradicted"
     else:
         verdict = "holds" if mean > 2 * se else ("contradicted" if mean < -2 * se else "not resolved")
@@ -98,16 +122,60 @@ def evaluate(claim, results, default_rounds):
             "rounds": rounds}
 
 
+def _rounds(value, where):
+    if not (isinstance(value, list) and len(value) == 2 and
+            all(isinstance(r, int) and not isinstance(r, bool) and r >= 0 for r in value) and
+            value[0] <= value[1]):
+        raise ResultError(f"{where}: rounds must be [FIRST, LAST] with 0 <= FIRST <= LAST, got "
+                          f"{value!r}")
+    return value
+
+
+def check_claims_file(path):
+    """The claims file, its structure checked: paper, optional rounds, and claims, each with
+    figure, text, better, worse (result names), and optional kind, metric and rounds."""
+    spec = read_yaml(path)
+    for key in ("paper", "claims"):
+        if key not in spec:
+            raise ResultError(f"{path}: no key '{key}'")
+    if not isinstance(spec["paper"], str):
+        raise ResultError(f"{path}: paper must be a text, got {spec['paper']!r}")
+    unknown = set(spec) - {"paper", "rounds", "claims"}
+    if unknown:
+        raise ResultError(f"{path}: unknown key(s) {', '.join(sorted(map(str, unknown)))}")
+    _rounds(spec.get("rounds", [1, 40]), f"{path}: rounds")
+    if not isinstance(spec["claims"], list) or not spec["claims"]:
+        raise ResultError(f"{path}: claims must be a non-empty list, got {spec['claims']!r}")
+    for i, c in enumerate(spec["claims"]):
+        where = f"{path}: claims[{i}]"
+        if not isinstance(c, dict):
+            raise ResultError(f"{where}: must be a mapping, got {c!r}")
+        for key in ("figure", "text", "better", "worse"):
+            if not isinstance(c.get(key), str) or not c[key].strip():
+                raise ResultError(f"{where}: {key} must be a non-empty text, got "
+                                  f"{c.get(key)!r}")
+        unknown = set(c) - {"id", "figure", "text", "better", "worse", "kind", "metric", "rounds"}
+        if unknown:
+            raise ResultError(f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))}")
+        if c.get("kind", "better") not in ("better", "comparable"):
+            raise ResultError(f"{where}: kind must be better or comparable, got {c['kind']!r}")
+        if c.get("metric", "auto") not in ("auto", "regret", "error"):
+            raise ResultError(f"{where}: metric must be auto, regret or error, got "
+                              f"{c['metric']!r}")
+        if "rounds" in c:
+            _rounds(c["rounds"], f"{where}: rounds")
+    return spec
+
+
 def table(claim_files, results):
     lines = []
     for path in claim_files:
-        with open(path, encoding="utf-8") as fh:
-            spec = yaml.safe_load(fh)
+        spec = check_claims_file(path)
         lines += [f"### {spec['paper']}", "",
                   "| claim | runs | iterations | better | worse | worse - better (+- s.e.) | verdict |",
                   "|---|---|---|---|---|---|---|"]
-        for c in spec["claims"]:
-            r = evaluate(c, results, spec.get("rounds", [1, 40]))
+        for i, c in enumerate(spec["claims"]):
+            r = evaluate(c, results, spec.get("rounds", [1, 40]), f"{path}: claims[{i}]")
             kind = " (comparable)" if c.get("kind") == "comparable" else ""
             head = f"| {c['figure']}: {c['text']}{kind} "
             if r["verdict"] == "missing results":
@@ -151,6 +219,11 @@ def self_test():
                              [1, 2])["verdict"] == "holds"
         ok = ok and evaluate({"better": "a", "worse": "zz"}, root, [1, 2])["verdict"] == "missing results"
         ok = ok and evaluate({"better": "a", "worse": "b"}, root, [5, 9])["verdict"] == "missing results"
+        # One run: no standard error, so no verdict (a "comparable" claim must not "hold").
+        write("one_a", [[0.9, 0.2, 0.1]])
+        write("one_b", [[0.9, 0.2, 0.1]])
+        ok = ok and evaluate({"better": "one_a", "worse": "one_b", "kind": "comparable"}, root,
+                             [1, 2])["verdict"] == "not resolved"
     print("claims self-test: " + ("ok" if ok else "FAILED"))
     return 0 if ok else 1
 
@@ -167,10 +240,18 @@ def main():
     a = p.parse_args()
     if a.self_test:
         sys.exit(self_test())
-    text = table(a.claims, a.results)
+    if not os.path.isdir(a.results):
+        sys.exit(f"claims: --results {a.results}: no such directory")
+    if not a.claims:
+        sys.exit(f"claims: no claims file (none in {os.path.join(ROOT, 'docs', 'claims')}; "
+                 "give --claims FILE)")
+    try:
+        text = table(a.claims, a.results)
+        if a.out:
+            write_text(a.out, HEADER.format(results=a.results) + text + "\n")
+    except ResultError as e:
+        sys.exit(f"claims: {e}")
     if a.out:
-        with open(a.out, "w", encoding="utf-8") as fh:
-            fh.write(HEADER.format(results=a.results) + text + "\n")
         print(f"claims: wrote {a.out}")
     else:
         print(text)
