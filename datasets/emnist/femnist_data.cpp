@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "datasets/data_checksum.hpp"
 #include "datasets/emnist/idx_file.hpp"
 
 namespace fbosim::datasets {
@@ -118,6 +119,11 @@ std::vector<WriterDigits> load_femnist_digits(const std::string& dir_name) {
   if (out.empty())
     throw std::runtime_error(
         fmt::format("FEMNIST {}: no writer has both training and test digits", dir_name));
+  // Well-formed files can still hold other pixels or labels than the published ones.
+  for (const char* f :
+       {"train-images-idx3-ubyte", "train-labels-idx1-ubyte", "train-writers.csv",
+        "test-images-idx3-ubyte", "test-labels-idx1-ubyte", "test-writers.csv", "writers.csv"})
+    verify_data_file((dir / f).string(), std::string("femnist_digits/") + f);
   return out;
 }
 
