@@ -1,4 +1,4 @@
-#include "sim/experiment/sweep_lock.hpp"
+#include "sim/experiment/directory_lock.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -7,33 +7,51 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <stdexcept>
+
+#include "sim/experiment/provenance.hpp"
 
 namespace fbosim::sim {
 
-SweepLock::SweepLock(const std::string& dir) : path_(dir + "/.lock") {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw std::runtime_error("cannot create sweep directory " + dir + ": " + ec.message());
+namespace {
+// "pid 123: fbosim run cfg.yaml" from what the holder wrote ("" if it wrote nothing yet).
+std::string holder_of(int fd) {
+  char buf[512] = {};
+  const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+  std::string text = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "";
+  const std::size_t eol = text.find('\n');
+  const std::string pid = text.substr(0, eol);
+  if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) return "";
+  std::string command = eol == std::string::npos ? "" : text.substr(eol + 1);
+  while (!command.empty() && (command.back() == '\n' || command.back() == ' ')) command.pop_back();
+  if (command.size() > 200) command = command.substr(0, 200) + "...";
+  return "pid " + pid + (command.empty() ? "" : ": " + command);
+}
+}  // namespace
+
+DirectoryLock::DirectoryLock(const std::string& dir) : path_(dir + "/" + kFile) {
   // The holder unlinks the file when done: the lock we get must be on the file that is at the
-  // path now, not on one a finishing holder just unlinked (then try again).
-  for (;;) {
-    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw std::runtime_error("cannot open " + path_ + ": " + std::strerror(errno));
+  // path now, not on one a finishing holder just unlinked (then try again). A directory that a
+  // failing process removed between our mkdir and our open is made again.
+  for (int attempt = 0;; ++attempt) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw std::runtime_error("cannot create directory " + dir + ": " + ec.message());
+    fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd_ < 0) {
+      const int err = errno;
+      if (err == ENOENT && attempt < 10) continue;
+      throw std::runtime_error("cannot open " + path_ + ": " + std::strerror(err));
+    }
     if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       const int err = errno;
-      char pid[32] = {};
-      const ssize_t n = ::pread(fd_, pid, sizeof pid - 1, 0);
+      const std::string holder = holder_of(fd_);
       ::close(fd_);
       fd_ = -1;
-      if (err == EWOULDBLOCK) {
-        std::string holder = n > 0 ? std::string(pid, static_cast<std::size_t>(n)) : "";
-        while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' '))
-          holder.pop_back();
-        throw std::runtime_error("sweep directory " + dir + " is in use by another sweep" +
-                                 (holder.empty() ? "" : " (pid " + holder + ")") +
-                                 "; wait for it or use another --out (shards: one directory each)");
-      }
+      if (err == EWOULDBLOCK)
+        throw DirectoryBusy(dir + " is in use by another fbosim process" +
+                            (holder.empty() ? "" : " (" + holder + ")") +
+                            "; wait for it to finish or use another --out (sweep shards: one "
+                            "directory each)");
       throw std::runtime_error("cannot lock " + path_ + ": " + std::strerror(err));
     }
     struct stat held {
@@ -43,14 +61,15 @@ SweepLock::SweepLock(const std::string& dir) : path_(dir + "/.lock") {
       break;
     ::close(fd_);
   }
-  // The holder's pid, for the message above (informative only: the lock is the flock).
-  const std::string pid = std::to_string(::getpid()) + "\n";
-  if (::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {
-    // Not fatal: the lock holds without the pid.
+  // The holder's pid and command line, for the message above (informative only: the lock is
+  // the flock, which a killed process does not keep).
+  const std::string record = std::to_string(::getpid()) + "\n" + command_line() + "\n";
+  if (::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, record.data(), record.size(), 0) < 0) {
+    // Not fatal: the lock holds without the record.
   }
 }
 
-SweepLock::~SweepLock() {
+DirectoryLock::~DirectoryLock() {
   if (fd_ < 0) return;
   ::unlink(path_.c_str());  // still holding the lock: no other process holds this file
   ::close(fd_);             // closing the descriptor releases the flock

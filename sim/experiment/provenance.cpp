@@ -193,6 +193,14 @@ std::string provenance_text(const ExperimentSpec& spec, const Provenance& p) {
   y << YAML::Key << "started" << YAML::Value << p.started;
   y << YAML::Key << "finished" << YAML::Value << p.finished;
   y << YAML::Key << "resumed_runs" << YAML::Value << p.resumed_runs;
+  if (!p.data.empty()) {
+    y << YAML::Key << "data" << YAML::Value << YAML::BeginSeq;
+    for (const DataRecord& d : p.data)
+      y << YAML::BeginMap << YAML::Key << "file" << YAML::Value << d.file << YAML::Key << "sha256"
+        << YAML::Value << d.sha256 << YAML::Key << "check" << YAML::Value << d.check
+        << YAML::EndMap;
+    y << YAML::EndSeq;
+  }
   y << YAML::EndMap;
   return "# How these results were made (fbosim; not a config: `fbosim run "
          "config.resolved.yaml` reproduces them)\n" +
