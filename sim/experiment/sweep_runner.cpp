@@ -219,7 +219,9 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
         ro.threads = report.jobs.threads;
         ro.out_dir = p.dir;
         ro.progress = false;
-        ro.force = true;  // checked above: the same config, or --force
+        // Checked above, and again by the run under the point's lock: a `fbosim run --out`
+        // into the point since then (another config) is refused, not replaced.
+        ro.force = options.force;
         run_experiment(p.config.spec, p.config.resolved, ro);
         const double s = std::chrono::duration<double>(Clock::now() - start).count();
         SweepDone::write(p.dir, build, p.config_text, s);
