@@ -112,6 +112,9 @@ void check_results_dir(const std::string& dir, const std::string& resolved_text,
                            advice);
     return;
   }
+  if (!fs::is_regular_file(path))  // a FIFO or a device would block or never end
+    throw ResultsClash(path + " is not a regular file: it may hold the results of another config" +
+                       advice);
   YAML::Node old;
   try {
     old = YAML::LoadFile(path);

@@ -18,7 +18,11 @@ namespace fs = std::filesystem;
 
 constexpr const char* kMagic = "fbosim-run-checkpoint";
 
+// The content of a regular file ("" for anything else: a FIFO or a device would block or
+// never end).
 std::string read_file(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return {};
   std::ifstream in(path, std::ios::binary);
   if (!in) return {};
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

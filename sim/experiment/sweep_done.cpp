@@ -27,6 +27,8 @@ bool is_hex64(const std::string& s) {
 
 // Adds a file's name, size and content to the hash (the size keeps file boundaries apart).
 bool hash_file(core::Sha256& h, const std::string& dir, const char* name) {
+  std::error_code ec;
+  if (!fs::is_regular_file(dir + "/" + name, ec)) return false;  // a FIFO would block
   std::ifstream in(dir + "/" + name, std::ios::binary);
   if (!in) return false;
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -38,11 +38,21 @@ bool same_results(const SweepRow& a, const SweepRow& b) {
 }
 
 std::string slurp(const std::string& path, bool& found) {
+  std::error_code ec;
+  found = fs::is_regular_file(path, ec);  // a FIFO would block
+  if (!found) return "";
   std::ifstream in(path, std::ios::binary);
   found = static_cast<bool>(in);
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// A sweep table's path checked to be a regular file before it is read (a FIFO would block).
+const std::string& regular(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) throw std::runtime_error(path + " is not a regular file");
+  return path;
 }
 
 // Why `row` is not what the point's files in `point_dir` say ("" if it is): every metric that
@@ -110,7 +120,7 @@ void check_sweep_dir(const std::string& dir, const SweepTable& plan, bool keys_o
   }
   SweepTable old;
   try {
-    old = SweepTable::read(plan_path);
+    old = SweepTable::read(regular(plan_path));
   } catch (const std::exception& e) {
     throw ResultsClash(std::string(e.what()) + ": " + dir + " may hold another sweep" + advice);
   }
@@ -138,7 +148,7 @@ MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string
     const std::string plan_path = dir + "/sweep_plan.csv";
     if (!fs::exists(plan_path))
       throw std::runtime_error("merge: " + plan_path + " not found: not a sweep directory");
-    SweepTable p = SweepTable::read(plan_path);
+    SweepTable p = SweepTable::read(regular(plan_path));
     if (plan_source.empty()) {
       plan = std::move(p);
       plan_source = plan_path;
@@ -148,7 +158,7 @@ MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string
     }
     const std::string csv_path = dir + "/sweep.csv";
     if (!fs::exists(csv_path)) continue;
-    const SweepTable t = SweepTable::read(csv_path);
+    const SweepTable t = SweepTable::read(regular(csv_path));
     if (t.keys != plan.keys)
       throw std::runtime_error("merge: " + csv_path + " sweeps other keys than " + plan_source);
     for (SweepRow r : t.rows) {

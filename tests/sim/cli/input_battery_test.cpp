@@ -13,6 +13,7 @@
 // run at once (default 4) and FBOSIM_BATTERY_VERBOSE=1 prints every case's outcome and message.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -627,6 +628,27 @@ std::vector<Case> all_cases() {
                    1,
                    {"/in/other holds a sweep of other keys (rounds", "--force"},
                    foreign});
+  // Files that are FIFOs where fbosim reads its own records: refused, never a hang.
+  cases.push_back({"concurrency",
+                   "run {cfg} --quiet --out {in}/out",
+                   with(""),
+                   1,
+                   {"/in/out/config.resolved.yaml is not a regular file", "--force"},
+                   [](const fs::path& in) {
+                     fs::create_directories(in / "out");
+                     mkfifo((in / "out" / "config.resolved.yaml").c_str(), 0644);
+                   }});
+  cases.push_back({"merge",
+                   "merge {in}/shard --out {in}/m",
+                   "",
+                   1,
+                   {"/in/shard/sweep.csv is not a regular file"},
+                   [](const fs::path& in) {
+                     fs::create_directories(in / "shard");
+                     std::ofstream(in / "shard" / "sweep_plan.csv")
+                         << "point,seed,dir\n0,1,seed=1\n";
+                     mkfifo((in / "shard" / "sweep.csv").c_str(), 0644);
+                   }});
   return cases;
 }
 

@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <chrono>
@@ -226,6 +227,12 @@ TEST_CASE("checkpoints that do not verify are re-run with a line saying why") {
          edit(d / "run-1.ckpt", [](std::string& t) { t.replace(t.find(" 4 "), 3, " 3 "); });
        },
        "run-1.ckpt: checkpoint format version 3, this build reads version 4", 1},
+      {"a FIFO where a checkpoint would be (reading it would block)",
+       [](const fs::path& d) {
+         fs::remove(d / "run-1.ckpt");
+         REQUIRE(mkfifo((d / "run-1.ckpt").c_str(), 0644) == 0);
+       },
+       "run-1.ckpt: not a regular file: running run 1 again", 1},
       {"the checkpoint folder as a file",
        [](const fs::path& d) {
          fs::remove_all(d);
