@@ -628,7 +628,18 @@ std::vector<Case> all_cases() {
                    1,
                    {"/in/other holds a sweep of other keys (rounds", "--force"},
                    foreign});
-  // Files that are FIFOs where fbosim reads its own records: refused, never a hang.
+  // Files that are FIFOs where fbosim reads data or its own records: refused, never a hang.
+  cases.push_back({"data",
+                   "run {cfg} --quiet",
+                   emnist,
+                   1,
+                   {"test-images-idx3-ubyte", "not a regular file"},
+                   [](const fs::path& in) {
+                     femnist(2, {3, 7})(in);
+                     const fs::path f = in / "femnist_digits" / "test-images-idx3-ubyte";
+                     fs::remove(f);
+                     mkfifo(f.c_str(), 0644);
+                   }});
   cases.push_back({"concurrency",
                    "run {cfg} --quiet --out {in}/out",
                    with(""),
