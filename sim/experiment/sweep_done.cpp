@@ -42,6 +42,17 @@ std::string sweep_fingerprint(const std::string& build, const std::string& confi
   return core::sha256_hex(fmt::format("build {}\n", build) + config_text);
 }
 
+std::string sweep_id(const std::string& config_text, const std::vector<std::string>& overrides) {
+  core::Sha256 h;
+  h.update(fmt::format("config {}\n", config_text.size()));
+  h.update(config_text);
+  for (const std::string& o : overrides) {
+    h.update(fmt::format("\nset {}\n", o.size()));
+    h.update(o);
+  }
+  return h.hex();
+}
+
 std::string sweep_outputs_hash(const std::string& dir, std::string* missing) {
   core::Sha256 h;
   for (const char* f : kOutputs)
@@ -71,7 +82,7 @@ std::optional<SweepDone> SweepDone::read(const std::string& dir, std::string& pr
     return garbage("first line is not '" + std::string(kMagic) + "'");
   SweepDone d;
   std::string seconds;
-  for (const char* key : {"fingerprint", "build", "outputs", "seconds"}) {
+  for (const char* key : {"fingerprint", "build", "sweep", "outputs", "seconds"}) {
     std::string word, value, rest;
     if (!std::getline(in, line)) return garbage(fmt::format("no {} line", key));
     std::istringstream fields(line);
@@ -79,11 +90,13 @@ std::optional<SweepDone> SweepDone::read(const std::string& dir, std::string& pr
       return garbage(fmt::format("expected '{} VALUE', got '{}'", key, line.substr(0, 80)));
     if (word == "fingerprint") d.fingerprint = value;
     if (word == "build") d.build = value;
+    if (word == "sweep") d.sweep = value;
     if (word == "outputs") d.outputs = value;
     if (word == "seconds") seconds = value;
   }
   if (std::getline(in, line)) return garbage("text after the seconds line");
-  if (!is_hex64(d.fingerprint) || !is_hex64(d.outputs)) return garbage("a hash is not SHA-256");
+  if (!is_hex64(d.fingerprint) || !is_hex64(d.sweep) || !is_hex64(d.outputs))
+    return garbage("a hash is not SHA-256");
   const auto [end, err] =
       std::from_chars(seconds.data(), seconds.data() + seconds.size(), d.seconds);
   if (err != std::errc() || end != seconds.data() + seconds.size() || !std::isfinite(d.seconds) ||
@@ -93,11 +106,11 @@ std::optional<SweepDone> SweepDone::read(const std::string& dir, std::string& pr
 }
 
 void SweepDone::write(const std::string& dir, const std::string& build,
-                      const std::string& config_text, double seconds) {
+                      const std::string& config_text, const std::string& sweep, double seconds) {
   AtomicFile done(dir + "/" + kFile);
-  done.write(fmt::format("{}\nfingerprint {}\nbuild {}\noutputs {}\nseconds {:.3f}\n", kMagic,
-                         sweep_fingerprint(build, config_text), build, sweep_outputs_hash(dir),
-                         seconds));
+  done.write(fmt::format("{}\nfingerprint {}\nbuild {}\nsweep {}\noutputs {}\nseconds {:.3f}\n",
+                         kMagic, sweep_fingerprint(build, config_text), build, sweep,
+                         sweep_outputs_hash(dir), seconds));
   done.commit();
 }
 

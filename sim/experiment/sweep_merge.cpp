@@ -86,9 +86,9 @@ std::string row_mismatch(const std::string& point_dir, const SweepRow& row) {
   return "";
 }
 
-// Why the point in `point_dir` is not the finished point its row says ("" if it is); `build`
-// receives the build of its sweep.done.
-std::string point_problem(const std::string& point_dir, const SweepRow& row, std::string& build) {
+// Why the point in `point_dir` is not the finished point its row says ("" if it is); `done`
+// receives its sweep.done.
+std::string point_problem(const std::string& point_dir, const SweepRow& row, SweepDone& record) {
   std::string problem;
   const std::optional<SweepDone> done = SweepDone::read(point_dir, problem);
   if (!done)
@@ -99,7 +99,7 @@ std::string point_problem(const std::string& point_dir, const SweepRow& row, std
   if (!found) return "config.resolved.yaml is missing";
   problem = done->mismatch(point_dir, done->build, config);
   if (!problem.empty()) return problem;
-  build = done->build;
+  record = *done;
   try {
     return row_mismatch(point_dir, row);
   } catch (const std::exception& e) {
@@ -144,6 +144,7 @@ MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string
   std::map<int, SweepRow> rows;
   std::map<int, std::string> row_source;
   std::string build, build_source;  // every merged point must come from one build
+  std::string sweep, sweep_source;  // and one sweep command
   for (const std::string& dir : dirs) {
     const std::string plan_path = dir + "/sweep_plan.csv";
     if (!fs::exists(plan_path))
@@ -168,8 +169,9 @@ MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string
         throw std::runtime_error(
             fmt::format("merge: {}: point {} does not match {}", csv_path, r.point, plan_source));
       const std::string point_dir = (fs::path(dir) / r.dir).string();
-      std::string made_by;
-      const std::string problem = point_problem(point_dir, r, made_by);
+      SweepDone done;
+      const std::string problem = point_problem(point_dir, r, done);
+      const std::string& made_by = done.build;
       if (!problem.empty())
         throw std::runtime_error(fmt::format(
             "merge: {}: point {} ({}) does not verify: {}; run that shard's sweep command again "
@@ -187,6 +189,16 @@ MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string
       const auto [it, fresh] = rows.emplace(r.point, r);
       if (fresh) {
         row_source[r.point] = csv_path;
+        // Points of one sweep command: another --set or config would mix configs silently.
+        if (sweep.empty()) {
+          sweep = done.sweep;
+          sweep_source = point_dir;
+        } else if (done.sweep != sweep) {
+          throw std::runtime_error(
+              "merge: " + point_dir + " and " + sweep_source +
+              " were made by different sweep commands (another config file or --set): merge "
+              "only the shards of one sweep (run the odd shard again with the others' command)");
+        }
       } else if (same_results(it->second, r)) {
         ++report.duplicates;
       } else {

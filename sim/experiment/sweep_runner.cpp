@@ -51,12 +51,15 @@ struct DoneState {
   std::string rerun_reason;       ///< why a point that has a sweep.done is run again
 };
 
-DoneState done_state(const Prepared& p, const std::string& build) {
+DoneState done_state(const Prepared& p, const std::string& build, const std::string& sweep) {
   std::string problem;
   const std::optional<SweepDone> done = SweepDone::read(p.dir, problem);
   if (!done) return {{}, problem};
   const std::string why = done->mismatch(p.dir, build, p.config_text);
   if (!why.empty()) return {{}, why};
+  // The same results reused by another sweep command (a comment edited, a --set that does not
+  // change this point): the record names the sweep it is now part of, for merge.
+  if (done->sweep != sweep) SweepDone::write(p.dir, build, p.config_text, sweep, done->seconds);
   return {done->seconds, ""};
 }
 
@@ -134,6 +137,7 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
 
   // Validate every point before running any: a bad value fails at once, naming the point.
   const std::string build = options.build.empty() ? build_info().build_id : options.build;
+  const std::string sweep = sweep_id(config_text, overrides);
   std::vector<Prepared> points;
   for (const SweepPoint& point : plan.shard(options.shard)) {
     std::vector<std::string> all = overrides;
@@ -200,7 +204,7 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
       if (i >= points.size()) break;
       const Prepared& p = points[i];
       try {
-        const DoneState done = done_state(p, build);
+        const DoneState done = done_state(p, build, sweep);
         if (done.seconds) {
           seconds[i] = *done.seconds;
           skipped[i] = 1;
@@ -224,7 +228,7 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
         ro.force = options.force;
         run_experiment(p.config.spec, p.config.resolved, ro);
         const double s = std::chrono::duration<double>(Clock::now() - start).count();
-        SweepDone::write(p.dir, build, p.config_text, s);
+        SweepDone::write(p.dir, build, p.config_text, sweep, s);
         seconds[i] = s;
         progress.finished(p.point.name, s, false);
       } catch (const Interrupted&) {

@@ -583,8 +583,8 @@ std::vector<Case> all_cases() {
                    "",
                    1,
                    {"seed=1", "does not verify", "config changed"},
-                   shard("fbosim-sweep-done 2\nfingerprint " + hex + "\nbuild b\noutputs " + hex +
-                             "\nseconds 1\n",
+                   shard("fbosim-sweep-done 2\nfingerprint " + hex + "\nbuild b\nsweep " + hex +
+                             "\noutputs " + hex + "\nseconds 1\n",
                          true)});
   cases.push_back({"merge",
                    "merge {in}/shard --out {in}/m",
@@ -598,8 +598,9 @@ std::vector<Case> all_cases() {
                      // The right fingerprint of build b and config "x\n" (sweep_done.hpp).
                      std::ofstream(in / "shard" / "seed=1" / "sweep.done")
                          << "fbosim-sweep-done 2\nfingerprint "
-                         << fbosim::core::sha256_hex("build b\nx\n") << "\nbuild b\noutputs "
-                         << std::string(64, 'a') << "\nseconds 1\n";
+                         << fbosim::core::sha256_hex("build b\nx\n") << "\nbuild b\nsweep "
+                         << std::string(64, 'a') << "\noutputs " << std::string(64, 'a')
+                         << "\nseconds 1\n";
                    }});
   const Setup foreign = [](const fs::path& in) {
     fs::create_directories(in / "shard");

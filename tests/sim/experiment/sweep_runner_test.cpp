@@ -446,3 +446,28 @@ TEST_CASE("merge verifies every point it merges and never replaces another sweep
   CHECK(merge_sweeps(shards, dir + "/foreign", true).rows == 4);
   CHECK(slurp(dir + "/foreign/sweep.csv") != foreign);
 }
+
+TEST_CASE("merge refuses shards of different sweep commands until the odd one is re-run") {
+  const std::string dir = fresh_dir("merge_commands");
+  const std::vector<std::string> shards = {dir + "/shard-1", dir + "/shard-2"};
+  sweep(shards[0], {}, {1, 2});
+  sweep(shards[1], {"rounds=5"}, {2, 2});  // another --set: other configs
+  CHECK_THROWS_WITH(
+      merge_sweeps(shards, dir + "/m"),
+      Catch::Contains("were made by different sweep commands") && Catch::Contains("--set"));
+  CHECK_FALSE(fs::exists(dir + "/m"));
+  sweep(shards[1], {}, {2, 2}, "test-1", true);  // shard 2 again with shard 1's command
+  CHECK(merge_sweeps(shards, dir + "/m").rows == 4);
+  // A comment added to the config is another command too: re-running shard 1 with it reuses
+  // its points (the same configs) and records the new command; back with the old, they merge.
+  SweepOptions o;
+  o.out_dir = shards[0];
+  o.shard = {1, 2};
+  o.build = "test-1";
+  o.progress = false;
+  CHECK(run_sweep(std::string(kTiny) + "# edited\n", "tiny.yaml", "tiny", {}, tiny_plan(), o)
+            .skipped == 2);
+  CHECK_THROWS_WITH(merge_sweeps(shards, dir + "/m"), Catch::Contains("different sweep commands"));
+  CHECK(run_sweep(kTiny, "tiny.yaml", "tiny", {}, tiny_plan(), o).skipped == 2);
+  CHECK(merge_sweeps(shards, dir + "/m").rows == 4);
+}
