@@ -135,7 +135,7 @@ TEST_CASE("a second process writing into a run's --out is refused at once, namin
 }
 
 TEST_CASE("a sweep's directory is locked against a run, and a SIGKILL leaves no stale lock") {
-  const std::string cfg = write_temp("fbosim_resumecli_slow.yaml", kSlower);
+  const std::string cfg = write_temp("fbosim_resumecli_stale.yaml", kSlower);
   const fs::path whole = fresh("stale_whole"), out = fresh("stale");
   REQUIRE(fbosim("run " + cfg + " --quiet --threads 1 --out " + whole.string()).status == 0);
   const pid_t first = spawn_run(cfg, out);
