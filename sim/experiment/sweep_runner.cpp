@@ -52,6 +52,11 @@ struct DoneState {
 };
 
 DoneState done_state(const Prepared& p, const std::string& build, const std::string& sweep) {
+  // Under the point's lock: a `fbosim run --out` into it cannot change its files between the
+  // check and the record rewritten below (DirectoryBusy fails the point, naming the holder).
+  std::optional<DirectoryLock> lock;
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(p.dir + "/" + SweepDone::kFile, ec))) lock.emplace(p.dir);
   std::string problem;
   const std::optional<SweepDone> done = SweepDone::read(p.dir, problem);
   if (!done) return {{}, problem};
