@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(build-essential cmake libeigen3-dev libyaml-cpp-dev libcli11-dev libboost-dev
-          catch2 libfmt-dev liblbfgspp-dev libsvm-dev libmatio-dev libfftw3-dev pkg-config
+          catch2 libfmt-dev liblbfgspp-dev libsvm-dev libmatio-dev libfftw3-dev libssl-dev pkg-config
           python3-matplotlib python3-pandas python3-numpy python3-scipy pybind11-dev python3-dev
           python3-yaml)
 # Slurm (slurm-wlm, munge) is not listed: only the Slurm test needs it, and

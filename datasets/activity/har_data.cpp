@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "datasets/data_checksum.hpp"
+
 namespace fbosim::datasets {
 
 namespace {
@@ -164,6 +166,12 @@ HarData HarData::load(const fs::path& dir) {
       d.subjects[row] = p.s_values[i];
     }
   }
+  // UCI publishes no checksum of these files: each is hashed and recorded as unverified
+  // (datasets/data_checksum.hpp), so a run's provenance.yaml says which data it read.
+  const fs::path root = dir.parent_path().parent_path();
+  for (const fs::path& f : {dir / "features.txt", dir / "activity_labels.txt", parts[0].x,
+                            parts[0].y, parts[0].s, parts[1].x, parts[1].y, parts[1].s})
+    verify_data_file(f.string(), fs::path(f).lexically_relative(root).generic_string());
   return d;
 }
 

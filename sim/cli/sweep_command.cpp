@@ -118,7 +118,8 @@ void add_sweep_command(CLI::App& app) {
       ->type_name("A,B,...");
   cmd->add_flag("--quiet", args->quiet, "No progress on stderr and no summary");
   cmd->add_flag("--force", args->force,
-                "Replace points whose directory holds the results of a different config");
+                "Replace points whose directory holds the results of a different config, and "
+                "a sweep of other keys in DIR");
   cmd->callback([args] { run(*args); });
 }
 

@@ -11,9 +11,12 @@
 
 #include <fmt/format.h>
 
+#include "datasets/data_checksum.hpp"
+#include "datasets/objective_factory.hpp"
 #include "sim/core/thread_pool.hpp"
 #include "sim/experiment/atomic_file.hpp"
 #include "sim/experiment/build_info.hpp"
+#include "sim/experiment/directory_lock.hpp"
 #include "sim/experiment/interrupt.hpp"
 #include "sim/experiment/provenance.hpp"
 #include "sim/experiment/run_checkpoint.hpp"
@@ -139,7 +142,11 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
   const int stop_after = stop_after_runs();
   int fresh = 0;
   for (int r = 0; r < spec.runs; ++r) {
-    std::optional<RunResult> loaded = checkpoints.load(r);
+    CheckpointRead read = checkpoints.load(r);
+    if (!read.problem.empty())  // never a silent re-run, even with --quiet
+      std::fprintf(stderr, "fbosim: %s: %s: running run %d again\n", checkpoints.path(r).c_str(),
+                   read.problem.c_str(), r);
+    std::optional<RunResult> loaded = std::move(read.result);
     if (loaded) {
       ++out.resumed_runs;
     } else {
@@ -269,23 +276,29 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
   out.rounds = spec.rounds;
   out.agents = spec.agents;
   const std::string config_text = resolved_config_text(spec, resolved);
-  check_results_dir(out.out_dir, config_text, options.force);
-  Provenance provenance{
-      command_line(), fs::current_path().string(), utc_now(), "", options.threads, 0};
-  // The engine loads real data first: a missing file fails before anything is created.
-  core::ThreadPool pool(options.threads);
-  const RunEngine engine(spec, pool);
+  // The directory is locked for the whole run (checkpoints included): a second process
+  // writing here is refused at once, naming this one, and reads it only under the lock.
   const std::vector<fs::path> created = missing_directories(out.out_dir);
-  std::error_code ec;
-  fs::create_directories(out.out_dir, ec);
-  if (ec)
-    throw std::runtime_error("cannot create output directory " + out.out_dir + ": " + ec.message());
+  std::optional<DirectoryLock> lock;
   std::optional<RunCheckpoints> checkpoints;
   try {
+    lock.emplace(out.out_dir);
+    check_results_dir(out.out_dir, config_text, options.force);
+    Provenance provenance{
+        command_line(), fs::current_path().string(), utc_now(), "", options.threads, 0, {}};
+    // The engine loads real data first: a missing file fails before any output is written.
+    core::ThreadPool pool(options.threads);
+    const RunEngine engine(spec, pool);
+    if (datasets::is_real_world(spec.objective.family))
+      for (const datasets::DataFileRecord& d :
+           datasets::data_file_records(spec.objective.data_root))
+        provenance.data.push_back({d.path, d.sha256, d.check});
     for (const char* f : {"trace.csv", "server.csv", "summary.csv", "timing.csv", "release.csv",
                           "config.resolved.yaml", "provenance.yaml"})
       AtomicFile::remove_stale(out.out_dir + "/" + f);
     checkpoints.emplace(out.out_dir, "build " + build_info().build_id + "\n" + config_text);
+    if (!checkpoints->note().empty())
+      std::fprintf(stderr, "fbosim: %s\n", checkpoints->note().c_str());
     if (checkpoints->discarded())  // never a silent choice, even in a sweep
       std::fprintf(stderr,
                    "fbosim: %s: discarded the finished runs of an interrupted attempt with "
@@ -296,6 +309,7 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
   } catch (...) {
     // Keep finished runs for a resume; leave no empty folder behind.
     if (checkpoints && checkpoints->empty()) checkpoints->remove();
+    lock.reset();  // removes .lock
     for (auto it = created.rbegin(); it != created.rend(); ++it) {
       std::error_code ignored;
       if (fs::is_empty(*it, ignored)) fs::remove(*it, ignored);

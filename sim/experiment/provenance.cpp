@@ -112,6 +112,9 @@ void check_results_dir(const std::string& dir, const std::string& resolved_text,
                            advice);
     return;
   }
+  if (!fs::is_regular_file(path))  // a FIFO or a device would block or never end
+    throw ResultsClash(path + " is not a regular file: it may hold the results of another config" +
+                       advice);
   YAML::Node old;
   try {
     old = YAML::LoadFile(path);
@@ -193,6 +196,14 @@ std::string provenance_text(const ExperimentSpec& spec, const Provenance& p) {
   y << YAML::Key << "started" << YAML::Value << p.started;
   y << YAML::Key << "finished" << YAML::Value << p.finished;
   y << YAML::Key << "resumed_runs" << YAML::Value << p.resumed_runs;
+  if (!p.data.empty()) {
+    y << YAML::Key << "data" << YAML::Value << YAML::BeginSeq;
+    for (const DataRecord& d : p.data)
+      y << YAML::BeginMap << YAML::Key << "file" << YAML::Value << d.file << YAML::Key << "sha256"
+        << YAML::Value << d.sha256 << YAML::Key << "check" << YAML::Value << d.check
+        << YAML::EndMap;
+    y << YAML::EndSeq;
+  }
   y << YAML::EndMap;
   return "# How these results were made (fbosim; not a config: `fbosim run "
          "config.resolved.yaml` reproduces them)\n" +

@@ -5,8 +5,9 @@
 //                         by `fbosim run` (it reproduces the results)
 //   provenance.yaml       version, commit, modified flag, build id, command line, working
 //                         directory, seed, runs, threads, delta, accountant(s), start and end
-//                         time (UTC), runs reused from an interrupted attempt. Not a config; the
-//                         only file that depends on the thread count or the clock.
+//                         time (UTC), runs reused from an interrupted attempt, the data files
+//                         read with their SHA-256 and whether they are the published ones. Not a
+//                         config; the only file that depends on the thread count or the clock.
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -43,10 +44,17 @@ std::string command_line();
 /// The current UTC time, "2026-11-24T07:50:00Z".
 std::string utc_now();
 
+/// A data file a run read: its SHA-256 and whether it is the published file
+/// (datasets/data_checksum.hpp).
+struct DataRecord {
+  std::string file, sha256, check;
+};
+
 struct Provenance {
   std::string command, cwd, started, finished;
   int threads = 0;
-  int resumed_runs = 0;  ///< runs reused from the checkpoints of an interrupted attempt
+  int resumed_runs = 0;          ///< runs reused from the checkpoints of an interrupted attempt
+  std::vector<DataRecord> data;  ///< the data files read (none for synthetic objectives)
 };
 
 /// The text of provenance.yaml for these results.

@@ -3,12 +3,15 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
-#include "sim/experiment/sweep_lock.hpp"
-#include "sim/experiment/sweep_table.hpp"
+#include "sim/experiment/csv_table.hpp"
+#include "sim/experiment/directory_lock.hpp"
+#include "sim/experiment/provenance.hpp"
+#include "sim/experiment/sweep_done.hpp"
 
 namespace fbosim::sim {
 
@@ -33,17 +36,106 @@ bool same_results(const SweepRow& a, const SweepRow& b) {
   };
   return strip(a) == strip(b);
 }
-// The build id in a point's sweep.done ("" if it has none).
-std::string build_of(const std::string& point_dir) {
-  std::ifstream in(point_dir + "/sweep.done");
-  std::string word, value;
-  while (in >> word >> value)
-    if (word == "build") return value;
+
+std::string slurp(const std::string& path, bool& found) {
+  std::error_code ec;
+  found = fs::is_regular_file(path, ec);  // a FIFO would block
+  if (!found) return "";
+  std::ifstream in(path, std::ios::binary);
+  found = static_cast<bool>(in);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A sweep table's path checked to be a regular file before it is read (a FIFO would block).
+const std::string& regular(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) throw std::runtime_error(path + " is not a regular file");
+  return path;
+}
+
+// Why `row` is not what the point's files in `point_dir` say ("" if it is): every metric that
+// is a column of its summary.csv equals that column's last row, and clipped_fraction equals
+// what its server.csv gives (the sweep computes both the same way: sweep_runner.cpp).
+std::string row_mismatch(const std::string& point_dir, const SweepRow& row) {
+  const CsvTable summary = CsvTable::read(point_dir + "/summary.csv");
+  if (summary.rows.empty()) return "its summary.csv has no rows";
+  const auto& last = summary.rows.back();
+  for (const auto& [name, value] : row.metrics) {
+    const int c = summary.find(name);
+    if (c >= 0 && last[static_cast<std::size_t>(c)] != value)
+      return fmt::format("its sweep.csv row has {} {}, its summary.csv {}", name, value,
+                         last[static_cast<std::size_t>(c)]);
+  }
+  const std::string clipped = row.metric("clipped_fraction");
+  if (clipped.empty()) return "";
+  const CsvTable server = CsvTable::read(point_dir + "/server.csv");
+  const int cc = server.find("clipped"), cs = server.find("selected");
+  if (cc < 0 || cs < 0) return "its sweep.csv row has a clipped_fraction but its server none";
+  double sum_clipped = 0, sum_selected = 0;
+  for (const auto& r : server.rows) {
+    sum_clipped += std::atof(r[static_cast<std::size_t>(cc)].c_str());
+    sum_selected += std::atof(r[static_cast<std::size_t>(cs)].c_str());
+  }
+  const std::string expected =
+      sum_selected > 0 ? fmt::format("{}", sum_clipped / sum_selected) : "";
+  if (expected != clipped)
+    return fmt::format("its sweep.csv row has clipped_fraction {}, its server.csv gives {}",
+                       clipped, expected.empty() ? "none" : expected);
   return "";
+}
+
+// Why the point in `point_dir` is not the finished point its row says ("" if it is); `done`
+// receives its sweep.done.
+std::string point_problem(const std::string& point_dir, const SweepRow& row, SweepDone& record) {
+  std::string problem;
+  const std::optional<SweepDone> done = SweepDone::read(point_dir, problem);
+  if (!done)
+    return problem.empty() ? "it has no sweep.done (unfinished, or its files were replaced)"
+                           : problem;
+  bool found = false;
+  const std::string config = slurp(point_dir + "/config.resolved.yaml", found);
+  if (!found) return "config.resolved.yaml is missing";
+  problem = done->mismatch(point_dir, done->build, config);
+  if (!problem.empty()) return problem;
+  record = *done;
+  try {
+    return row_mismatch(point_dir, row);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
 }
 }  // namespace
 
-MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string& out_dir) {
+void check_sweep_dir(const std::string& dir, const SweepTable& plan, bool keys_only, bool force) {
+  if (force) return;
+  const std::string plan_path = dir + "/sweep_plan.csv", csv_path = dir + "/sweep.csv";
+  const std::string advice = "; use --force to replace it, or another --out";
+  if (!fs::exists(plan_path)) {
+    if (fs::exists(csv_path))
+      throw ResultsClash(dir + " holds a sweep.csv without sweep_plan.csv, so of an unknown sweep" +
+                         advice);
+    return;
+  }
+  SweepTable old;
+  try {
+    old = SweepTable::read(regular(plan_path));
+  } catch (const std::exception& e) {
+    throw ResultsClash(std::string(e.what()) + ": " + dir + " may hold another sweep" + advice);
+  }
+  if (old.keys != plan.keys) {
+    std::string keys;
+    for (const std::string& k : old.keys) keys += (keys.empty() ? "" : ",") + k;
+    throw ResultsClash(dir + " holds a sweep of other keys (" + keys + ", in " + plan_path + ")" +
+                       advice);
+  }
+  if (!keys_only && !same_plan(old, plan))
+    throw ResultsClash(dir + " holds a sweep of another grid (" + plan_path + ")" + advice);
+}
+
+MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string& out_dir,
+                         bool force) {
   if (dirs.empty()) throw std::invalid_argument("merge: no input directories");
   MergeReport report;
   report.out_dir = out_dir;
@@ -52,11 +144,12 @@ MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string
   std::map<int, SweepRow> rows;
   std::map<int, std::string> row_source;
   std::string build, build_source;  // every merged point must come from one build
+  std::string sweep, sweep_source;  // and one sweep command
   for (const std::string& dir : dirs) {
     const std::string plan_path = dir + "/sweep_plan.csv";
     if (!fs::exists(plan_path))
       throw std::runtime_error("merge: " + plan_path + " not found: not a sweep directory");
-    SweepTable p = SweepTable::read(plan_path);
+    SweepTable p = SweepTable::read(regular(plan_path));
     if (plan_source.empty()) {
       plan = std::move(p);
       plan_source = plan_path;
@@ -66,30 +159,46 @@ MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string
     }
     const std::string csv_path = dir + "/sweep.csv";
     if (!fs::exists(csv_path)) continue;
-    const SweepTable t = SweepTable::read(csv_path);
+    const SweepTable t = SweepTable::read(regular(csv_path));
     if (t.keys != plan.keys)
       throw std::runtime_error("merge: " + csv_path + " sweeps other keys than " + plan_source);
     for (SweepRow r : t.rows) {
       const auto at = static_cast<std::size_t>(r.point);
-      if (at >= plan.rows.size() || plan.rows[at].values != r.values)
+      if (at >= plan.rows.size() || plan.rows[at].values != r.values ||
+          fs::path(r.dir).filename() != plan.rows[at].dir)
         throw std::runtime_error(
             fmt::format("merge: {}: point {} does not match {}", csv_path, r.point, plan_source));
       const std::string point_dir = (fs::path(dir) / r.dir).string();
-      const std::string made_by = build_of(point_dir);
-      if (!made_by.empty()) {
-        if (build.empty()) {
-          build = made_by;
-          build_source = point_dir;
-        } else if (made_by != build) {
-          throw std::runtime_error("merge: " + point_dir + " was made by build " + made_by +
-                                   " and " + build_source + " by build " + build +
-                                   ": re-run the shards with one build (fbosim --version)");
-        }
+      SweepDone done;
+      const std::string problem = point_problem(point_dir, r, done);
+      const std::string& made_by = done.build;
+      if (!problem.empty())
+        throw std::runtime_error(fmt::format(
+            "merge: {}: point {} ({}) does not verify: {}; run that shard's sweep command again "
+            "(it redoes the point), then merge",
+            csv_path, r.point, point_dir, problem));
+      if (build.empty()) {
+        build = made_by;
+        build_source = point_dir;
+      } else if (made_by != build) {
+        throw std::runtime_error("merge: " + point_dir + " was made by build " + made_by + " and " +
+                                 build_source + " by build " + build +
+                                 ": re-run the shards with one build (fbosim --version)");
       }
       r.dir = fs::proximate(point_dir, out_dir).string();
       const auto [it, fresh] = rows.emplace(r.point, r);
       if (fresh) {
         row_source[r.point] = csv_path;
+        // Points of one sweep command: another --set or config would mix configs silently.
+        if (sweep.empty()) {
+          sweep = done.sweep;
+          sweep_source = point_dir;
+        } else if (done.sweep != sweep) {
+          throw std::runtime_error(
+              "merge: " + point_dir + " and " + sweep_source +
+              " were made by different sweep commands (another config file or --set): merge "
+              "only the shards of one sweep (run the odd shard again with the others' command)");
+        }
       } else if (same_results(it->second, r)) {
         ++report.duplicates;
       } else {
@@ -110,8 +219,10 @@ MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string
     }
   }
   report.rows = static_cast<int>(out.rows.size());
-  // Every input was read and checked first: a failed merge creates nothing.
-  const SweepLock lock(out_dir);
+  // Every input was read and checked first: a failed merge creates nothing. The output is
+  // checked under its lock (it existed if it can clash: the lock's release leaves it as it was).
+  const DirectoryLock lock(out_dir);
+  check_sweep_dir(out_dir, plan, false, force);
   plan.write(out_dir + "/sweep_plan.csv");
   out.write(out_dir + "/sweep.csv");
   return report;

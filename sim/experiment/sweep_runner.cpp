@@ -4,13 +4,11 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
-#include <initializer_list>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -23,10 +21,12 @@
 #include "sim/experiment/build_info.hpp"
 #include "sim/experiment/config_loader.hpp"
 #include "sim/experiment/csv_table.hpp"
+#include "sim/experiment/directory_lock.hpp"
 #include "sim/experiment/experiment_runner.hpp"
 #include "sim/experiment/interrupt.hpp"
 #include "sim/experiment/provenance.hpp"
-#include "sim/experiment/sweep_lock.hpp"
+#include "sim/experiment/sweep_done.hpp"
+#include "sim/experiment/sweep_merge.hpp"
 #include "sim/experiment/sweep_progress.hpp"
 #include "sim/experiment/sweep_table.hpp"
 
@@ -37,55 +37,10 @@ namespace {
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
-// FNV-1a 64 over strings (a separator after each, so ("ab", "c") and ("a", "bc") differ).
-std::uint64_t fnv(std::initializer_list<const std::string*> parts,
-                  std::uint64_t h = 14695981039346656037ull) {
-  for (const std::string* s : parts) {
-    for (unsigned char c : *s) {
-      h ^= c;
-      h *= 1099511628211ull;
-    }
-    h ^= 0xff;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-// Equal fingerprints mean the same sources would compute the same outputs from the same
-// config (results do not depend on the thread count).
-std::string fingerprint(const std::string& build, const std::string& resolved_text) {
-  return fmt::format("{:016x}", fnv({&build, &resolved_text}));
-}
-
-const char* const kOutputs[] = {"trace.csv", "server.csv", "summary.csv", "config.resolved.yaml"};
-
-// FNV-1a over the point's four output files (and release.csv when there is one) as they are now
-// ("" if one of the four is missing): a later
-// `fbosim run --out` into the point directory changes it, so its rows are never taken for the
-// point's.
-std::string outputs_hash(const std::string& dir) {
-  std::uint64_t h = 14695981039346656037ull;
-  for (const char* f : kOutputs) {
-    std::ifstream in(dir + "/" + f, std::ios::binary);
-    if (!in) return "";
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const std::string name = f;
-    h = fnv({&name, &text}, h);
-  }
-  // release.csv too where the algorithm writes one (absent elsewhere: the hash is unchanged).
-  if (std::ifstream in(dir + "/release.csv", std::ios::binary); in) {
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const std::string name = "release.csv";
-    h = fnv({&name, &text}, h);
-  }
-  return fmt::format("{:016x}", h);
-}
-
 struct Prepared {
   SweepPoint point;
   LoadedConfig config;
   std::string config_text;  ///< its config.resolved.yaml
-  std::string fingerprint;
   std::string dir;
   bool dp = false;
 };
@@ -96,30 +51,21 @@ struct DoneState {
   std::string rerun_reason;       ///< why a point that has a sweep.done is run again
 };
 
-DoneState done_state(const Prepared& p, const std::string& build) {
-  std::ifstream in(p.dir + "/sweep.done");
-  if (!in) return {};
-  std::string word, value, fp, made_by, outputs;
-  double seconds = -1;
-  while (in >> word >> value) {
-    if (word == "fingerprint") fp = value;
-    if (word == "build") made_by = value;
-    if (word == "outputs") outputs = value;
-    if (word == "seconds") seconds = std::atof(value.c_str());
-  }
-  if (made_by.empty()) made_by = "unknown (a sweep.done without build)";
-  if (made_by != build) return {{}, "made by build " + made_by + ", this is build " + build};
-  if (fp != p.fingerprint) return {{}, "its config changed"};
-  if (outputs.empty() || outputs != outputs_hash(p.dir) || seconds < 0)
-    return {{}, "its files changed since the sweep wrote them (e.g. a later fbosim run into it)"};
-  return {seconds, ""};
-}
-
-void write_done(const Prepared& p, const std::string& build, double seconds) {
-  AtomicFile done(p.dir + "/sweep.done");
-  done.write(fmt::format("fingerprint {}\nbuild {}\noutputs {}\nseconds {:.3f}\n", p.fingerprint,
-                         build, outputs_hash(p.dir), seconds));
-  done.commit();
+DoneState done_state(const Prepared& p, const std::string& build, const std::string& sweep) {
+  // Under the point's lock: a `fbosim run --out` into it cannot change its files between the
+  // check and the record rewritten below (DirectoryBusy fails the point, naming the holder).
+  std::optional<DirectoryLock> lock;
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(p.dir + "/" + SweepDone::kFile, ec))) lock.emplace(p.dir);
+  std::string problem;
+  const std::optional<SweepDone> done = SweepDone::read(p.dir, problem);
+  if (!done) return {{}, problem};
+  const std::string why = done->mismatch(p.dir, build, p.config_text);
+  if (!why.empty()) return {{}, why};
+  // The same results reused by another sweep command (a comment edited, a --set that does not
+  // change this point): the record names the sweep it is now part of, for merge.
+  if (done->sweep != sweep) SweepDone::write(p.dir, build, p.config_text, sweep, done->seconds);
+  return {done->seconds, ""};
 }
 
 // The sweep.csv row of a finished point, from its summary.csv (last row) and server.csv.
@@ -188,7 +134,7 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
                       const std::string& default_name, const std::vector<std::string>& overrides,
                       const SweepPlan& plan, const SweepOptions& options) {
   const auto t0 = Clock::now();
-  Provenance provenance{command_line(), fs::current_path().string(), utc_now(), "", 0, 0};
+  Provenance provenance{command_line(), fs::current_path().string(), utc_now(), "", 0, 0, {}};
   if (options.out_dir.empty()) throw std::invalid_argument("run_sweep: no output directory");
   SweepReport report;
   report.out_dir = options.out_dir;
@@ -196,23 +142,38 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
 
   // Validate every point before running any: a bad value fails at once, naming the point.
   const std::string build = options.build.empty() ? build_info().build_id : options.build;
+  const std::string sweep = sweep_id(config_text, overrides);
   std::vector<Prepared> points;
   for (const SweepPoint& point : plan.shard(options.shard)) {
     std::vector<std::string> all = overrides;
     const std::vector<std::string> own = point.overrides();
     all.insert(all.end(), own.begin(), own.end());
-    Prepared p{point, {}, "", "", options.out_dir + "/" + point.name, false};
+    Prepared p{point, {}, "", options.out_dir + "/" + point.name, false};
     try {
       p.config = load_config_text(config_text, source, default_name, all);
     } catch (const ConfigError& e) {
       throw ConfigError("sweep point " + point.name + ": " + e.what());
     }
     p.config_text = resolved_config_text(p.config.spec, p.config.resolved);
-    p.fingerprint = fingerprint(build, p.config_text);
     p.dp = p.config.spec.is_private();
     points.push_back(std::move(p));
   }
-  // A point directory holding another config's results is refused before anything runs.
+  // Every point's config is valid: lock the directory (creating it) for the whole sweep, so
+  // that no other fbosim process writes into it meanwhile (and none reads it half-written).
+  // (A clash below implies the directory existed: the lock's release leaves it as it was.)
+  const DirectoryLock lock(options.out_dir);
+  // A directory holding a sweep of other keys is refused (a grid of other values is the same
+  // sweep re-planned: its finished points are reused), and so is a point directory holding
+  // another config's results, before anything runs.
+  SweepTable plan_table{plan.keys(), {}};
+  for (const SweepPoint& point : plan.points()) {
+    SweepRow r;
+    r.point = point.index;
+    for (const auto& kv : point.values) r.values.push_back(kv.second);
+    r.dir = point.name;
+    plan_table.rows.push_back(std::move(r));
+  }
+  check_sweep_dir(options.out_dir, plan_table, true, options.force);
   std::vector<std::string> clashes;
   for (const Prepared& p : points) {
     try {
@@ -230,19 +191,7 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
   report.jobs = choose_jobs(options.jobs, options.threads, report.shard_points,
                             core::ThreadPool::hardware_threads());
   provenance.threads = report.jobs.threads;
-
-  const SweepLock lock(options.out_dir);
-  {
-    SweepTable table{plan.keys(), {}};
-    for (const SweepPoint& point : plan.points()) {
-      SweepRow r;
-      r.point = point.index;
-      for (const auto& kv : point.values) r.values.push_back(kv.second);
-      r.dir = point.name;
-      table.rows.push_back(std::move(r));
-    }
-    table.write(options.out_dir + "/sweep_plan.csv");
-  }
+  plan_table.write(options.out_dir + "/sweep_plan.csv");
 
   // Workers take points in grid order; each point runs on its own pool of `threads`.
   std::vector<std::optional<double>> seconds(points.size());
@@ -260,7 +209,7 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
       if (i >= points.size()) break;
       const Prepared& p = points[i];
       try {
-        const DoneState done = done_state(p, build);
+        const DoneState done = done_state(p, build, sweep);
         if (done.seconds) {
           seconds[i] = *done.seconds;
           skipped[i] = 1;
@@ -273,16 +222,18 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
                        done.rerun_reason.c_str());
         }
         progress.started(p.point.name);
-        fs::remove(p.dir + "/sweep.done");
+        fs::remove(p.dir + "/" + SweepDone::kFile);
         const auto start = Clock::now();
         RunOptions ro;
         ro.threads = report.jobs.threads;
         ro.out_dir = p.dir;
         ro.progress = false;
-        ro.force = true;  // checked above: the same config, or --force
+        // Checked above, and again by the run under the point's lock: a `fbosim run --out`
+        // into the point since then (another config) is refused, not replaced.
+        ro.force = options.force;
         run_experiment(p.config.spec, p.config.resolved, ro);
         const double s = std::chrono::duration<double>(Clock::now() - start).count();
-        write_done(p, build, s);
+        SweepDone::write(p.dir, build, p.config_text, sweep, s);
         seconds[i] = s;
         progress.finished(p.point.name, s, false);
       } catch (const Interrupted&) {

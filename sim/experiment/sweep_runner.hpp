@@ -1,14 +1,16 @@
 #pragma once
 // Runs the points of a sweep plan (docs/SWEEPS.md): each point is one experiment written by
 // run_experiment into DIR/<point name>/, several points at once on their own thread pools.
-//   - resume: a point whose DIR/<point>/sweep.done holds the fingerprint of its resolved config
-//     and of this build (BuildInfo::build_id) and the hash of its four output files as they
-//     are now is skipped; any other point is (re)run with a line saying why (another build,
-//     files changed since), its sweep.done removed first and written last (atomically), so an
-//     interrupted point is redone next time (reusing its finished runs' checkpoints);
+//   - resume: a point whose DIR/<point>/sweep.done verifies (sim/experiment/sweep_done.hpp:
+//     the SHA-256 fingerprint of its resolved config and this build, and of its output files
+//     as they are now) is skipped; any other point is (re)run with a line saying why (another
+//     build or config, files changed or missing, a garbage record), its sweep.done removed
+//     first and written last (atomically), so an interrupted point is redone next time
+//     (reusing its finished runs' checkpoints);
 //   - a point directory holding the results of another config is refused before anything
 //     runs unless `force` (sim/experiment/provenance.hpp);
-//   - DIR/.lock (flock) refuses a second sweep on the same directory;
+//   - DIR/.lock (DirectoryLock) refuses any other fbosim process writing the same directory,
+//     and a directory holding a sweep of other keys is refused unless `force`;
 //   - DIR/sweep_plan.csv lists the full grid, DIR/sweep.csv one row per finished point of this
 //     shard, in grid order (sim/experiment/sweep_table.hpp).
 // Every point uses the config's seed: the same run index sees the same objectives and initial

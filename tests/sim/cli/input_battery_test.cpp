@@ -13,6 +13,7 @@
 // run at once (default 4) and FBOSIM_BATTERY_VERBOSE=1 prints every case's outcome and message.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -35,6 +36,8 @@
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
+
+#include "sim/core/sha256.hpp"
 
 namespace fs = std::filesystem;
 
@@ -484,6 +487,180 @@ std::vector<Case> all_cases() {
                    1,
                    {"UCI HAR Dataset"},
                    nullptr});
+
+  // --- issue #24, section 3: resume and concurrency -------------------------------------
+  // Data that differs from the published files (one flipped bit: still well-formed).
+  const fs::path shared = fs::path(FBOSIM_SHARED_DIR) / "datasets";
+  const auto flipped = [shared](const std::string& folder, const std::string& file,
+                                std::size_t offset) -> Setup {
+    return [=](const fs::path& in) {
+      fs::create_directories(in / folder);
+      for (const auto& e : fs::directory_iterator(shared / folder)) {
+        std::ifstream src(e.path(), std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(src)), std::istreambuf_iterator<char>());
+        if (e.path().filename() == file) bytes[offset] = static_cast<char>(bytes[offset] ^ 1);
+        std::ofstream(in / folder / e.path().filename(), std::ios::binary) << bytes;
+      }
+    };
+  };
+  if (fs::exists(shared / "landmine" / "LandmineData.mat"))
+    cases.push_back({"data",
+                     "run {cfg} --quiet",
+                     with("objective: {family: landmine}\ndatasets: {root: '{in}'}\n"),
+                     1,
+                     {"LandmineData.mat is not the published", "2163ab20a80e33a8",
+                      "tools/fetch_datasets.sh", "FBOSIM_DATA_UNVERIFIED=1"},
+                     flipped("landmine", "LandmineData.mat", 100000)});
+  if (fs::exists(shared / "femnist_digits" / "train-labels-idx1-ubyte"))
+    cases.push_back({"data",
+                     "run {cfg} --quiet",
+                     emnist,
+                     1,
+                     {"test-images-idx3-ubyte is not the published", "FBOSIM_DATA_UNVERIFIED=1"},
+                     flipped("femnist_digits", "test-images-idx3-ubyte", 4000)});
+  // An output directory another process holds (the shell's flock on out/.lock, inherited
+  // by fbosim's parent `timeout`), with or without --force, for every writing command.
+  const Setup locked = [](const fs::path& in) {
+    fs::create_directories(in / "out");
+    fs::create_directories(in / "shard");
+    std::ofstream(in / "out" / ".lock").flush();
+    std::ofstream(in / "shard" / "sweep_plan.csv") << "point,seed,dir\n0,1,seed=1\n";
+  };
+  const std::string hold = "exec 9<../in/out/.lock && flock -n 9 &&";
+  for (const char* args :
+       {"run {cfg} --quiet --out {in}/out", "run {cfg} --quiet --force --out {in}/out",
+        "sweep {cfg} --quiet --grid seed=1,2 --out {in}/out", "merge {in}/shard --out {in}/out"})
+    cases.push_back({"concurrency",
+                     args,
+                     with(""),
+                     1,
+                     {"/in/out is in use by another fbosim process", "another --out"},
+                     locked,
+                     hold});
+  // An output directory whose .lock is not a lock file.
+  for (const bool link : {false, true})
+    cases.push_back({"concurrency",
+                     "run {cfg} --quiet --out {in}/out",
+                     with(""),
+                     1,
+                     {"cannot open", "/in/out/.lock"},
+                     [link](const fs::path& in) {
+                       fs::create_directories(in / "out");
+                       if (link)
+                         fs::create_symlink(in / "elsewhere", in / "out" / ".lock");
+                       else
+                         fs::create_directories(in / "out" / ".lock");
+                     }});
+  // merge: shards whose points do not verify, an output folder of another sweep.
+  const auto shard = [](const std::string& done, bool files) -> Setup {
+    return [=](const fs::path& in) {
+      fs::create_directories(in / "shard" / "seed=1");
+      std::ofstream(in / "shard" / "sweep_plan.csv") << "point,seed,dir\n0,1,seed=1\n";
+      std::ofstream(in / "shard" / "sweep.csv")
+          << "point,seed,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,"
+             "clipped_fraction,seconds,dir\n0,1,0.25,,0.75,,0,,,0.5,seed=1\n";
+      if (!done.empty()) std::ofstream(in / "shard" / "seed=1" / "sweep.done") << done;
+      if (files)
+        for (const char* f : {"trace.csv", "server.csv", "summary.csv", "config.resolved.yaml"})
+          std::ofstream(in / "shard" / "seed=1" / f) << "x\n";
+    };
+  };
+  const std::string hex(64, 'a');
+  cases.push_back({"merge",
+                   "merge {in}/shard --out {in}/m",
+                   "",
+                   1,
+                   {"point 0", "seed=1", "does not verify", "has no sweep.done"},
+                   shard("", false)});
+  cases.push_back({"merge",
+                   "merge {in}/shard --out {in}/m",
+                   "",
+                   1,
+                   {"seed=1", "does not verify", "sweep.done is not a record fbosim writes"},
+                   shard("fingerprint 1\nseconds x\n", true)});
+  cases.push_back({"merge",
+                   "merge {in}/shard --out {in}/m",
+                   "",
+                   1,
+                   {"seed=1", "does not verify", "config changed"},
+                   shard("fbosim-sweep-done 2\nfingerprint " + hex + "\nbuild b\nsweep " + hex +
+                             "\noutputs " + hex + "\nseconds 1\n",
+                         true)});
+  cases.push_back({"merge",
+                   "merge {in}/shard --out {in}/m",
+                   "",
+                   1,
+                   {"seed=1", "does not verify", "summary.csv is missing"},
+                   [shard](const fs::path& in) {
+                     shard("x", true)(in);
+                     fs::remove(in / "shard" / "seed=1" / "summary.csv");
+                     fs::remove(in / "shard" / "seed=1" / "sweep.done");
+                     // The right fingerprint of build b and config "x\n" (sweep_done.hpp).
+                     std::ofstream(in / "shard" / "seed=1" / "sweep.done")
+                         << "fbosim-sweep-done 2\nfingerprint "
+                         << fbosim::core::sha256_hex("build b\nx\n") << "\nbuild b\nsweep "
+                         << std::string(64, 'a') << "\noutputs " << std::string(64, 'a')
+                         << "\nseconds 1\n";
+                   }});
+  const Setup foreign = [](const fs::path& in) {
+    fs::create_directories(in / "shard");
+    fs::create_directories(in / "other");
+    std::ofstream(in / "shard" / "sweep_plan.csv") << "point,seed,dir\n0,1,seed=1\n";
+    std::ofstream(in / "other" / "sweep_plan.csv") << "point,rounds,dir\n0,3,rounds=3\n";
+    std::ofstream(in / "other" / "sweep.csv") << "point,rounds,mean_regret,seconds,dir\n";
+    fs::create_directories(in / "unknown");
+    std::ofstream(in / "unknown" / "sweep.csv") << "a,b\n";
+  };
+  cases.push_back({"merge",
+                   "merge {in}/shard --out {in}/other",
+                   "",
+                   1,
+                   {"/in/other holds a sweep of other keys (rounds", "--force"},
+                   foreign});
+  cases.push_back({"merge",
+                   "merge {in}/shard --out {in}/unknown",
+                   "",
+                   1,
+                   {"/in/unknown holds a sweep.csv without sweep_plan.csv", "--force"},
+                   foreign});
+  cases.push_back({"sweep",
+                   "sweep {cfg} --quiet --grid seed=1,2 --out {in}/other",
+                   with(""),
+                   1,
+                   {"/in/other holds a sweep of other keys (rounds", "--force"},
+                   foreign});
+  // Files that are FIFOs where fbosim reads data or its own records: refused, never a hang.
+  cases.push_back({"data",
+                   "run {cfg} --quiet",
+                   emnist,
+                   1,
+                   {"test-images-idx3-ubyte", "not a regular file"},
+                   [](const fs::path& in) {
+                     femnist(2, {3, 7})(in);
+                     const fs::path f = in / "femnist_digits" / "test-images-idx3-ubyte";
+                     fs::remove(f);
+                     mkfifo(f.c_str(), 0644);
+                   }});
+  cases.push_back({"concurrency",
+                   "run {cfg} --quiet --out {in}/out",
+                   with(""),
+                   1,
+                   {"/in/out/config.resolved.yaml is not a regular file", "--force"},
+                   [](const fs::path& in) {
+                     fs::create_directories(in / "out");
+                     mkfifo((in / "out" / "config.resolved.yaml").c_str(), 0644);
+                   }});
+  cases.push_back({"merge",
+                   "merge {in}/shard --out {in}/m",
+                   "",
+                   1,
+                   {"/in/shard/sweep.csv is not a regular file"},
+                   [](const fs::path& in) {
+                     fs::create_directories(in / "shard");
+                     std::ofstream(in / "shard" / "sweep_plan.csv")
+                         << "point,seed,dir\n0,1,seed=1\n";
+                     mkfifo((in / "shard" / "sweep.csv").c_str(), 0644);
+                   }});
   return cases;
 }
 

@@ -175,10 +175,10 @@ TEST_CASE("a run checkpoint reads back to the same run, NaN regrets included") {
   r.messages = 6;
   r.clipped = 1;
   r.fallbacks = 4;
-  const std::string text = checkpoint_text(r);
-  const auto back = parse_checkpoint(text);
+  const std::string text = checkpoint_text(r, "key");
+  const auto back = read_checkpoint(text, 2, "key").result;
   REQUIRE(back);
-  CHECK(checkpoint_text(*back) == text);
+  CHECK(checkpoint_text(*back, "key") == text);
   CHECK(back->server[0].stats == r.server[0].stats);
   CHECK(back->server_columns == r.server_columns);
   CHECK(back->final_epsilon == 0.9);
@@ -187,8 +187,8 @@ TEST_CASE("a run checkpoint reads back to the same run, NaN regrets included") {
   CHECK(back->trace_csv == r.trace_csv);
   CHECK(back->release_csv == r.release_csv);  // even a row that reads "end"
   // A truncated checkpoint is not a checkpoint.
-  CHECK_FALSE(parse_checkpoint(text.substr(0, text.size() - 5)));
-  CHECK_FALSE(parse_checkpoint(""));
+  CHECK_FALSE(read_checkpoint(text.substr(0, text.size() - 5), 2, "key").result);
+  CHECK_FALSE(read_checkpoint("", 2, "key").result);
 }
 
 TEST_CASE("an interrupted run resumes from its finished runs to byte-identical outputs") {

@@ -1,14 +1,19 @@
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
+#include <vector>
 
 #include "sim/experiment/config_loader.hpp"
+#include "sim/experiment/directory_lock.hpp"
 #include "sim/experiment/experiment_runner.hpp"
 #include "sim/experiment/provenance.hpp"
-#include "sim/experiment/sweep_lock.hpp"
 #include "sim/experiment/sweep_merge.hpp"
 #include "sim/experiment/sweep_runner.hpp"
 
@@ -221,8 +226,10 @@ TEST_CASE("a re-run skips finished points and redoes changed or unfinished ones"
 TEST_CASE("a second sweep on a locked directory is refused") {
   const std::string dir = fresh_dir("lock");
   {
-    const SweepLock held(dir);
-    CHECK_THROWS_WITH(sweep(dir), Catch::Contains("in use by another sweep"));
+    const DirectoryLock held(dir);
+    CHECK_THROWS_WITH(sweep(dir),
+                      Catch::Contains(dir + " is in use by another fbosim process (pid " +
+                                      std::to_string(getpid())));
     CHECK_FALSE(fs::exists(dir + "/sweep.csv"));
   }
   CHECK(sweep(dir).ran == 4);  // released with its holder
@@ -286,4 +293,181 @@ TEST_CASE("shards merged equal the unsharded sweep and duplicates and gaps are h
       Catch::Contains("was made by build test-1") && Catch::Contains("by build test-2"));
   CHECK_FALSE(fs::exists(dir + "/mixed"));
   CHECK_FALSE(fs::exists(dir + "/bad"));
+}
+
+// --- issue #24, section 3: sweep points and merged points are verified before they are used
+
+namespace {
+const std::string kPoint = "server.noise_multiplier=1,server.sampling_rate=0.5";
+
+// Captures stderr while `f` runs (the re-run lines).
+template <typename F>
+std::string stderr_of(F f) {
+  const std::string path = (fs::temp_directory_path() / "fbosim_sweep_stderr.txt").string();
+  std::fflush(stderr);
+  const int saved = dup(2);
+  FILE* file = std::freopen(path.c_str(), "w", stderr);
+  REQUIRE(file);
+  f();
+  std::fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  return slurp(path);
+}
+}  // namespace
+
+TEST_CASE("a sweep re-runs, saying why, a point whose sweep.done or files do not verify") {
+  const std::string dir = fresh_dir("verify");
+  sweep(dir);
+  const std::string csv = slurp(dir + "/sweep.csv");
+  const std::string point = dir + "/" + kPoint,
+                    other = dir + "/" + "server.noise_multiplier=2,server.sampling_rate=1";
+  struct Fault {
+    const char* name;
+    std::function<void()> apply;
+    std::string said;
+  };
+  const std::vector<Fault> faults = {
+      {"garbage", [&] { std::ofstream(point + "/sweep.done") << "fingerprint x\nseconds abc\n"; },
+       "its sweep.done is not a record fbosim writes (first line is not"},
+      {"a bad duration",
+       [&] {
+         std::string t = slurp(point + "/sweep.done");
+         t.replace(t.find("seconds ") + 8, std::string::npos, "-1\n");
+         std::ofstream(point + "/sweep.done") << t;
+       },
+       "its sweep.done is not a record fbosim writes (seconds '-1' is not a duration)"},
+      {"another point's record",
+       [&] {
+         fs::copy_file(other + "/sweep.done", point + "/sweep.done",
+                       fs::copy_options::overwrite_existing);
+       },
+       "its config changed"},
+      {"a missing file", [&] { fs::remove(point + "/server.csv"); }, "server.csv is missing"},
+      {"an edited digit",
+       [&] {
+         std::string t = slurp(point + "/trace.csv");
+         const auto at = t.find_first_of("123456789", t.find('\n'));
+         t[at] = t[at] == '9' ? '1' : static_cast<char>(t[at] + 1);
+         std::ofstream(point + "/trace.csv") << t;
+       },
+       "its files changed since the sweep wrote them"},
+  };
+  for (const Fault& f : faults) {
+    INFO(f.name);
+    f.apply();
+    SweepReport r;
+    const std::string said = stderr_of([&] { r = sweep(dir); });
+    INFO(said);
+    CHECK(said.find("fbosim: point " + kPoint + ": " + f.said) != std::string::npos);
+    CHECK(said.find(": running it again") != std::string::npos);
+    CHECK(r.ran == 1);
+    CHECK(r.skipped == 3);
+    CHECK(slurp(dir + "/sweep.csv").size() == csv.size());
+  }
+}
+
+TEST_CASE("a sweep into a directory holding a sweep of other keys is refused unless forced") {
+  const std::string dir = fresh_dir("foreign");
+  SweepOptions o;
+  o.out_dir = dir;
+  o.progress = false;
+  run_sweep(kTiny, "tiny.yaml", "tiny", {}, SweepPlan({{"seed", {"1", "2"}}}), o);
+  const std::string csv = slurp(dir + "/sweep.csv");
+  CHECK_THROWS_WITH(sweep(dir), Catch::Contains(dir + " holds a sweep of other keys (seed") &&
+                                    Catch::Contains("--force"));
+  CHECK(slurp(dir + "/sweep.csv") == csv);
+  CHECK_FALSE(fs::exists(dir + "/.lock"));
+  CHECK(sweep(dir, {}, {}, "test-1", true).ran == 4);
+  // The same keys with other values: the same sweep, re-planned (its points are reused).
+  o.force = false;
+  const SweepPlan wider(
+      {{"server.noise_multiplier", {"1", "2", "3"}}, {"server.sampling_rate", {"0.5", "1"}}});
+  o.build = "test-1";
+  o.jobs = 2;
+  o.threads = 1;
+  const SweepReport r = run_sweep(kTiny, "tiny.yaml", "tiny", {}, wider, o);
+  CHECK(r.ran == 2);
+  CHECK(r.skipped == 4);
+}
+
+TEST_CASE("merge verifies every point it merges and never replaces another sweep's sweep.csv") {
+  const std::string dir = fresh_dir("merge_verify");
+  for (int k = 1; k <= 2; ++k) sweep(dir + "/shard-" + std::to_string(k), {}, {k, 2});
+  const std::vector<std::string> shards = {dir + "/shard-1", dir + "/shard-2"};
+  const std::string point = dir + "/shard-1/" + kPoint;
+  const auto refused = [&](const std::string& why) {
+    INFO(why);
+    CHECK_THROWS_WITH(merge_sweeps(shards, dir + "/m"),
+                      Catch::Contains("point 0 (" + point + ") does not verify: " + why) &&
+                          Catch::Contains("run that shard's sweep command again"));
+    CHECK_FALSE(fs::exists(dir + "/m"));
+  };
+  const std::string done = slurp(point + "/sweep.done");
+  std::ofstream(point + "/sweep.done") << "garbage\n";
+  refused("its sweep.done is not a record fbosim writes");
+  fs::remove(point + "/sweep.done");
+  refused("it has no sweep.done");
+  std::ofstream(point + "/sweep.done") << done;
+  const std::string trace = slurp(point + "/trace.csv");
+  fs::remove(point + "/trace.csv");
+  refused("trace.csv is missing");
+  std::ofstream(point + "/trace.csv") << trace;
+  // A digit of the shard's sweep.csv row: the row no longer says what the point's files say.
+  const std::string csv = slurp(dir + "/shard-1/sweep.csv");
+  std::string edited = csv;
+  const auto row = edited.find("\n0,") + 1;
+  const auto at = edited.find_first_of(
+      "123456789", edited.find(',', edited.find(',', edited.find(',', row) + 1) + 1));
+  edited[at] = edited[at] == '9' ? '1' : static_cast<char>(edited[at] + 1);
+  std::ofstream(dir + "/shard-1/sweep.csv") << edited;
+  refused("its sweep.csv row has mean_regret");
+  std::ofstream(dir + "/shard-1/sweep.csv") << csv;
+  const MergeReport m = merge_sweeps(shards, dir + "/m");
+  CHECK(m.rows == 4);
+  CHECK(merge_sweeps(shards, dir + "/m").rows == 4);  // a merge output of the same sweep
+
+  // A foreign folder: a sweep of other keys, a sweep.csv of unknown origin.
+  SweepOptions o;
+  o.out_dir = dir + "/foreign";
+  o.progress = false;
+  run_sweep(kTiny, "tiny.yaml", "tiny", {}, SweepPlan({{"seed", {"1", "2"}}}), o);
+  const std::string foreign = slurp(dir + "/foreign/sweep.csv");
+  CHECK_THROWS_WITH(
+      merge_sweeps(shards, dir + "/foreign"),
+      Catch::Contains(dir + "/foreign holds a sweep of other keys") && Catch::Contains("--force"));
+  CHECK(slurp(dir + "/foreign/sweep.csv") == foreign);
+  CHECK_FALSE(fs::exists(dir + "/foreign/.lock"));
+  fs::create_directories(dir + "/unknown");
+  std::ofstream(dir + "/unknown/sweep.csv") << "a,b\n1,2\n";
+  CHECK_THROWS_WITH(merge_sweeps(shards, dir + "/unknown"),
+                    Catch::Contains("holds a sweep.csv without sweep_plan.csv"));
+  CHECK(slurp(dir + "/unknown/sweep.csv") == "a,b\n1,2\n");
+  CHECK(merge_sweeps(shards, dir + "/foreign", true).rows == 4);
+  CHECK(slurp(dir + "/foreign/sweep.csv") != foreign);
+}
+
+TEST_CASE("merge refuses shards of different sweep commands until the odd one is re-run") {
+  const std::string dir = fresh_dir("merge_commands");
+  const std::vector<std::string> shards = {dir + "/shard-1", dir + "/shard-2"};
+  sweep(shards[0], {}, {1, 2});
+  sweep(shards[1], {"rounds=5"}, {2, 2});  // another --set: other configs
+  CHECK_THROWS_WITH(
+      merge_sweeps(shards, dir + "/m"),
+      Catch::Contains("were made by different sweep commands") && Catch::Contains("--set"));
+  CHECK_FALSE(fs::exists(dir + "/m"));
+  sweep(shards[1], {}, {2, 2}, "test-1", true);  // shard 2 again with shard 1's command
+  CHECK(merge_sweeps(shards, dir + "/m").rows == 4);
+  // A comment added to the config is another command too: re-running shard 1 with it reuses
+  // its points (the same configs) and records the new command; back with the old, they merge.
+  SweepOptions o;
+  o.out_dir = shards[0];
+  o.shard = {1, 2};
+  o.build = "test-1";
+  o.progress = false;
+  CHECK(run_sweep(std::string(kTiny) + "# edited\n", "tiny.yaml", "tiny", {}, tiny_plan(), o)
+            .skipped == 2);
+  CHECK_THROWS_WITH(merge_sweeps(shards, dir + "/m"), Catch::Contains("different sweep commands"));
+  CHECK(run_sweep(kTiny, "tiny.yaml", "tiny", {}, tiny_plan(), o).skipped == 2);
+  CHECK(merge_sweeps(shards, dir + "/m").rows == 4);
 }
