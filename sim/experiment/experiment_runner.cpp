@@ -126,8 +126,11 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
   // release.csv only for algorithms that release values after the last round (issue #12).
   std::optional<AtomicFile> release;
   if (spec.system->releases_values()) release.emplace(out.out_dir + "/release.csv");
-  std::string extra_columns;  // ",epsilon_<name>" per server.accountants
-  for (const std::string& a : spec.server.accountants) extra_columns += ",epsilon_" + a;
+  std::string extra_columns;  // ",epsilon_<name>" per server.accountants ("_approx": not a bound)
+  for (const std::string& a : spec.server.accountants) {
+    extra_columns += ',';  // (GCC 12 warns falsely on `"," + std::string` under -O2)
+    extra_columns += epsilon_column(a);
+  }
   ProgressLine progress(options.progress, spec.runs);
   // per round: values over (run, agent)
   std::vector<std::vector<double>> regret(spec.rounds + 1), best_f(spec.rounds + 1);

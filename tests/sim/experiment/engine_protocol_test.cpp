@@ -69,6 +69,11 @@ class Scripts final : public protocol::Algorithm {
   std::vector<privacy::DpEvent> possible_events(int) const override {
     return {privacy::DpEvent::epsilon_delta(0.5, 1e-7), privacy::DpEvent::laplace(1.0)};
   }
+  std::vector<privacy::DpEvent> run_events(int, int rounds) const override {
+    return {privacy::DpEvent::epsilon_delta(0.5, 1e-7),
+            privacy::DpEvent::self_composed(privacy::DpEvent::laplace(1.0), rounds),
+            privacy::DpEvent::laplace(4.0)};
+  }
   std::vector<protocol::StatColumn> server_columns() const override {
     return {protocol::StatColumn::received};
   }
@@ -153,6 +158,12 @@ class Releasing final : public protocol::Algorithm {
   }
   std::vector<privacy::DpEvent> possible_events(int) const override {
     return {privacy::DpEvent::epsilon_delta(1, 1e-6), privacy::DpEvent::laplace(4.0)};
+  }
+  std::vector<privacy::DpEvent> run_events(int agents, int) const override {
+    std::vector<privacy::DpEvent> out(static_cast<std::size_t>(agents),
+                                      privacy::DpEvent::epsilon_delta(1, 1e-6));
+    out.push_back(privacy::DpEvent::laplace(4.0));
+    return out;
   }
   std::vector<protocol::StatColumn> server_columns() const override { return {}; }
   bool releases_values() const override { return true; }
