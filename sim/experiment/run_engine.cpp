@@ -330,7 +330,13 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
   for (const privacy::DpEvent& e : r.parts.final_events) compose(r, e);
   if (r.parts.final_release) release(r);
   for (const auto& a : r.parts.agents) r.result.fallbacks += a->fallbacks();
-  r.result.final_epsilon = r.spent[0];
+  // The last round's entry holds everything the run released, the final release included (the
+  // last row of summary.csv and sweep.csv: the privacy of what the run published).
+  RunResult& res = r.result;
+  res.epsilon.back() = r.spent[0];
+  for (std::size_t a = 1; a < r.accountants.size(); ++a)
+    res.extra_epsilon[a - 1].back() = r.spent[a];
+  res.final_epsilon = r.spent[0];
   return std::move(r.result);
 }
 
