@@ -22,9 +22,14 @@ std::string value_text(const YAML::Node& node, const std::string& key) {
   return value_text(child, key.substr(dot + 1));
 }
 
+// "A x 58, B": equal neighbours counted (an event per agent would make a long line).
 std::string events_text(const std::vector<privacy::DpEvent>& events) {
   std::string out;
-  for (const privacy::DpEvent& e : events) out += (out.empty() ? "" : ", ") + to_string(e);
+  for (std::size_t i = 0, n; i < events.size(); i += n) {
+    for (n = 1; i + n < events.size() && events[i + n] == events[i];) ++n;
+    out += fmt::format("{}{}{}", out.empty() ? "" : ", ", to_string(events[i]),
+                       n > 1 ? fmt::format(" x {}", n) : "");
+  }
   return out;
 }
 
