@@ -277,11 +277,14 @@ def draw_rounds(ax, curves, kind=None, labels=None, epsilon_round=-1, max_round=
 
 
 def epsilon_column(c, accountant=None):
-    """The summary column of `accountant`'s epsilon (epsilon_<name>, or `epsilon` when it is
-    the config's server.accountant); ResultError naming what was recorded otherwise."""
+    """The summary column of `accountant`'s epsilon (epsilon_<name>, epsilon_<name>_approx for
+    an approximation such as gdp, or `epsilon` when it is the config's server.accountant);
+    ResultError naming what was recorded otherwise."""
     if accountant is None or accountant == c.get("server.accountant", "moments"):
         return c.epsilon_column()
     col = f"epsilon_{accountant}"
+    if col not in c.summary.columns and f"{col}_approx" in c.summary.columns:
+        return f"{col}_approx"
     if col not in c.summary.columns:
         recorded = [k for k in c.summary.columns if k.startswith("epsilon_")]
         raise ResultError(f"{os.path.join(c.directory, 'summary.csv')}: no {col} column "

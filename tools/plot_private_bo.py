@@ -384,12 +384,12 @@ def self_test():
                 os.makedirs(os.path.join(d, p))
                 pd.DataFrame([
                     {"run": 0, "agent": 0, "quantity": "hyperparameter", "mechanism": mech,
-                     "epsilon": eps, "delta": 1e-3, "sensitivity": 13.0, "value": 5,
-                     "nonprivate": 3, "x0": 0.1, "x1": 0.2, "f": 0.7, "regret": 0.2,
+                     "release_epsilon": eps, "release_delta": 1e-3, "sensitivity": 13.0,
+                     "value": 5, "nonprivate": 3, "x0": 0.1, "x1": 0.2, "f": 0.7, "regret": 0.2,
                      "evaluations": 4},
                     {"run": 0, "agent": 0, "quantity": "best_value", "mechanism": mech,
-                     "epsilon": eps, "delta": 1e-3, "sensitivity": 15.0, "value": 0.9 + 10 / eps,
-                     "nonprivate": 0.9, "f": 0.9, "evaluations": 0},
+                     "release_epsilon": eps, "release_delta": 1e-3, "sensitivity": 15.0,
+                     "value": 0.9 + 10 / eps, "nonprivate": 0.9, "f": 0.9, "evaluations": 0},
                     {"run": 0, "agent": 0, "quantity": "hyperparameter", "mechanism": "none",
                      "value": 3, "x0": 0.3, "x1": 0.3, "f": 0.9, "regret": 0.0,
                      "evaluations": 0}]).to_csv(os.path.join(d, p, "release.csv"), index=False)

@@ -33,6 +33,10 @@ class Accountant {
   int steps() const { return steps_; }
   /// Whether a NonPrivate event was composed.
   bool non_private() const { return non_private_; }
+  /// Whether epsilon() is an upper bound on the true privacy loss. An approximation (gdp's
+  /// central-limit theorem) can fall below it: it may be shown as a comparison, marked as
+  /// approximate, but never as the `epsilon` of a run.
+  virtual bool is_bound() const { return true; }
 
  protected:
   /// A mechanism node (not NoOp, NonPrivate, SelfComposed or Composed).

@@ -114,6 +114,11 @@ class Algorithm {
   /// Every event a run of N agents may release (setup, one round, final), for config
   /// validation: each accountant must support all of them. Empty when nothing is private.
   virtual std::vector<privacy::DpEvent> possible_events(int agents) const = 0;
+  /// The events of a whole run of N agents and T rounds that releases everything it may (setup,
+  /// every round, final), each as often as it is released: their composition is the most privacy
+  /// a run spends, the epsilon config validation checks (finite under every accountant) before
+  /// anything runs. Empty when nothing is private.
+  virtual std::vector<privacy::DpEvent> run_events(int agents, int rounds) const = 0;
   /// The server.csv columns of its rounds (between `time` and `epsilon`).
   virtual std::vector<StatColumn> server_columns() const = 0;
   /// Whether its runs release values after the last round (RunParts::final_release): the

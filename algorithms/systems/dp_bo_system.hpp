@@ -57,6 +57,10 @@ class DpBoSystem final : public protocol::Algorithm {
   /// Streams: "release"(n, k) (agent n's k-th release).
   protocol::RunParts build(const protocol::RunInputs& inputs) const override;
   std::vector<privacy::DpEvent> possible_events(int agents) const override;
+  /// Every agent's final release (the rounds spend nothing).
+  std::vector<privacy::DpEvent> run_events(int agents, int) const override {
+    return possible_events(agents);
+  }
   std::vector<protocol::StatColumn> server_columns() const override { return {}; }
   bool releases_values() const override { return true; }
 

@@ -50,4 +50,11 @@ std::vector<privacy::DpEvent> FtsDeSystem::possible_events(int agents) const {
   return {server::DpMechanism::event(config_.mechanism, static_cast<std::size_t>(agents))};
 }
 
+std::vector<privacy::DpEvent> FtsDeSystem::run_events(int agents, int rounds) const {
+  std::vector<privacy::DpEvent> out;
+  for (const privacy::DpEvent& e : possible_events(agents))
+    out.push_back(privacy::DpEvent::self_composed(e, rounds));
+  return out;
+}
+
 }  // namespace fbosim::systems

@@ -36,6 +36,8 @@ class FtsDeSystem final : public protocol::Algorithm {
   /// Streams: "rff.shared" (the shared features of the messages).
   protocol::RunParts build(const protocol::RunInputs& inputs) const override;
   std::vector<privacy::DpEvent> possible_events(int agents) const override;
+  /// One release of the server per round 0 .. T-1 (the last broadcast would go unused).
+  std::vector<privacy::DpEvent> run_events(int agents, int rounds) const override;
   /// received, selected, clipped, noise_std (also for TS, whose server.csv has no rows).
   std::vector<protocol::StatColumn> server_columns() const override;
 

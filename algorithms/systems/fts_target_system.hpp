@@ -47,6 +47,7 @@ class FtsTargetSystem final : public protocol::Algorithm {
   protocol::RunParts build(const protocol::RunInputs& inputs) const override;
   std::optional<protocol::HistoryRequest> history_request() const override;
   std::vector<privacy::DpEvent> possible_events(int) const override { return {}; }
+  std::vector<privacy::DpEvent> run_events(int, int) const override { return {}; }
   /// received, floats, floats_per_message (FTS sec. 3.2's communication cost).
   std::vector<protocol::StatColumn> server_columns() const override;
 

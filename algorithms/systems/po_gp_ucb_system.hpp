@@ -40,6 +40,10 @@ class PoGpUcbSystem final : public protocol::Algorithm {
   protocol::RunParts build(const protocol::RunInputs& inputs) const override;
   /// po_gp_ucb: one EpsilonDelta(epsilon, delta) per agent; gp_ucb: none.
   std::vector<privacy::DpEvent> possible_events(int agents) const override;
+  /// Every curator's release before round 0.
+  std::vector<privacy::DpEvent> run_events(int agents, int) const override {
+    return possible_events(agents);
+  }
   std::vector<protocol::StatColumn> server_columns() const override { return {}; }
 
   const PoGpUcbConfig& config() const { return config_; }

@@ -23,6 +23,9 @@ struct AlgorithmEntry {
   std::function<std::shared_ptr<const protocol::Algorithm>(ConfigReader&, ExperimentSpec&)> read;
   /// Adds the algorithm's memory and work to the estimate of config validation.
   std::function<void(const ExperimentSpec&, ResourceEstimate&)> estimate;
+  /// The keys whose values set its privacy events, the likeliest culprit of a non-finite epsilon
+  /// first (named with their values by check_run_epsilon's message).
+  std::vector<std::string> privacy_keys = {};
 };
 
 /// Every algorithm, the default (fts_de) first.

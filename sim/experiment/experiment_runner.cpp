@@ -1,6 +1,7 @@
 #include "sim/experiment/experiment_runner.hpp"
 
 #include <unistd.h>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -129,15 +130,19 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
   // release.csv only for algorithms that release values after the last round (issue #12).
   std::optional<AtomicFile> release;
   if (spec.system->releases_values()) release.emplace(out.out_dir + "/release.csv");
-  std::string extra_columns;  // ",epsilon_<name>" per server.accountants
-  for (const std::string& a : spec.server.accountants) extra_columns += ",epsilon_" + a;
+  std::string extra_columns;  // ",epsilon_<name>" per server.accountants ("_approx": not a bound)
+  for (const std::string& a : spec.server.accountants) {
+    extra_columns += ',';  // (GCC 12 warns falsely on `"," + std::string` under -O2)
+    extra_columns += epsilon_column(a);
+  }
   ProgressLine progress(options.progress, spec.runs);
   // per round: values over (run, agent)
   std::vector<std::vector<double>> regret(spec.rounds + 1), best_f(spec.rounds + 1);
   std::size_t per_run = 0;  // the measured agents of a run (the same in every run)
-  std::vector<double> epsilon;
-  double final_epsilon = 0;
-  std::vector<std::vector<double>> extra_epsilon;
+  // Per round, the largest over the runs (every run releases the same events today; the largest
+  // stays a bound on each run's privacy if they ever differ).
+  std::vector<double> epsilon(static_cast<std::size_t>(spec.rounds) + 1, 0.0);
+  std::vector<std::vector<double>> extra_epsilon(spec.server.accountants.size(), epsilon);
   long long messages = 0, clipped = 0;
   const int stop_after = stop_after_runs();
   int fresh = 0;
@@ -202,9 +207,11 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
         regret[t].push_back(res.regret(t, n));
       }
     }
-    epsilon = res.epsilon;
-    final_epsilon = res.final_epsilon;
-    extra_epsilon = res.extra_epsilon;
+    for (std::size_t t = 0; t < epsilon.size(); ++t) {
+      epsilon[t] = std::max(epsilon[t], res.epsilon.at(t));
+      for (std::size_t a = 0; a < extra_epsilon.size(); ++a)
+        extra_epsilon[a][t] = std::max(extra_epsilon[a][t], res.extra_epsilon.at(a).at(t));
+    }
     messages += res.messages;
     clipped += res.clipped;
     out.fallbacks += res.fallbacks;
@@ -229,7 +236,7 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
       out.final_se_regret = sr;
       out.final_mean_best_f = mb;
       out.final_se_best_f = sb;
-      out.epsilon = final_epsilon;
+      out.epsilon = epsilon[t];  // everything released, the final release included
     }
   }
   AtomicFile config(out.out_dir + "/config.resolved.yaml");

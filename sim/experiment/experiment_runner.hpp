@@ -6,10 +6,15 @@
 //   server.csv            run,round,time,received,selected,clipped,noise_std,epsilon,delta
 //   summary.csv           round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n
 //   timing.csv            run,round,seconds,elapsed (wall times: depend on the machine)
-//   release.csv           run,agent,quantity,mechanism,epsilon,delta,sensitivity,value,
-//                         nonprivate,x0..,f,regret,evaluations: the values released after the
-//                         last round (only algorithms that release values: Algorithm::
-//                         releases_values; sim/experiment/trace_sink.hpp)
+//   release.csv           run,agent,quantity,mechanism,release_epsilon,release_delta,
+//                         sensitivity,value,nonprivate,x0..,f,regret,evaluations: the values
+//                         released after the last round, each with its own guarantee (only
+//                         algorithms that release values: Algorithm::releases_values;
+//                         sim/experiment/trace_sink.hpp)
+// Every column named epsilon (server.csv, summary.csv, sweep.csv) holds the privacy spent so far
+// by every event of the run (setup, rounds, final release) under server.accountant, an upper
+// bound; summary.csv's last row (round T) includes the final release. epsilon_<name> columns
+// are server.accountants' (epsilon_<name>_approx where that is an approximation: gdp).
 // Files are written to temporaries and renamed at the end: a failed run leaves none of them
 // (and removes the output directory again if it created it and nothing is kept there).
 // A directory holding another config's results is refused unless `force`. Each finished run

@@ -38,9 +38,13 @@ struct ServerSpec {
   std::optional<double> delta;         ///< server.delta (default N^-1.1)
   std::string accountant = "moments";  ///< server.accountant: the `epsilon` column
   /// server.accountants (comma-separated; `fbosim run --accountants`): extra columns
-  /// epsilon_<name>, composed from the same events.
+  /// epsilon_<name> (epsilon_column), composed from the same events.
   std::vector<std::string> accountants;
 };
+
+/// The column of an extra accountant in server.csv, summary.csv and sweep.csv: epsilon_<name>,
+/// or epsilon_<name>_approx where its epsilon is an approximation, not a bound (gdp).
+std::string epsilon_column(const std::string& accountant);
 
 struct ExperimentSpec {
   std::string name;                  ///< name (default: the config file's stem)

@@ -542,12 +542,15 @@ const std::vector<KeyDoc>& key_catalog() {
        "@accountants",
        {{"po_gp_ucb,dp_bo", "basic"}, {"", "moments"}},
        "",
-       "accountant of the `epsilon` column: `moments` (the paper's, spec section 6), `rdp` (Renyi "
+       "accountant of the `epsilon` column, an upper bound on everything the run released so far "
+       "(setup, rounds, final release): `moments` (the paper's, Abadi et al. 2016), `rdp` (Renyi "
        "DP, fractional orders, improved conversion; also fixed-size sampling), `pld` (privacy-loss "
-       "distribution: the tightest upper bound), `gdp` (central-limit approximation, not a bound), "
-       "`basic` (sums of epsilons and deltas of pure and approximate DP events; refuses the "
-       "Gaussian releases of DP-FTS-DE, so a config that picks it is refused by `supports()`). See "
-       "the README's privacy section"},
+       "distribution: the tightest upper bound), `basic` (sums of epsilons and deltas of pure and "
+       "approximate DP events; refuses the Gaussian releases of DP-FTS-DE, so a config that picks "
+       "it is refused by `supports()`). `gdp` (the central-limit approximation, which can fall "
+       "below the true epsilon) is refused here: list it in `server.accountants`. A run whose "
+       "epsilon would not be finite is refused before it starts. See the README's privacy "
+       "section"},
       {"server.accountants",
        "",
        "",
@@ -555,8 +558,9 @@ const std::vector<KeyDoc>& key_catalog() {
        "",
        {{"", ""}},
        "",
-       "comma-separated extra accountants, each an `epsilon_<name>` column of server.csv and "
-       "summary.csv composed from the same releases; `fbosim run --accountants rdp,pld` sets it"},
+       "comma-separated extra accountants, each an `epsilon_<name>` column of server.csv, "
+       "summary.csv and sweep.csv composed from the same releases (`epsilon_gdp_approx` for "
+       "`gdp`: an approximation, not a bound); `fbosim run --accountants rdp,pld` sets it"},
       {"network.latency.distribution",
        "",
        "",

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/privacy/accountant.hpp"
 #include "sim/experiment/build_info.hpp"
 
 namespace fbosim::sim {
@@ -193,6 +194,13 @@ std::string provenance_text(const ExperimentSpec& spec, const Provenance& p) {
   y << YAML::Key << "delta" << YAML::Value << YAML::Load(delta_text(spec.delta()));
   y << YAML::Key << "accountant" << YAML::Value << spec.server.accountant;
   y << YAML::Key << "accountants" << YAML::Value << YAML::Flow << spec.server.accountants;
+  // Accountants whose epsilon is an approximation, not a bound (their columns end in _approx).
+  std::vector<std::string> approximate;
+  for (const std::string& a : spec.server.accountants)
+    if (!privacy::make_accountant(a)->is_bound()) approximate.push_back(a);
+  y << YAML::Key << "approximate_accountants" << YAML::Value << YAML::Flow << approximate;
+  if (!approximate.empty())
+    y << YAML::Comment("not upper bounds: they can fall below the true epsilon");
   y << YAML::Key << "started" << YAML::Value << p.started;
   y << YAML::Key << "finished" << YAML::Value << p.finished;
   y << YAML::Key << "resumed_runs" << YAML::Value << p.resumed_runs;

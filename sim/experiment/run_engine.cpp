@@ -152,6 +152,11 @@ void RunEngine::start(Run& r) const {
     throw std::logic_error(fmt::format("algorithm {} built {} agents for {} objectives",
                                        spec_.system->name(), r.parts.agents.size(), spec_.agents));
   r.accountants.push_back(privacy::make_accountant(spec_.server.accountant));
+  if (!r.accountants[0]->is_bound())  // config validation refuses it; never an `epsilon` below
+    throw std::invalid_argument(fmt::format(
+        "server.accountant: '{}' is an approximation, not a bound; it cannot fill the epsilon "
+        "column",
+        spec_.server.accountant));
   for (const std::string& a : spec_.server.accountants)
     r.accountants.push_back(privacy::make_accountant(a));
   r.spent.assign(r.accountants.size(), 0.0);
@@ -241,6 +246,11 @@ void RunEngine::compose(Run& r, const privacy::DpEvent& event) const {
   for (std::size_t a = 0; a < r.accountants.size(); ++a) {
     r.accountants[a]->compose(event);
     r.spent[a] = r.accountants[a]->epsilon(delta).epsilon;
+    // Config validation bounds the whole run's epsilon (run_events); never a silent infinity.
+    if (!std::isfinite(r.spent[a]))
+      throw std::runtime_error(fmt::format(
+          "the {} accountant gives no finite epsilon ({}) at delta = {} after {} in run {}",
+          r.accountants[a]->name(), r.spent[a], delta, privacy::to_string(event), r.result.run));
   }
 }
 
@@ -320,7 +330,13 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
   for (const privacy::DpEvent& e : r.parts.final_events) compose(r, e);
   if (r.parts.final_release) release(r);
   for (const auto& a : r.parts.agents) r.result.fallbacks += a->fallbacks();
-  r.result.final_epsilon = r.spent[0];
+  // The last round's entry holds everything the run released, the final release included (the
+  // last row of summary.csv and sweep.csv: the privacy of what the run published).
+  RunResult& res = r.result;
+  res.epsilon.back() = r.spent[0];
+  for (std::size_t a = 1; a < r.accountants.size(); ++a)
+    res.extra_epsilon[a - 1].back() = r.spent[a];
+  res.final_epsilon = r.spent[0];
   return std::move(r.result);
 }
 

@@ -31,10 +31,12 @@ struct RunResult {
   /// (NaN if the optimum is unknown). (rounds + 1) x measured agents.
   Eigen::MatrixXd best_f;
   Eigen::MatrixXd regret;
-  std::vector<double> epsilon;  ///< privacy spent before each round's queries (rounds + 1)
+  /// Privacy spent by the events before each round's queries (setup, earlier rounds), rounds + 1
+  /// entries; the last (round T) after everything, the final release included.
+  std::vector<double> epsilon;
   /// extra_epsilon[a][t]: the same under server.accountants[a].
   std::vector<std::vector<double>> extra_epsilon;
-  double final_epsilon = 0;    ///< after everything, the final release included
+  double final_epsilon = 0;    ///< after everything, the final release included (= epsilon.back())
   int messages = 0;            ///< messages used by the server, all rounds
   int clipped = 0;             ///< of which clipped
   int fallbacks = 0;           ///< BLR sampling fallbacks (spec section 2)

@@ -19,7 +19,10 @@ void CsvTraceSink::query(const QueryRow& r) {
 }
 
 std::string release_csv_header(int dim) {
-  std::string h = "run,agent,quantity,mechanism,epsilon,delta,sensitivity,value,nonprivate";
+  // release_epsilon, release_delta: the row's own guarantee. Not `epsilon`: a column of that name
+  // holds everything the run spent (summary.csv), which is more with several releases.
+  std::string h =
+      "run,agent,quantity,mechanism,release_epsilon,release_delta,sensitivity,value,nonprivate";
   for (int k = 0; k < dim; ++k) h += fmt::format(",x{}", k);
   return h + ",f,regret,evaluations\n";
 }

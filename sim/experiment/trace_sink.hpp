@@ -35,8 +35,9 @@ class CsvTraceSink final : public TraceSink {
 };
 
 /// The header of release.csv for points of dimension dim:
-/// run,agent,quantity,mechanism,epsilon,delta,sensitivity,value,nonprivate,x0..x{d-1},f,regret,
-/// evaluations.
+/// run,agent,quantity,mechanism,release_epsilon,release_delta,sensitivity,value,nonprivate,
+/// x0..x{d-1},f,regret,evaluations (release_epsilon/_delta: the row's own release; the run's
+/// total, every release composed, is summary.csv's epsilon).
 std::string release_csv_header(int dim);
 /// Appends one release.csv row (empty cells for the row's empty fields; shortest round-trip
 /// numbers). Throws std::invalid_argument for a point of another dimension.

@@ -661,6 +661,46 @@ std::vector<Case> all_cases() {
                          << "point,seed,dir\n0,1,seed=1\n";
                      mkfifo((in / "shard" / "sweep.csv").c_str(), 0644);
                    }});
+
+  // Issue 24, section 1: no epsilon column may hold inf, 0 or an approximation. A run whose
+  // epsilon is not finite under any of its accountants is refused before anything is written,
+  // naming the key and its value; gdp cannot be the reported accountant.
+  run("epsilon", "run {cfg} --quiet --set server.noise_multiplier=1e-300",
+      {"battery.yaml", "server.noise_multiplier", "1e-300", "no finite epsilon"});
+  run("epsilon", "sweep {cfg} --quiet --grid server.noise_multiplier=1,1e-320",
+      {"battery.yaml", "sweep point", "server.noise_multiplier", "1e-320", "no finite epsilon"});
+  run("epsilon", "audit {cfg} --set server.noise_multiplier=1e-300",
+      {"battery.yaml", "server.noise_multiplier", "1e-300"});
+  run("epsilon",
+      "run {cfg} --quiet --set server.accountant=rdp --set server.noise_multiplier=1e-160",
+      {"battery.yaml", "server.noise_multiplier", "1e-160", "'rdp'"});
+  run("epsilon",
+      "run {cfg} --quiet --set server.accountant=pld --set server.noise_multiplier=1e-200",
+      {"battery.yaml", "server.noise_multiplier", "1e-200", "'pld'"});
+  run("epsilon", "run {cfg} --quiet --set server.noise_multiplier=1e-154",
+      {"battery.yaml", "server.noise_multiplier", "1e-154"});
+  run("epsilon", "run {cfg} --quiet --set server.delta=1e-17 --set server.accountants=rdp,pld",
+      {"battery.yaml", "server.accountants", "'pld'", "1e-17"});
+  run("epsilon", "run {cfg} --quiet --set server.accountant=gdp",
+      {"battery.yaml", "server.accountant", "gdp", "approximation", "pld"});
+  run("epsilon", "sweep {cfg} --quiet --grid server.accountant=rdp,gdp",
+      {"battery.yaml", "server.accountant", "gdp", "approximation"});
+  const std::string dp_bo =
+      "algorithm: dp_bo\nrounds: 2\nruns: 1\nagents: {count: 2}\n"
+      "objective: {family: gp_grid2d, grid_side: 5}\n";
+  run("epsilon", "run {cfg} --quiet", {"battery.yaml", "release.epsilon", "1e+308", "'basic'"}, 1,
+      dp_bo + "release: {epsilon: 1.0e+308}\n");
+  run("epsilon", "run {cfg} --quiet --set algorithm=po_gp_ucb",
+      {"battery.yaml", "curator.epsilon", "1e+308", "'basic'"}, 1,
+      "algorithm: po_gp_ucb\nrounds: 2\nruns: 1\nagents: {count: 2}\n"
+      "objective: {family: gp_grid2d, grid_side: 5}\ncurator: {epsilon: 1.0e+308}\n");
+  const std::string privacy = "privacy --q 0.25 --agents 200 --z 1e-160 --accountant ";
+  for (const char* acc : {"moments", "rdp", "pld", "gdp"}) {
+    run("epsilon", privacy + acc + " --steps 40",
+        {"fbosim: error:", acc, "no finite epsilon", "1e-160"});
+    run("epsilon", privacy + acc + " --steps 40,50 --format csv",
+        {"fbosim: error:", acc, "1e-160"});
+  }
   return cases;
 }
 

@@ -69,6 +69,11 @@ class Scripts final : public protocol::Algorithm {
   std::vector<privacy::DpEvent> possible_events(int) const override {
     return {privacy::DpEvent::epsilon_delta(0.5, 1e-7), privacy::DpEvent::laplace(1.0)};
   }
+  std::vector<privacy::DpEvent> run_events(int, int rounds) const override {
+    return {privacy::DpEvent::epsilon_delta(0.5, 1e-7),
+            privacy::DpEvent::self_composed(privacy::DpEvent::laplace(1.0), rounds),
+            privacy::DpEvent::laplace(4.0)};
+  }
   std::vector<protocol::StatColumn> server_columns() const override {
     return {protocol::StatColumn::received};
   }
@@ -84,9 +89,11 @@ TEST_CASE("the engine composes setup, round and final events and runs any algori
   c.spec.system = std::make_shared<Scripts>();
   core::ThreadPool pool(2);
   const RunResult r = RunEngine(c.spec, pool).run(0);
-  // Setup before round 0, then one epsilon-1 release after each of rounds 0..4.
-  for (int t = 0; t <= 5; ++t) CHECK(r.epsilon[t] == Approx(0.5 + t));
-  CHECK(r.final_epsilon == Approx(0.5 + 5 + 0.25));
+  // Setup before round 0, then one epsilon-1 release after each of rounds 0..4; the last entry
+  // (round 5, summary.csv's last row) includes the final event too.
+  for (int t = 0; t < 5; ++t) CHECK(r.epsilon[t] == Approx(0.5 + t));
+  CHECK(r.epsilon[5] == Approx(0.5 + 5 + 0.25));
+  CHECK(r.final_epsilon == r.epsilon[5]);
   REQUIRE(r.server.size() == 5);
   CHECK(r.server_columns == std::vector<std::string>{"received"});
   CHECK(r.server[0].stats == std::vector<std::string>{"3"});  // agent 2 reports once
@@ -154,6 +161,12 @@ class Releasing final : public protocol::Algorithm {
   std::vector<privacy::DpEvent> possible_events(int) const override {
     return {privacy::DpEvent::epsilon_delta(1, 1e-6), privacy::DpEvent::laplace(4.0)};
   }
+  std::vector<privacy::DpEvent> run_events(int agents, int) const override {
+    std::vector<privacy::DpEvent> out(static_cast<std::size_t>(agents),
+                                      privacy::DpEvent::epsilon_delta(1, 1e-6));
+    out.push_back(privacy::DpEvent::laplace(4.0));
+    return out;
+  }
   std::vector<protocol::StatColumn> server_columns() const override { return {}; }
   bool releases_values() const override { return true; }
 };
@@ -168,8 +181,10 @@ TEST_CASE("a final release runs after the last round: its events, its queries, r
   core::ThreadPool pool(2);
   const RunEngine engine(c.spec, pool);
   const RunResult r = engine.run(0);
-  for (int t = 0; t <= 3; ++t) CHECK(r.epsilon[t] == 0);  // nothing before the end
-  CHECK(r.final_epsilon == Approx(0.25 + 2));
+  for (int t = 0; t < 3; ++t) CHECK(r.epsilon[t] == 0);  // nothing before the end
+  // The last round's entry (summary.csv's last row) holds the final release.
+  CHECK(r.epsilon[3] == Approx(0.25 + 2));
+  CHECK(r.final_epsilon == r.epsilon[3]);
   std::istringstream rows(r.release_csv);
   std::string line;
   std::vector<std::string> lines;
@@ -181,6 +196,6 @@ TEST_CASE("a final release runs after the last round: its events, its queries, r
   // Deterministic: the same run again gives the same rows.
   CHECK(engine.run(0).release_csv == r.release_csv);
   CHECK(release_csv_header(1) ==
-        "run,agent,quantity,mechanism,epsilon,delta,sensitivity,value,nonprivate,x0,f,regret,"
-        "evaluations\n");
+        "run,agent,quantity,mechanism,release_epsilon,release_delta,sensitivity,value,nonprivate,"
+        "x0,f,regret,evaluations\n");
 }
