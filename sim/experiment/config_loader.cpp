@@ -1,6 +1,7 @@
 #include "sim/experiment/config_loader.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -13,12 +14,16 @@
 
 #include "algorithms/privacy/accountant.hpp"
 #include "sim/experiment/algorithm_registry.hpp"
+#include "sim/experiment/config_tree.hpp"
+#include "sim/experiment/interrupt.hpp"
 #include "sim/experiment/model_keys.hpp"
 #include "sim/experiment/resource_estimate.hpp"
 
 namespace fbosim::sim {
 
 namespace {
+
+namespace fs = std::filesystem;
 
 // "a, b,c" -> {"a", "b", "c"} (empty items dropped, duplicates kept once, order kept).
 std::vector<std::string> split_list(const std::string& text) {
@@ -216,18 +221,12 @@ ExperimentSpec read_spec(ConfigReader& r, const std::string& default_name) {
 
 LoadedConfig load_config_text(const std::string& text, const std::string& source,
                               const std::string& name, const std::vector<std::string>& overrides) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError(fmt::format("{}:{}:{}: malformed YAML: {}", source, e.mark.line + 1,
-                                  e.mark.column + 1, e.msg));
-  }
+  ConfigTree tree = ConfigTree::from_text(text, source);
   // A `sweep:` section lists the grids of `fbosim sweep` (sweep_plan.hpp); a single
   // experiment is the config without it.
-  if (root.IsMap()) root.remove("sweep");
-  for (const std::string& o : overrides) ConfigReader::apply_override(root, o);
-  ConfigReader reader(root, source);
+  tree.remove("sweep");
+  for (const std::string& o : overrides) tree.apply_override(o);
+  ConfigReader reader(tree, source);
   try {
     ExperimentSpec spec = read_spec(reader, name);
     return {std::move(spec), reader.resolved()};
@@ -238,14 +237,35 @@ LoadedConfig load_config_text(const std::string& text, const std::string& source
 
 std::string read_config_text(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw ConfigError(path + ": is a directory, not a config file");
-  std::ifstream in(path);
+  const fs::file_status status = fs::status(path, ec);
+  if (fs::is_directory(status)) throw ConfigError(path + ": is a directory, not a config file");
+  // A regular file's size is known before reading; anything else (a pipe, /dev/stdin, a
+  // device such as /dev/zero) is read up to the bound and refused past it.
+  if (fs::is_regular_file(status)) {
+    const std::uintmax_t size = fs::file_size(path, ec);
+    if (!ec && size > kMaxConfigBytes)
+      throw ConfigError(
+          fmt::format("{}: {} bytes, more than the {} bytes (1 MiB) a config file "
+                      "may hold: is it a config file?",
+                      path, size, kMaxConfigBytes));
+  }
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": cannot open the config file");
-  std::stringstream text;
-  text << in.rdbuf();
+  std::string text;
+  std::array<char, 65536> buffer{};
+  while (in && text.size() <= kMaxConfigBytes) {
+    in.read(buffer.data(), buffer.size());
+    text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
+    check_interrupt();
+  }
   if (in.bad()) throw ConfigError(path + ": cannot read the config file");
-  return text.str();
+  if (text.size() > kMaxConfigBytes)
+    throw ConfigError(
+        fmt::format("{}: more than the {} bytes (1 MiB) a config file may hold "
+                    "({}): is it a config file?",
+                    path, kMaxConfigBytes,
+                    fs::is_regular_file(status) ? "it grew while read" : "not a regular file"));
+  return text;
 }
 
 LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {

@@ -1,0 +1,64 @@
+#pragma once
+// A config as a tree of keys, read strictly from YAML text: what fbosim cannot read faithfully
+// is refused with the file, line and key, never ignored (docs/CONFIG.md, "How a config file is
+// read"):
+//   - the text: at most kMaxConfigBytes of UTF-8 without control characters; one YAML
+//     document; no tags but the core schema's (!!str, !!int, !!float, !!bool, !!null, !!map,
+//     !!seq); at most kMaxConfigNodes values with aliases expanded; nesting that yaml-cpp
+//     refuses is named as such;
+//   - the keys: names (not null, lists or maps); a dotted key is a path, read exactly as
+//     `--set` reads it (`server.dp: false` is `server: {dp: false}`); every key is given once,
+//     in whichever spelling, and the YAML 1.1 merge key `<<` is refused.
+// `--set` overrides are applied in order on top: the last one given for a key wins, and a
+// mapping value sets the keys it names and leaves the others (`--set server={dp: false}` is
+// `--set server.dp=false`).
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+namespace fbosim::sim {
+
+/// The largest config file (or --set value) read: configs are a few kB; the bound keeps a
+/// wrong file (/dev/zero, a data file) from taking time and memory.
+inline constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
+/// The most YAML values (scalars, lists, mappings) a config may hold, aliases expanded: the
+/// bound on alias bombs ("billion laughs").
+inline constexpr std::size_t kMaxConfigNodes = 100000;
+
+/// `text` parsed as one YAML document with the checks above (not those of the keys); throws
+/// ConfigError "<source>:<line>:<column>: <what>".
+YAML::Node parse_yaml_strictly(const std::string& text, const std::string& source);
+
+/// "a.b.c" -> {"a", "b", "c"}; throws ConfigError "<where>: ..." if a part is empty ("a..b").
+std::vector<std::string> split_dotted_key(const std::string& key, const std::string& where);
+
+class ConfigTree {
+ public:
+  /// The keys of the config text (an empty document: none). source names it in messages.
+  static ConfigTree from_text(const std::string& text, const std::string& source);
+  ConfigTree(ConfigTree&&) noexcept;
+  ConfigTree& operator=(ConfigTree&&) noexcept;
+  ~ConfigTree();
+
+  /// Drops a top-level key and all it holds (the `sweep:` section of a single experiment).
+  void remove(const std::string& key);
+  /// Applies `key=value` (--set; the value is YAML text) on top of the keys given so far.
+  void apply_override(const std::string& assignment);
+  /// The tree as a yaml-cpp mapping for ConfigReader (the values keep their lines and tags).
+  YAML::Node to_yaml() const;
+  /// Where every key was given, by dotted key: "line 3" or "--set a.b=1".
+  std::map<std::string, std::string> origins() const;
+
+  struct Node;
+
+ private:
+  explicit ConfigTree(std::string source);
+  std::string source_;
+  std::unique_ptr<Node> root_;
+};
+
+}  // namespace fbosim::sim
