@@ -1,11 +1,19 @@
 #include "sim/experiment/config_loader.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -235,20 +243,68 @@ LoadedConfig load_config_text(const std::string& text, const std::string& source
   }
 }
 
+namespace {
+
+std::string too_long(const std::string& path, const std::string& why) {
+  return fmt::format(
+      "{}: more than the {} bytes (1 MiB) a config file may hold ({}): is it a "
+      "config file?",
+      path, kMaxConfigBytes, why);
+}
+
+// A file that is not regular (a pipe, /dev/stdin, a device), read without blocking: up to the
+// bound (/dev/zero is refused after 1 MiB), until an interrupt, and for at most kSilence
+// without data (a FIFO that nobody writes to would otherwise wait for ever).
+std::string read_stream(const std::string& path) {
+  constexpr auto kSilence = std::chrono::seconds(10);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    throw ConfigError(
+        fmt::format("{}: cannot open the config file: {}", path, std::strerror(errno)));
+  const std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) {
+    ::close(*f);
+    delete f;
+  });
+  std::string text;
+  std::array<char, 65536> buffer{};
+  auto last = std::chrono::steady_clock::now();
+  while (true) {
+    pollfd p{fd, POLLIN, 0};
+    const int ready = ::poll(&p, 1, 100);
+    check_interrupt();
+    if (ready == 0 || (ready < 0 && errno == EINTR)) {
+      if (std::chrono::steady_clock::now() - last > kSilence)
+        throw ConfigError(fmt::format("{}: no data for {} s (a pipe that nobody writes to?)", path,
+                                      kSilence.count()));
+      continue;
+    }
+    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    if (n == 0) return text;
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EINTR) continue;
+      throw ConfigError(
+          fmt::format("{}: cannot read the config file: {}", path, std::strerror(errno)));
+    }
+    text.append(buffer.data(), static_cast<std::size_t>(n));
+    if (text.size() > kMaxConfigBytes) throw ConfigError(too_long(path, "not a regular file"));
+    last = std::chrono::steady_clock::now();
+  }
+}
+
+}  // namespace
+
 std::string read_config_text(const std::string& path) {
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
   if (fs::is_directory(status)) throw ConfigError(path + ": is a directory, not a config file");
-  // A regular file's size is known before reading; anything else (a pipe, /dev/stdin, a
-  // device such as /dev/zero) is read up to the bound and refused past it.
-  if (fs::is_regular_file(status)) {
-    const std::uintmax_t size = fs::file_size(path, ec);
-    if (!ec && size > kMaxConfigBytes)
-      throw ConfigError(
-          fmt::format("{}: {} bytes, more than the {} bytes (1 MiB) a config file "
-                      "may hold: is it a config file?",
-                      path, size, kMaxConfigBytes));
-  }
+  if (fs::exists(status) && !fs::is_regular_file(status)) return read_stream(path);
+  // A regular file's size is known before reading.
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (!ec && size > kMaxConfigBytes)
+    throw ConfigError(
+        fmt::format("{}: {} bytes, more than the {} bytes (1 MiB) a config file "
+                    "may hold: is it a config file?",
+                    path, size, kMaxConfigBytes));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": cannot open the config file");
   std::string text;
@@ -256,15 +312,9 @@ std::string read_config_text(const std::string& path) {
   while (in && text.size() <= kMaxConfigBytes) {
     in.read(buffer.data(), buffer.size());
     text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
-    check_interrupt();
   }
   if (in.bad()) throw ConfigError(path + ": cannot read the config file");
-  if (text.size() > kMaxConfigBytes)
-    throw ConfigError(
-        fmt::format("{}: more than the {} bytes (1 MiB) a config file may hold "
-                    "({}): is it a config file?",
-                    path, kMaxConfigBytes,
-                    fs::is_regular_file(status) ? "it grew while read" : "not a regular file"));
+  if (text.size() > kMaxConfigBytes) throw ConfigError(too_long(path, "it grew while read"));
   return text;
 }
 
