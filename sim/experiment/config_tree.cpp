@@ -287,10 +287,20 @@ std::string line_text(const YAML::Mark& m) {
   return m.is_null() ? "the value" : "line " + std::to_string(m.line + 1);
 }
 
+// A key path deeper than kMaxKeyDepth is refused before the tree grows that deep (its walks
+// recurse by level).
+void check_depth(std::size_t depth, const std::string& key, const std::string& where) {
+  if (depth > kMaxKeyDepth)
+    throw ConfigError(
+        fmt::format("{}: the key '{}' is {} levels deep; no key is more than 3, and "
+                    "more than {} are refused",
+                    where, shorten(key), depth, kMaxKeyDepth));
+}
+
 // The entries of one YAML mapping merged into `dst` (whose dotted path is `prefix`): a key
 // given twice in the mapping, or a path given by two spellings unless both are mappings, is an
 // error naming both places.
-void merge_yaml_map(Node& dst, const YAML::Node& map, const std::string& prefix,
+void merge_yaml_map(Node& dst, const YAML::Node& map, const std::string& prefix, std::size_t depth,
                     const std::string& source, bool file) {
   // In a --set value, every key was given by that --set (the value's own lines mean nothing).
   const auto line_of = [&](const YAML::Mark& m) { return file ? line_text(m) : source; };
@@ -298,7 +308,7 @@ void merge_yaml_map(Node& dst, const YAML::Node& map, const std::string& prefix,
   for (const auto& kv : map) {
     const YAML::Node& key = kv.first;
     const std::string here =
-        key.Mark().is_null() ? source : fmt::format("{}:{}", source, key.Mark().line + 1);
+        !file || key.Mark().is_null() ? source : fmt::format("{}:{}", source, key.Mark().line + 1);
     if (!key.IsScalar())
       throw ConfigError(
           fmt::format("{}: a key must be a name, got '{}'{}", here,
@@ -317,6 +327,7 @@ void merge_yaml_map(Node& dst, const YAML::Node& map, const std::string& prefix,
                       "write the keys out",
                       here));
     const std::vector<std::string> parts = split_dotted_key(text, here);
+    check_depth(depth + parts.size(), prefix + text, here);
     const std::string origin = line_of(key.Mark());
     Node* cur = &dst;
     std::string path = prefix;
@@ -342,7 +353,7 @@ void merge_yaml_map(Node& dst, const YAML::Node& map, const std::string& prefix,
                                       last ? "" : " through '" + shorten(prefix + text) + "'"));
       }
       cur = child;
-      if (last) merge_yaml_map(*cur, kv.second, path + ".", source, file);
+      if (last) merge_yaml_map(*cur, kv.second, path + ".", depth + parts.size(), source, file);
       path += ".";
     }
   }
@@ -426,7 +437,7 @@ ConfigTree ConfigTree::from_text(const std::string& text, const std::string& sou
         fmt::format("{}: the top level must be a mapping of keys (key: value), "
                     "got '{}'",
                     source, shorten(yaml_text_of(root))));
-  merge_yaml_map(*tree.root_, root, "", source, true);
+  merge_yaml_map(*tree.root_, root, "", 0, source, true);
   return tree;
 }
 
@@ -444,6 +455,7 @@ void ConfigTree::apply_override(const std::string& assignment) {
   const std::string key = trim(assignment.substr(0, eq));
   if (eq == std::string::npos || key.empty()) throw ConfigError(where + ": expected key=value");
   const std::vector<std::string> parts = split_dotted_key(key, where);
+  check_depth(parts.size(), key, where);
   const std::string text = assignment.substr(eq + 1);
   auto value = std::make_unique<Node>();
   value->origin = where;
@@ -453,7 +465,7 @@ void ConfigTree::apply_override(const std::string& assignment) {
     const YAML::Node parsed = parse_yaml_strictly(text, where);
     if (parsed.IsMap()) {
       value->map = true;
-      merge_yaml_map(*value, parsed, key + ".", where, false);
+      merge_yaml_map(*value, parsed, key + ".", parts.size(), where, false);
     } else {
       value->leaf = parsed;
     }

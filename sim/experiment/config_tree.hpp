@@ -6,9 +6,10 @@
 //     document; no tags but the core schema's (!!str, !!int, !!float, !!bool, !!null, !!map,
 //     !!seq); at most kMaxConfigNodes values with aliases expanded; nesting that yaml-cpp
 //     refuses is named as such;
-//   - the keys: names (not null, lists or maps); a dotted key is a path, read exactly as
-//     `--set` reads it (`server.dp: false` is `server: {dp: false}`); every key is given once,
-//     in whichever spelling, and the YAML 1.1 merge key `<<` is refused.
+//   - the keys: names (not null, lists or maps), at most kMaxKeyDepth levels deep; a dotted
+//     key is a path, read exactly as `--set` reads it (`server.dp: false` is `server: {dp:
+//     false}`); every key is given once, in whichever spelling, and the YAML 1.1 merge key
+//     `<<` is refused.
 // `--set` overrides are applied in order on top: the last one given for a key wins, and a
 // mapping value sets the keys it names and leaves the others (`--set server={dp: false}` is
 // `--set server.dp=false`).
@@ -28,6 +29,9 @@ inline constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
 /// The most YAML values (scalars, lists, mappings) a config may hold, aliases expanded: the
 /// bound on alias bombs ("billion laughs").
 inline constexpr std::size_t kMaxConfigNodes = 100000;
+/// The most levels of a key path (a.b.c is 3; fbosim's deepest keys have 3), dotted and nested
+/// together: the bound on the recursion of the tree's walks.
+inline constexpr std::size_t kMaxKeyDepth = 64;
 
 /// `text` parsed as one YAML document with the checks above (not those of the keys); throws
 /// ConfigError "<source>:<line>:<column>: <what>".

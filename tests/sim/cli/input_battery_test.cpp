@@ -571,6 +571,10 @@ std::vector<Case> all_cases() {
     bomb += "}\n";
   }
   run("config read", "run {cfg} --quiet", {"battery.yaml", "aliases expanded"}, 1, bomb);
+  std::string path = "a";
+  for (int i = 0; i < 50000; ++i) path += ".a";
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "50001 levels"}, 1,
+      base + "? " + path + "\n: 1\n");
   run("config read", "run /dev/zero --quiet", {"/dev/zero", "1 MiB"});
   run("config read", "config /dev/zero", {"/dev/zero", "1 MiB"});
   cases.push_back({"config read",

@@ -475,6 +475,20 @@ TEST_CASE("deep nesting, alias bombs and huge texts are refused at once") {
     bomb += "]\n";
   }
   CHECK_THROWS_WITH(load(bomb), Catch::Contains("aliases expanded"));
+  // A key path of thousands of levels (dotted, nested, or both) stops at kMaxKeyDepth, before
+  // any walk of the tree recurses that deep.
+  std::string path = "a";
+  for (int i = 0; i < 20000; ++i) path += ".a";
+  CHECK_THROWS_WITH(load("? " + path + "\n: 1\n"),
+                    Catch::Contains("test.yaml:1") && Catch::Contains("20001 levels"));
+  CHECK_THROWS_WITH(load("", {path + "=1"}), Catch::Contains("--set") && Catch::Contains("levels"));
+  std::string nested;
+  for (int i = 0; i < 70; ++i) nested += std::string(2 * i, ' ') + "k:\n";
+  CHECK_THROWS_WITH(load(nested + std::string(140, ' ') + "x: 1\n"),
+                    Catch::Contains("test.yaml:65") && Catch::Contains("65 levels"));
+  std::string deepest = "a";
+  for (std::size_t i = 1; i < kMaxKeyDepth; ++i) deepest += ".a";
+  CHECK_THROWS_WITH(load(deepest + ": 1\n"), Catch::Contains("unknown key"));
   CHECK_THROWS_WITH(load("rounds: 2\n" + std::string(kMaxConfigBytes, '#')),
                     Catch::Contains("1 MiB"));
   // Long keys and values are cut in messages; YAML itself allows no key of over 1024
