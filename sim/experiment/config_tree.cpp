@@ -17,8 +17,17 @@ namespace fbosim::sim {
 
 namespace {
 
+// "<file>:<line>:<column>", or for a --set value (a line of the command line, named by its
+// source "--set ...") "--set ... (column C)".
+std::string at(const std::string& source, int line, int column) {
+  if (source.rfind("--set ", 0) == 0)
+    return line == 0 ? fmt::format("{} (column {})", source, column + 1)
+                     : fmt::format("{} (line {}, column {})", source, line + 1, column + 1);
+  return fmt::format("{}:{}:{}", source, line + 1, column + 1);
+}
+
 std::string at(const std::string& source, const YAML::Mark& m) {
-  return m.is_null() ? source : fmt::format("{}:{}:{}", source, m.line + 1, m.column + 1);
+  return m.is_null() ? source : at(source, m.line, m.column);
 }
 
 std::string tag_name(const std::string& tag) {
@@ -33,10 +42,9 @@ void check_characters(const std::string& text, const std::string& source) {
   int line = 1;
   std::size_t line_start = 0;
   const auto fail = [&](std::size_t i, const std::string& what) {
-    throw ConfigError(
-        fmt::format("{}:{}:{}: {}: a config is YAML text (UTF-8, no control "
-                    "characters but tab and line ends)",
-                    source, line, i - line_start + 1, what));
+    throw ConfigError(fmt::format(
+        "{}: {}: a config is YAML text (UTF-8, no control characters but tab and line ends)",
+        at(source, line - 1, static_cast<int>(i - line_start)), what));
   };
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   const std::size_t n = text.size();
@@ -190,8 +198,7 @@ class StrictEvents : public YAML::EventHandler {
 // yaml-cpp's message for text it cannot parse, with a hint where it is a tab.
 std::string parse_error(const std::string& text, const std::string& source,
                         const YAML::ParserException& e) {
-  std::string msg = fmt::format("{}:{}:{}: malformed YAML: {}", source, e.mark.line + 1,
-                                e.mark.column + 1, e.msg);
+  std::string msg = fmt::format("{}: malformed YAML: {}", at(source, e.mark), e.msg);
   std::istringstream in(text);
   std::string line;
   for (int k = 0; k <= e.mark.line && std::getline(in, line); ++k) {
@@ -225,9 +232,8 @@ YAML::Node parse_yaml_strictly(const std::string& text, const std::string& sourc
     return YAML::Load(text);
   } catch (const YAML::DeepRecursion& e) {
     throw ConfigError(
-        fmt::format("{}:{}:{}: the YAML nests deeper than fbosim reads (no key "
-                    "nests more than 3 levels)",
-                    source, e.mark.line + 1, e.mark.column + 1));
+        fmt::format("{}: the YAML nests deeper than fbosim reads (no key nests more than 3 levels)",
+                    at(source, e.mark)));
   } catch (const YAML::ParserException& e) {
     throw ConfigError(parse_error(text, source, e));
   }

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/experiment/config_reader.hpp"
 #include "sim/experiment/yaml_scalar.hpp"
 
 namespace fbosim::sim {
@@ -66,14 +67,17 @@ std::string value_key(const std::string& text) {
 }
 
 void check_unique_values(const SweepGrid& g, const std::string& where) {
-  if (g.values.empty()) throw std::invalid_argument(where + ": grid '" + g.key + "' has no values");
+  if (g.values.empty())
+    throw std::invalid_argument(where + ": grid '" + shorten(g.key) + "' has no values");
   std::map<std::string, std::string> seen;  // value -> the text that gave it first
   for (const std::string& v : g.values) {
-    if (v.empty()) throw std::invalid_argument(where + ": grid '" + g.key + "' has an empty value");
+    if (v.empty())
+      throw std::invalid_argument(where + ": grid '" + shorten(g.key) + "' has an empty value");
     const auto [it, fresh] = seen.emplace(value_key(v), v);
     if (!fresh)
-      throw std::invalid_argument(where + ": grid '" + g.key + "' repeats the value '" + v + "'" +
-                                  (it->second == v ? "" : " (equal to '" + it->second + "')"));
+      throw std::invalid_argument(
+          where + ": grid '" + shorten(g.key) + "' repeats the value '" + shorten(v) + "'" +
+          (it->second == v ? "" : " (equal to '" + shorten(it->second) + "')"));
   }
 }
 
@@ -86,28 +90,57 @@ std::vector<std::string> SweepPoint::overrides() const {
 }
 
 SweepGrid parse_grid(const std::string& arg) {
+  const std::string where = "--grid " + shorten(arg);
   const auto eq = arg.find('=');
   if (eq == std::string::npos || eq == 0 || trim(arg.substr(0, eq)).empty())
-    throw std::invalid_argument("--grid " + arg + ": expected KEY=V1,V2,...");
+    throw std::invalid_argument(where + ": expected KEY=V1,V2,...");
   SweepGrid g{trim(arg.substr(0, eq)), {}};
   if (("." + g.key + ".").find("..") != std::string::npos)
-    throw std::invalid_argument("--grid " + arg + ": the key '" + g.key +
+    throw std::invalid_argument(where + ": the key '" + g.key +
                                 "' has an empty part (a dotted key is a path: names between the "
                                 "dots)");
+  // Split at the commas outside [...], {...} and quotes (a value is YAML text).
+  const std::string values = arg.substr(eq + 1);
   std::string current;
   int depth = 0;
-  for (char c : arg.substr(eq + 1)) {
-    if (c == '[' || c == '{') ++depth;
-    if (c == ']' || c == '}') --depth;
+  char quote = 0;   // the quote open, if any
+  char before = 0;  // the last character of current but blanks (0: none)
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const char c = values[i];
+    if (quote) {
+      if (c == '\\' && quote == '"' && i + 1 < values.size()) {
+        current += c;
+        current += values[++i];
+        continue;
+      }
+      if (c == quote) quote = 0;
+      current += c;
+      before = c;
+      continue;
+    }
+    // A quote opens a scalar only where one may start: first in a value or after [ { , :.
+    if ((c == '"' || c == '\'') &&
+        (before == 0 || std::string("[{,:").find(before) != std::string::npos)) {
+      quote = c;
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ']' || c == '}') && --depth < 0) {
+      throw std::invalid_argument(where + ": a '" + std::string(1, c) +
+                                  "' without its opening bracket");
+    }
     if (c == ',' && depth == 0) {
       g.values.push_back(trim(current));
       current.clear();
+      before = 0;
     } else {
       current += c;
+      if (c != ' ' && c != '\t') before = c;
     }
   }
+  if (quote || depth > 0)
+    throw std::invalid_argument(where + ": an unclosed " + (quote ? "quote" : "bracket"));
   g.values.push_back(trim(current));
-  check_unique_values(g, "--grid " + arg);
+  check_unique_values(g, where);
   return g;
 }
 

@@ -509,6 +509,12 @@ std::vector<Case> all_cases() {
       base + "sweep: {seed: ['3']}\n");
   run("config read", "sweep {cfg} --quiet --grid server..z=1,2",
       {"fbosim: error:", "--grid", "empty part"}, 2);
+  run("config read", "sweep {cfg} --quiet --grid 'rounds=[1,2'",
+      {"fbosim: error:", "--grid", "unclosed bracket"}, 2);
+  run("config read", "sweep {cfg} --quiet --grid 'rounds=1]],2'",
+      {"fbosim: error:", "--grid", "']' without"}, 2);
+  run("config read", "sweep {cfg} --quiet --grid \"name='a,b\"",
+      {"fbosim: error:", "--grid", "unclosed quote"}, 2);
   // What YAML says otherwise than fbosim would read: refused, naming file, line and key.
   run("config read", "run {cfg} --quiet", {"battery.yaml:9", "second YAML document"}, 1,
       base + "---\nrounds: 3\n");

@@ -123,6 +123,24 @@ TEST_CASE("a swept key may be dotted, nested or a dotted key of the top level, i
   CHECK_THROWS_WITH(parse_grid("server..z=1,2"), Catch::Contains("empty part"));
 }
 
+TEST_CASE("--grid splits at commas outside brackets and quotes, and refuses unbalanced ones") {
+  CHECK(parse_grid("name='a,b',c").values == std::vector<std::string>{"'a,b'", "c"});
+  CHECK(parse_grid("name=\"a,\\\"b\",c").values == std::vector<std::string>{"\"a,\\\"b\"", "c"});
+  CHECK(parse_grid("name=it's,x").values == std::vector<std::string>{"it's", "x"});
+  CHECK(parse_grid("x=[1, 'a,]'],{k: \"v,}\"}").values ==
+        std::vector<std::string>{"[1, 'a,]']", "{k: \"v,}\"}"});
+  CHECK_THROWS_WITH(parse_grid("rounds=[1,2"), Catch::Contains("unclosed bracket"));
+  CHECK_THROWS_WITH(parse_grid("rounds=1],2"), Catch::Contains("']' without"));
+  CHECK_THROWS_WITH(parse_grid("rounds=1,'2"), Catch::Contains("unclosed quote"));
+  // Messages stay short for a long argument.
+  try {
+    parse_grid("rounds=" + std::string(100000, '['));
+    FAIL("accepted");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()).size() < 200);
+  }
+}
+
 TEST_CASE("choose_jobs keeps jobs x threads within the cores unless both are given") {
   auto j = choose_jobs(0, 0, 30, 16);
   CHECK((j.jobs == 16 && j.threads == 1 && !j.oversubscribed));
