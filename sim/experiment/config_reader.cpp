@@ -169,7 +169,10 @@ void ConfigReader::reject_unknown_keys() const {
     for (const auto& kv : node) {
       const std::string key = prefix + kv.first.Scalar();
       if (read_.count(key)) continue;
-      if (kv.second.IsMap()) {
+      // An empty mapping is unknown unless it holds keys that were read (`server: {}`).
+      const auto inside = read_.lower_bound(key + ".");
+      const bool holds_read = inside != read_.end() && inside->rfind(key + ".", 0) == 0;
+      if (kv.second.IsMap() && (kv.second.size() > 0 || holds_read)) {
         walk(kv.second, key + ".");
       } else {
         unknown.push_back(key);

@@ -134,7 +134,7 @@ class StrictEvents : public YAML::EventHandler {
 
   [[noreturn]] void second_document(const YAML::Mark& mark) const {
     throw ConfigError(fmt::format(
-        "{}: a second YAML document (after '---'; it starts at line {}): a config is one "
+        "{}: a second YAML document (after '---' or '...', from line {}): a config is one "
         "document, and fbosim would read only the first",
         at(source_, mark), document_.line + 1));
   }

@@ -60,6 +60,9 @@ TEST_CASE("an unknown key is an error naming it, in the file and through --set")
                     Catch::Contains("test.yaml") && Catch::Contains("server.smapling_rate"));
   CHECK_THROWS_WITH(load("", {"rff.featurs=3"}), Catch::Contains("rff.featurs"));
   CHECK_THROWS_AS(load("bogus: 1\n"), ConfigError);
+  // An empty mapping under an unknown name is unknown too; under a known one it is nothing.
+  CHECK_THROWS_WITH(load("sever: {}\n"), Catch::Contains("'sever' (line 1)"));
+  CHECK(load("server: {}\nexploration: {weights: {}}\n").spec.rounds == 60);
 }
 
 TEST_CASE("out-of-range and mistyped values name the key and the value") {
