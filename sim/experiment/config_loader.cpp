@@ -26,6 +26,7 @@
 #include "sim/experiment/interrupt.hpp"
 #include "sim/experiment/model_keys.hpp"
 #include "sim/experiment/resource_estimate.hpp"
+#include "sim/experiment/sweep_plan.hpp"
 
 namespace fbosim::sim {
 
@@ -229,9 +230,15 @@ ExperimentSpec read_spec(ConfigReader& r, const std::string& default_name) {
 
 LoadedConfig load_config_text(const std::string& text, const std::string& source,
                               const std::string& name, const std::vector<std::string>& overrides) {
-  ConfigTree tree = ConfigTree::from_text(text, source);
+  const YAML::Node root = parse_yaml_strictly(text, source);
+  ConfigTree tree = ConfigTree::from_yaml(root, source);
   // A `sweep:` section lists the grids of `fbosim sweep` (sweep_plan.hpp); a single
-  // experiment is the config without it.
+  // experiment is the config without it, but a malformed section is an error here too.
+  try {
+    (void)grids_from_yaml(root, source);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
   tree.remove("sweep");
   for (const std::string& o : overrides) tree.apply_override(o);
   ConfigReader reader(tree, source);

@@ -435,7 +435,10 @@ ConfigTree& ConfigTree::operator=(ConfigTree&&) noexcept = default;
 ConfigTree::~ConfigTree() = default;
 
 ConfigTree ConfigTree::from_text(const std::string& text, const std::string& source) {
-  const YAML::Node root = parse_yaml_strictly(text, source);
+  return from_yaml(parse_yaml_strictly(text, source), source);
+}
+
+ConfigTree ConfigTree::from_yaml(const YAML::Node& root, const std::string& source) {
   ConfigTree tree(source);
   if (!root || root.IsNull()) return tree;
   if (!root.IsMap())

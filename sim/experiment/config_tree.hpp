@@ -44,6 +44,8 @@ class ConfigTree {
  public:
   /// The keys of the config text (an empty document: none). source names it in messages.
   static ConfigTree from_text(const std::string& text, const std::string& source);
+  /// The same from the text parsed by parse_yaml_strictly.
+  static ConfigTree from_yaml(const YAML::Node& root, const std::string& source);
   ConfigTree(ConfigTree&&) noexcept;
   ConfigTree& operator=(ConfigTree&&) noexcept;
   ~ConfigTree();

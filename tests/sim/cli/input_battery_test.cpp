@@ -507,6 +507,8 @@ std::vector<Case> all_cases() {
       base + "sweep.rounds: [2, 0]\n");
   run("config read", "sweep {cfg} --quiet", {"battery.yaml", "seed", "quoted"}, 1,
       base + "sweep: {seed: ['3']}\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml", "sweep", "mapping"}, 1,
+      base + "sweep: [1, 2]\n");
   run("config read", "sweep {cfg} --quiet --grid server..z=1,2",
       {"fbosim: error:", "--grid", "empty part"}, 2);
   run("config read", "sweep {cfg} --quiet --grid 'rounds=[1,2'",

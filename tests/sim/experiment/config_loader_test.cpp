@@ -348,6 +348,13 @@ TEST_CASE("a key given in two spellings, or twice in one mapping, names both lin
       load("server: {dp: true}\nrounds: 2\nserver: {clip_norm: 2}\n"),
       Catch::Contains("server") && Catch::Contains("line 1") && Catch::Contains("line 3"));
   CHECK_THROWS_WITH(load("a..b: 1\n"), Catch::Contains("a..b") && Catch::Contains("empty part"));
+  // A single experiment leaves the sweep section out, but not a malformed one.
+  CHECK(load("rounds: 2\nsweep: {seed: [1, 2]}\nsweep.runs: [3]\n").spec.rounds == 2);
+  CHECK_THROWS_WITH(load("rounds: 2\nsweep: 3\n"),
+                    Catch::Contains("sweep") && Catch::Contains("mapping"));
+  CHECK_THROWS_WITH(load("sweep: {seed: [1]}\nsweep.seed: [2]\n"), Catch::Contains("sweep.seed") &&
+                                                                       Catch::Contains("line 1") &&
+                                                                       Catch::Contains("line 2"));
   CHECK_THROWS_WITH(load(".rounds: 1\n"), Catch::Contains("empty part"));
   CHECK_THROWS_WITH(load("rounds.: 1\n"), Catch::Contains("empty part"));
 }
