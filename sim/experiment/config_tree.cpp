@@ -36,8 +36,8 @@ std::string tag_name(const std::string& tag) {
 }
 
 // The bytes YAML text may hold (YAML 1.2.2, sec. 5.1: c-printable, UTF-8): refuses control
-// characters, a lone carriage return (yaml-cpp does not take it for a line break) and invalid
-// UTF-8, naming the line and column.
+// characters (C1 included, and U+0085, a line break in YAML 1.1), a lone carriage return
+// (yaml-cpp does not take it for a line break) and invalid UTF-8, naming line and column.
 void check_characters(const std::string& text, const std::string& source) {
   int line = 1;
   std::size_t line_start = 0;
@@ -64,7 +64,10 @@ void check_characters(const std::string& text, const std::string& source) {
       fail(i, fmt::format("the control character 0x{:02x}", c));
     if (c < 0x80) continue;
     // A UTF-8 sequence: its length, the smallest code point it may encode (no overlongs).
-    const int extra = c >= 0xf0 && c <= 0xf4 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 && c < 0xe0 ? 1 : -1;
+    const int extra = c >= 0xc2 && c <= 0xdf   ? 1
+                      : c >= 0xe0 && c <= 0xef ? 2
+                      : c >= 0xf0 && c <= 0xf4 ? 3
+                                               : -1;
     std::uint32_t cp = extra == 3 ? c & 0x07 : extra == 2 ? c & 0x0f : c & 0x1f;
     bool ok = extra > 0;
     for (int k = 1; ok && k <= extra; ++k) {
@@ -77,7 +80,7 @@ void check_characters(const std::string& text, const std::string& source) {
     const std::uint32_t least = extra == 3 ? 0x10000 : extra == 2 ? 0x800 : 0x80;
     if (!ok || cp < least || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
       fail(i, fmt::format("invalid UTF-8 (byte 0x{:02x})", c));
-    if ((cp >= 0x80 && cp <= 0x9f && cp != 0x85) || cp == 0xfffe || cp == 0xffff)
+    if ((cp >= 0x80 && cp <= 0x9f) || cp == 0xfffe || cp == 0xffff)
       fail(i, fmt::format("the control character U+{:04X}", cp));
     i += static_cast<std::size_t>(extra);
   }

@@ -461,6 +461,11 @@ TEST_CASE("text that is not YAML is refused with its line and column") {
                     Catch::Contains("test.yaml:2:7") && Catch::Contains("UTF-8"));
   CHECK_THROWS_WITH(load("name: \xc0\xae\n"), Catch::Contains("UTF-8"));      // overlong '.'
   CHECK_THROWS_WITH(load("name: \xed\xa0\x80\n"), Catch::Contains("UTF-8"));  // a surrogate
+  CHECK_THROWS_WITH(load("name: \xf8\x88\x80\x80\x80\n"), Catch::Contains("UTF-8"));  // 5 bytes
+  CHECK_THROWS_WITH(load("name: \xf4\x90\x80\x80\n"), Catch::Contains("UTF-8"));      // > U+10FFFF
+  CHECK_THROWS_WITH(load("name: a\xc2\x80\n"), Catch::Contains("U+0080"));            // C1
+  CHECK_THROWS_WITH(load("name: a\xc2\x85\n"), Catch::Contains("U+0085"));            // NEL
+  CHECK_THROWS_WITH(load("name: \xe2\x82\n"), Catch::Contains("UTF-8"));              // cut short
   CHECK_THROWS_WITH(load("name: a\x1b[31m\n"), Catch::Contains("0x1b"));
   CHECK_THROWS_WITH(load("rounds: 2\rruns: 1\r"), Catch::Contains("carriage return"));
   CHECK_THROWS_WITH(load("server:\n\tdp: false\n"),
