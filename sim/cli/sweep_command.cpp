@@ -14,7 +14,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/core/thread_pool.hpp"
 #include "sim/experiment/config_loader.hpp"
-#include "sim/experiment/config_tree.hpp"
+#include "sim/experiment/strict_yaml.hpp"
 #include "sim/experiment/interrupt.hpp"
 #include "sim/experiment/sweep_plan.hpp"
 #include "sim/experiment/sweep_runner.hpp"

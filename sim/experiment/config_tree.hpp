@@ -2,10 +2,7 @@
 // A config as a tree of keys, read strictly from YAML text: what fbosim cannot read faithfully
 // is refused with the file, line and key, never ignored (docs/CONFIG.md, "How a config file is
 // read"):
-//   - the text: at most kMaxConfigBytes of UTF-8 without control characters; one YAML
-//     document; no tags but the core schema's (!!str, !!int, !!float, !!bool, !!null, !!map,
-//     !!seq); at most kMaxConfigNodes values with aliases expanded; nesting that yaml-cpp
-//     refuses is named as such;
+//   - the text: as parse_yaml_strictly checks it (strict_yaml.hpp);
 //   - the keys: names (not null, lists or maps), at most kMaxKeyDepth levels deep; a dotted
 //     key is a path, read exactly as `--set` reads it (`server.dp: false` is `server: {dp:
 //     false}`); every key is given once, in whichever spelling, and the YAML 1.1 merge key
@@ -21,21 +18,13 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "sim/experiment/strict_yaml.hpp"
+
 namespace fbosim::sim {
 
-/// The largest config file (or --set value) read: configs are a few kB; the bound keeps a
-/// wrong file (/dev/zero, a data file) from taking time and memory.
-inline constexpr std::size_t kMaxConfigBytes = std::size_t{1} << 20;
-/// The most YAML values (scalars, lists, mappings) a config may hold, aliases expanded: the
-/// bound on alias bombs ("billion laughs").
-inline constexpr std::size_t kMaxConfigNodes = 100000;
 /// The most levels of a key path (a.b.c is 3; fbosim's deepest keys have 3), dotted and nested
 /// together: the bound on the recursion of the tree's walks.
 inline constexpr std::size_t kMaxKeyDepth = 64;
-
-/// `text` parsed as one YAML document with the checks above (not those of the keys); throws
-/// ConfigError "<source>:<line>:<column>: <what>".
-YAML::Node parse_yaml_strictly(const std::string& text, const std::string& source);
 
 /// "a.b.c" -> {"a", "b", "c"}; throws ConfigError "<where>: ..." if a part is empty ("a..b").
 std::vector<std::string> split_dotted_key(const std::string& key, const std::string& where);
