@@ -14,6 +14,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/core/thread_pool.hpp"
 #include "sim/experiment/config_loader.hpp"
+#include "sim/experiment/strict_yaml.hpp"
 #include "sim/experiment/interrupt.hpp"
 #include "sim/experiment/sweep_plan.hpp"
 #include "sim/experiment/sweep_runner.hpp"
@@ -56,8 +57,8 @@ void run(const SweepArgs& a) {
   } catch (const std::invalid_argument& e) {
     throw CLI::ValidationError(e.what());
   }
-  const sim::SweepPlan plan(
-      sim::combine_grids(sim::grids_from_yaml(YAML::Load(text), a.config), cli_grids));
+  const sim::SweepPlan plan(sim::combine_grids(
+      sim::grids_from_yaml(sim::parse_yaml_strictly(text, a.config), a.config), cli_grids));
 
   options.out_dir = a.out.empty() ? "results/" + base.spec.name + "_sweep" : a.out;
   const int hardware = core::ThreadPool::hardware_threads();

@@ -1,10 +1,19 @@
 #include "sim/experiment/config_loader.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <array>
+#include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -13,13 +22,18 @@
 
 #include "algorithms/privacy/accountant.hpp"
 #include "sim/experiment/algorithm_registry.hpp"
+#include "sim/experiment/config_tree.hpp"
+#include "sim/experiment/interrupt.hpp"
 #include "sim/experiment/model_keys.hpp"
 #include "sim/experiment/resource_estimate.hpp"
 #include "sim/experiment/run_epsilon.hpp"
+#include "sim/experiment/sweep_plan.hpp"
 
 namespace fbosim::sim {
 
 namespace {
+
+namespace fs = std::filesystem;
 
 // "a, b,c" -> {"a", "b", "c"} (empty items dropped, duplicates kept once, order kept).
 std::vector<std::string> split_list(const std::string& text) {
@@ -215,18 +229,18 @@ ExperimentSpec read_spec(ConfigReader& r, const std::string& default_name) {
 
 LoadedConfig load_config_text(const std::string& text, const std::string& source,
                               const std::string& name, const std::vector<std::string>& overrides) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw ConfigError(fmt::format("{}:{}:{}: malformed YAML: {}", source, e.mark.line + 1,
-                                  e.mark.column + 1, e.msg));
-  }
+  const YAML::Node root = parse_yaml_strictly(text, source);
+  ConfigTree tree = ConfigTree::from_yaml(root, source);
   // A `sweep:` section lists the grids of `fbosim sweep` (sweep_plan.hpp); a single
-  // experiment is the config without it.
-  if (root.IsMap()) root.remove("sweep");
-  for (const std::string& o : overrides) ConfigReader::apply_override(root, o);
-  ConfigReader reader(root, source);
+  // experiment is the config without it, but a malformed section is an error here too.
+  try {
+    (void)grids_from_yaml(root, source);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(e.what());
+  }
+  tree.remove("sweep");
+  for (const std::string& o : overrides) tree.apply_override(o);
+  ConfigReader reader(tree, source);
   try {
     ExperimentSpec spec = read_spec(reader, name);
     return {std::move(spec), reader.resolved()};
@@ -235,16 +249,79 @@ LoadedConfig load_config_text(const std::string& text, const std::string& source
   }
 }
 
+namespace {
+
+std::string too_long(const std::string& path, const std::string& why) {
+  return fmt::format(
+      "{}: more than the {} bytes (1 MiB) a config file may hold ({}): is it a "
+      "config file?",
+      path, kMaxConfigBytes, why);
+}
+
+// A file that is not regular (a pipe, /dev/stdin, a device), read without blocking: up to the
+// bound (/dev/zero is refused after 1 MiB), until an interrupt, and for at most kSilence
+// without data (a FIFO that nobody writes to would otherwise wait for ever).
+std::string read_stream(const std::string& path) {
+  constexpr auto kSilence = std::chrono::seconds(10);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    throw ConfigError(
+        fmt::format("{}: cannot open the config file: {}", path, std::strerror(errno)));
+  const std::unique_ptr<int, void (*)(int*)> closer(new int(fd), [](int* f) {
+    ::close(*f);
+    delete f;
+  });
+  std::string text;
+  std::array<char, 65536> buffer{};
+  auto last = std::chrono::steady_clock::now();
+  while (true) {
+    pollfd p{fd, POLLIN, 0};
+    const int ready = ::poll(&p, 1, 100);
+    check_interrupt();
+    if (ready == 0 || (ready < 0 && errno == EINTR)) {
+      if (std::chrono::steady_clock::now() - last > kSilence)
+        throw ConfigError(fmt::format("{}: no data for {} s (a pipe that nobody writes to?)", path,
+                                      kSilence.count()));
+      continue;
+    }
+    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    if (n == 0) return text;
+    if (n < 0) {
+      if (errno == EAGAIN || errno == EINTR) continue;
+      throw ConfigError(
+          fmt::format("{}: cannot read the config file: {}", path, std::strerror(errno)));
+    }
+    text.append(buffer.data(), static_cast<std::size_t>(n));
+    if (text.size() > kMaxConfigBytes) throw ConfigError(too_long(path, "not a regular file"));
+    last = std::chrono::steady_clock::now();
+  }
+}
+
+}  // namespace
+
 std::string read_config_text(const std::string& path) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw ConfigError(path + ": is a directory, not a config file");
-  std::ifstream in(path);
+  const fs::file_status status = fs::status(path, ec);
+  if (fs::is_directory(status)) throw ConfigError(path + ": is a directory, not a config file");
+  if (fs::exists(status) && !fs::is_regular_file(status)) return read_stream(path);
+  // A regular file's size is known before reading.
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (!ec && size > kMaxConfigBytes)
+    throw ConfigError(
+        fmt::format("{}: {} bytes, more than the {} bytes (1 MiB) a config file "
+                    "may hold: is it a config file?",
+                    path, size, kMaxConfigBytes));
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path + ": cannot open the config file");
-  std::stringstream text;
-  text << in.rdbuf();
+  std::string text;
+  std::array<char, 65536> buffer{};
+  while (in && text.size() <= kMaxConfigBytes) {
+    in.read(buffer.data(), buffer.size());
+    text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
+  }
   if (in.bad()) throw ConfigError(path + ": cannot read the config file");
-  return text.str();
+  if (text.size() > kMaxConfigBytes) throw ConfigError(too_long(path, "it grew while read"));
+  return text;
 }
 
 LoadedConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {

@@ -1,12 +1,13 @@
 #include "sim/experiment/config_reader.hpp"
 
-#include "sim/experiment/key_catalog.hpp"
-
 #include <algorithm>
 #include <map>
 #include <sstream>
 
 #include <fmt/format.h>
+
+#include "sim/experiment/config_tree.hpp"
+#include "sim/experiment/key_catalog.hpp"
 
 namespace fbosim::sim {
 
@@ -34,33 +35,6 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return row[b.size()];
 }
 
-std::string line_of(const YAML::Node& key) {
-  const YAML::Mark m = key.Mark();
-  return m.is_null() ? std::string("a --set") : "line " + std::to_string(m.line + 1);
-}
-
-// yaml-cpp keeps every entry of a mapping that repeats a key, and lookups find the first: a
-// repeated key would silently drop the later value, so it is an error.
-void reject_duplicate_keys(const YAML::Node& node, const std::string& prefix,
-                           const std::string& source) {
-  if (!node.IsMap()) return;
-  std::map<std::string, YAML::Node> seen;
-  for (const auto& kv : node) {
-    if (!kv.first.IsScalar()) {
-      YAML::Emitter out;
-      out << YAML::Flow << kv.first;
-      throw ConfigError(source + ": " + line_of(kv.first) + ": a key must be a name, got '" +
-                        shorten(out.c_str()) + "'" +
-                        (prefix.empty() ? "" : " (in " + prefix + ")"));
-    }
-    const std::string key = kv.first.Scalar();
-    const auto [it, fresh] = seen.emplace(key, kv.first);
-    if (!fresh)
-      throw ConfigError(source + ": " + prefix + key + ": the key appears twice (" +
-                        line_of(it->second) + " and " + line_of(kv.first) + "); give it once");
-    reject_duplicate_keys(kv.second, prefix + key + ".", source);
-  }
-}
 }  // namespace
 
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates) {
@@ -87,36 +61,46 @@ std::string shorten(const std::string& text) {
   return text.size() <= 60 ? text : text.substr(0, 57) + "...";
 }
 
-ConfigReader::ConfigReader(YAML::Node root, std::string source)
-    : root_(std::move(root)), resolved_(YAML::NodeType::Map), source_(std::move(source)) {
-  if (root_.IsNull()) root_ = YAML::Node(YAML::NodeType::Map);
-  if (!root_.IsMap()) throw ConfigError(source_ + ": the top level must be a mapping of keys");
-  reject_duplicate_keys(root_, "", source_);
-}
+ConfigReader::ConfigReader(const ConfigTree& tree, std::string source)
+    : root_(tree.to_yaml()),
+      resolved_(YAML::NodeType::Map),
+      source_(std::move(source)),
+      origins_(tree.origins()) {}
 
+// Walks by const handles: assigning one yaml-cpp node handle to another rebinds the node it
+// refers to inside the tree, so the walk copies into a fresh handle at every step.
 YAML::Node ConfigReader::find(const std::string& key) const {
-  YAML::Node node = YAML::Clone(root_);
+  std::vector<YAML::Node> chain{root_};
   std::string path;
   for (const std::string& part : split_key(key)) {
+    const YAML::Node& node = chain.back();
     if (!node.IsMap()) {
-      throw ConfigError(source_ + ": " + path + ": must be a mapping (it holds '" + key +
-                        "'), got '" + shorten(YAML::Dump(node)) + "'");
+      throw ConfigError(where(path) + ": must be a mapping (it holds '" + key + "'), got '" +
+                        shorten(yaml_text_of(node)) + "'");
     }
     path += (path.empty() ? "" : ".") + part;
-    node = node[part];
-    if (!node) return YAML::Node(YAML::NodeType::Undefined);  // absent (a Node() is null)
+    const YAML::Node child = node[part];
+    if (!child) return YAML::Node(YAML::NodeType::Undefined);  // absent (a Node() is null)
+    chain.push_back(child);
   }
-  return node;
+  return chain.back();
 }
 
-std::string ConfigReader::text_of(const std::string& key) const {
-  const YAML::Node node = find(key);
-  if (!node) return "";
-  if (node.IsScalar()) return node.Scalar();
-  YAML::Emitter out;
-  out << YAML::Flow << node;
-  return out.c_str();
+std::string ConfigReader::where(const std::string& key) const {
+  // The key itself, or the nearest enclosing key given (a key inside a value given as text).
+  for (std::string k = key; !k.empty();) {
+    if (const auto it = origins_.find(k); it != origins_.end()) {
+      if (it->second.rfind("line ", 0) == 0)
+        return source_ + ":" + it->second.substr(5) + ": " + key;
+      break;
+    }
+    const auto dot = k.rfind('.');
+    k = dot == std::string::npos ? "" : k.substr(0, dot);
+  }
+  return source_ + ": " + key;
 }
+
+std::string ConfigReader::text_of(const std::string& key) const { return yaml_text_of(find(key)); }
 
 void ConfigReader::record(const std::string& key, const YAML::Node& value) {
   read_.insert(key);
@@ -154,7 +138,7 @@ void ConfigReader::set_context(std::string algorithm, std::string family) {
 }
 
 void ConfigReader::require(bool ok, const std::string& key, const std::string& what) const {
-  if (!ok) throw ConfigError(source_ + ": " + key + ": " + what + ", got " + shorten(text_of(key)));
+  if (!ok) throw ConfigError(where(key) + ": " + what + ", got " + shorten(text_of(key)));
 }
 
 int ConfigReader::get_int(const std::string& key, int fallback, int lo, int hi) {
@@ -174,8 +158,8 @@ std::string ConfigReader::get_choice(const std::string& key, const std::string& 
     if (c == value) return value;
   std::string list;
   for (const std::string& c : choices) list += (list.empty() ? "" : ", ") + c;
-  throw ConfigError(source_ + ": " + key + ": must be one of " + list + ", got '" + shorten(value) +
-                    "'" + did_you_mean(value, choices));
+  throw ConfigError(where(key) + ": must be one of " + list + ", got '" + shorten(value) + "'" +
+                    did_you_mean(value, choices));
 }
 
 void ConfigReader::reject_unknown_keys() const {
@@ -183,9 +167,12 @@ void ConfigReader::reject_unknown_keys() const {
   std::function<void(const YAML::Node&, const std::string&)> walk = [&](const YAML::Node& node,
                                                                         const std::string& prefix) {
     for (const auto& kv : node) {
-      const std::string key = prefix + kv.first.as<std::string>();
+      const std::string key = prefix + kv.first.Scalar();
       if (read_.count(key)) continue;
-      if (kv.second.IsMap()) {
+      // An empty mapping is unknown unless it holds keys that were read (`server: {}`).
+      const auto inside = read_.lower_bound(key + ".");
+      const bool holds_read = inside != read_.end() && inside->rfind(key + ".", 0) == 0;
+      if (kv.second.IsMap() && (kv.second.size() > 0 || holds_read)) {
         walk(kv.second, key + ".");
       } else {
         unknown.push_back(key);
@@ -194,10 +181,16 @@ void ConfigReader::reject_unknown_keys() const {
   };
   walk(root_, "");
   if (unknown.empty()) return;
+  // A few named in full (each with its line and a suggestion), the rest counted: a message
+  // stays a few lines even for thousands of unknown keys.
+  constexpr std::size_t kListed = 10;
   const std::vector<std::string> known(read_.begin(), read_.end());
   std::string list;
-  for (const std::string& k : unknown) {
-    list += (list.empty() ? "'" : ", '") + k + "'";
+  for (std::size_t i = 0; i < std::min(unknown.size(), kListed); ++i) {
+    const std::string& k = unknown[i];
+    list += (list.empty() ? "'" : ", '") + shorten(k) + "'";
+    if (const auto it = origins_.find(k); it != origins_.end() && it->second.rfind("line ", 0) == 0)
+      list += " (" + it->second + ")";
     const KeyDoc* doc = find_key(k);
     if (doc && !algorithm_.empty() && !doc->read_by(algorithm_)) {
       list += " (a key of algorithm" +
@@ -205,40 +198,13 @@ void ConfigReader::reject_unknown_keys() const {
               doc->algorithms + ", not of " + algorithm_ + ")";
     } else if (doc && !family_.empty() && !doc->applies_to_family(family_)) {
       list += " (a key of objective.family " + doc->families + ", not of " + family_ + ")";
-    } else {
+    } else if (k.size() <= 100) {
       list += did_you_mean(k, known);
     }
   }
+  if (unknown.size() > kListed) list += fmt::format(" and {} more", unknown.size() - kListed);
   throw ConfigError(source_ + ": unknown key" + (unknown.size() > 1 ? "s " : " ") + list +
                     " (see docs/CONFIG.md for the keys)");
-}
-
-void ConfigReader::apply_override(YAML::Node& root, const std::string& assignment) {
-  const auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw ConfigError("--set " + assignment + ": expected key=value");
-  const std::string key = assignment.substr(0, eq);
-  const std::string text = assignment.substr(eq + 1);
-  YAML::Node value;
-  try {
-    value = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError("--set " + assignment + ": value is not valid YAML: " + e.msg);
-  }
-  if (root.IsNull()) root = YAML::Node(YAML::NodeType::Map);
-  const std::vector<std::string> parts = split_key(key);
-  std::vector<YAML::Node> chain{root};
-  for (std::size_t k = 0; k + 1 < parts.size(); ++k) {
-    YAML::Node child = chain.back()[parts[k]];
-    if (!child.IsMap()) {
-      if (child.IsDefined() && !child.IsNull())
-        throw ConfigError("--set " + assignment + ": '" + parts[k] + "' is not a mapping");
-      chain.back()[parts[k]] = YAML::Node(YAML::NodeType::Map);
-      child = chain.back()[parts[k]];
-    }
-    chain.push_back(child);
-  }
-  chain.back()[parts.back()] = value;
 }
 
 }  // namespace fbosim::sim

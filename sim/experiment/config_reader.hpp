@@ -1,9 +1,12 @@
 #pragma once
-// Strict reading of a YAML tree by dotted key paths. Every key read is recorded with its
+// Strict reading of a config's keys by dotted key paths. Every key read is recorded with its
 // effective value (the resolved config); any key of the input that was never read is an
-// error, so a typo is never silently ignored. Errors name the file, the key and the value.
+// error, so a typo is never silently ignored. Values are read under YAML 1.2's core schema
+// (yaml_scalar.hpp). Errors name the file, the line (for a key of the file), the key and the
+// value.
 #include <cmath>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -12,6 +15,8 @@
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
+
+#include "sim/experiment/yaml_scalar.hpp"
 
 namespace fbosim::sim {
 
@@ -31,21 +36,23 @@ std::string shortest(double x);
 /// `text` cut to at most 60 characters ("..." marks a cut), for messages.
 std::string shorten(const std::string& text);
 
+class ConfigTree;
+
 class ConfigReader {
  public:
-  /// root: the parsed file (after overrides); source: the file name for messages. Throws
-  /// ConfigError if a mapping holds a key twice (yaml-cpp keeps both; the first would win).
-  ConfigReader(YAML::Node root, std::string source);
+  /// tree: the config's keys (after overrides); source: the file name for messages.
+  ConfigReader(const ConfigTree& tree, std::string source);
 
   /// The value at `key` (dotted path) or `fallback` when absent; throws ConfigError if the
-  /// value is not a T, is given without a value (`key:`), or is a non-finite floating-point
-  /// number (no key takes nan or inf). The effective value is recorded in resolved().
+  /// value is not a T (yaml_scalar.hpp: `"3"` is text, `yes` no boolean), is given without a
+  /// value (`key:`), or is a non-finite floating-point number (no key takes nan or inf). The
+  /// effective value is recorded in resolved().
   template <typename T>
   T get(const std::string& key, const T& fallback);
   /// The value at key if present (recorded), else nothing (recorded as null).
   template <typename T>
   std::optional<T> get_optional(const std::string& key);
-  /// Throws ConfigError "<source>: <key>: <what>, got <value>" unless ok.
+  /// Throws ConfigError "<source>[:<line>]: <key>: <what>, got <value>" unless ok.
   void require(bool ok, const std::string& key, const std::string& what) const;
   /// An integer key in [lo, hi] (a ConfigError naming the range otherwise).
   int get_int(const std::string& key, int fallback, int lo, int hi);
@@ -61,9 +68,9 @@ class ConfigReader {
   /// The resolved configuration: every key read, with its effective value.
   const YAML::Node& resolved() const { return resolved_; }
   const std::string& source() const { return source_; }
-
-  /// Applies "a.b.c=value" (value parsed as YAML) to root; throws ConfigError if malformed.
-  static void apply_override(YAML::Node& root, const std::string& assignment);
+  /// "<source>:<line>: <key>" for a key given in the file, else "<source>: <key>": the start
+  /// of a message about the key.
+  std::string where(const std::string& key) const;
 
  private:
   YAML::Node find(const std::string& key) const;
@@ -77,6 +84,7 @@ class ConfigReader {
   YAML::Node root_;
   YAML::Node resolved_;
   std::string source_;
+  std::map<std::string, std::string> origins_;  ///< dotted key -> "line 3" or "--set ..."
   std::set<std::string> read_;
   std::string algorithm_, family_;
 };
@@ -86,28 +94,21 @@ T ConfigReader::get(const std::string& key, const T& fallback) {
   const YAML::Node node = find(key);
   T value = fallback;
   if (node && node.IsNull())
-    throw ConfigError(source_ + ": " + key +
+    throw ConfigError(where(key) +
                       ": has no value (give one, or leave the key out for the default)");
   if (node) {
-    try {
-      if (!node.IsScalar()) throw YAML::Exception(YAML::Mark::null_mark(), "not a scalar");
-      if constexpr (std::is_unsigned_v<T> && !std::is_same_v<T, bool>) {
-        if (node.Scalar().find('-') != std::string::npos)
-          throw YAML::Exception(YAML::Mark::null_mark(), "negative");
-      }
-      value = node.as<T>();
-    } catch (const YAML::Exception&) {
-      const char* want = std::is_same_v<T, bool>       ? " (expected true or false)"
-                         : std::is_floating_point_v<T> ? " (expected a number)"
-                         : std::is_unsigned_v<T>       ? " (expected an integer >= 0)"
-                         : std::is_integral_v<T>       ? " (expected an integer)"
-                                                       : "";
-      throw ConfigError(source_ + ": " + key + ": has the wrong type" + want + ", got '" +
+    const std::string why = node.IsScalar()               ? read_scalar(node, value)
+                            : std::is_same_v<T, bool>     ? std::string("expected true or false")
+                            : std::is_floating_point_v<T> ? std::string("expected a number")
+                            : std::is_unsigned_v<T>       ? std::string("expected an integer >= 0")
+                            : std::is_integral_v<T>       ? std::string("expected an integer")
+                                                          : std::string("expected a text value");
+    if (!why.empty())
+      throw ConfigError(where(key) + ": has the wrong type (" + why + "), got '" +
                         shorten(text_of(key)) + "'");
-    }
     if constexpr (std::is_floating_point_v<T>) {
       if (!std::isfinite(value))
-        throw ConfigError(source_ + ": " + key + ": must be a finite number, got '" + text_of(key) +
+        throw ConfigError(where(key) + ": must be a finite number, got '" + shorten(text_of(key)) +
                           "'");
     }
     if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>)

@@ -1,12 +1,16 @@
 #include "sim/experiment/sweep_plan.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <stdexcept>
 #include <unordered_map>
 
 #include <fmt/format.h>
+
+#include "sim/experiment/config_reader.hpp"
+#include "sim/experiment/yaml_scalar.hpp"
 
 namespace fbosim::sim {
 
@@ -29,10 +33,16 @@ std::uint64_t fnv1a(const std::string& s) {
   return h;
 }
 
-// A YAML value as the text `--set` parses back to the same value.
+// A YAML value as the text `--set` parses back to the same value. yaml-cpp's emitter drops the
+// quotes of a quoted scalar whenever the text can be written plain, which would turn the
+// text "3" into the number 3: such a scalar keeps its quotes.
 std::string yaml_text(const YAML::Node& node) {
   YAML::Emitter out;
-  out << YAML::Flow << node;
+  if (node.IsScalar() && node.Tag() == "!" && plain_type(node.Scalar()) != YamlType::string) {
+    out << YAML::DoubleQuoted << node.Scalar();
+  } else {
+    out << YAML::Flow << node;
+  }
   return out.c_str();
 }
 
@@ -57,14 +67,17 @@ std::string value_key(const std::string& text) {
 }
 
 void check_unique_values(const SweepGrid& g, const std::string& where) {
-  if (g.values.empty()) throw std::invalid_argument(where + ": grid '" + g.key + "' has no values");
+  if (g.values.empty())
+    throw std::invalid_argument(where + ": grid '" + shorten(g.key) + "' has no values");
   std::map<std::string, std::string> seen;  // value -> the text that gave it first
   for (const std::string& v : g.values) {
-    if (v.empty()) throw std::invalid_argument(where + ": grid '" + g.key + "' has an empty value");
+    if (v.empty())
+      throw std::invalid_argument(where + ": grid '" + shorten(g.key) + "' has an empty value");
     const auto [it, fresh] = seen.emplace(value_key(v), v);
     if (!fresh)
-      throw std::invalid_argument(where + ": grid '" + g.key + "' repeats the value '" + v + "'" +
-                                  (it->second == v ? "" : " (equal to '" + it->second + "')"));
+      throw std::invalid_argument(
+          where + ": grid '" + shorten(g.key) + "' repeats the value '" + shorten(v) + "'" +
+          (it->second == v ? "" : " (equal to '" + shorten(it->second) + "')"));
   }
 }
 
@@ -77,24 +90,57 @@ std::vector<std::string> SweepPoint::overrides() const {
 }
 
 SweepGrid parse_grid(const std::string& arg) {
+  const std::string where = "--grid " + shorten(arg);
   const auto eq = arg.find('=');
   if (eq == std::string::npos || eq == 0 || trim(arg.substr(0, eq)).empty())
-    throw std::invalid_argument("--grid " + arg + ": expected KEY=V1,V2,...");
+    throw std::invalid_argument(where + ": expected KEY=V1,V2,...");
   SweepGrid g{trim(arg.substr(0, eq)), {}};
+  if (("." + g.key + ".").find("..") != std::string::npos)
+    throw std::invalid_argument(where + ": the key '" + g.key +
+                                "' has an empty part (a dotted key is a path: names between the "
+                                "dots)");
+  // Split at the commas outside [...], {...} and quotes (a value is YAML text).
+  const std::string values = arg.substr(eq + 1);
   std::string current;
   int depth = 0;
-  for (char c : arg.substr(eq + 1)) {
-    if (c == '[' || c == '{') ++depth;
-    if (c == ']' || c == '}') --depth;
+  char quote = 0;   // the quote open, if any
+  char before = 0;  // the last character of current but blanks (0: none)
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const char c = values[i];
+    if (quote) {
+      if (c == '\\' && quote == '"' && i + 1 < values.size()) {
+        current += c;
+        current += values[++i];
+        continue;
+      }
+      if (c == quote) quote = 0;
+      current += c;
+      before = c;
+      continue;
+    }
+    // A quote opens a scalar only where one may start: first in a value or after [ { , :.
+    if ((c == '"' || c == '\'') &&
+        (before == 0 || std::string("[{,:").find(before) != std::string::npos)) {
+      quote = c;
+    } else if (c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ']' || c == '}') && --depth < 0) {
+      throw std::invalid_argument(where + ": a '" + std::string(1, c) +
+                                  "' without its opening bracket");
+    }
     if (c == ',' && depth == 0) {
       g.values.push_back(trim(current));
       current.clear();
+      before = 0;
     } else {
       current += c;
+      if (c != ' ' && c != '\t') before = c;
     }
   }
+  if (quote || depth > 0)
+    throw std::invalid_argument(where + ": an unclosed " + (quote ? "quote" : "bracket"));
   g.values.push_back(trim(current));
-  check_unique_values(g, "--grid " + arg);
+  check_unique_values(g, where);
   return g;
 }
 
@@ -119,23 +165,45 @@ ShardSpec parse_shard(const std::string& text) {
 
 std::vector<SweepGrid> grids_from_yaml(const YAML::Node& root, const std::string& source) {
   std::vector<SweepGrid> grids;
-  if (!root.IsMap() || !root["sweep"]) return grids;
-  const YAML::Node sweep = root["sweep"];
-  if (!sweep.IsMap())
-    throw std::invalid_argument(source + ": sweep: must be a mapping {key: [values]}, got '" +
-                                yaml_text(sweep) + "'");
-  for (const auto& kv : sweep) {
-    SweepGrid g{kv.first.as<std::string>(), {}};
-    if (kv.second.IsSequence()) {
-      for (const auto& v : kv.second) g.values.push_back(yaml_text(v));
-    } else if (kv.second.IsScalar()) {
-      g.values.push_back(yaml_text(kv.second));
-    } else {
-      throw std::invalid_argument(source + ": sweep." + g.key +
-                                  ": must be a list of values, got '" + yaml_text(kv.second) + "'");
+  if (!root.IsMap()) return grids;
+  // Grids in the order written. A grid's key may be dotted (`sweep: {server.z: [1, 2]}`, the
+  // spelling of --set and --grid), nested (`sweep: {server: {z: [1, 2]}}`) or a dotted key of
+  // the top level (`sweep.server.z: [1, 2]`): all three sweep server.z.
+  std::map<std::string, YAML::Mark> seen;
+  std::function<void(const std::string&, const YAML::Node&, const YAML::Mark&)> add =
+      [&](const std::string& key, const YAML::Node& value, const YAML::Mark& mark) {
+        if (value.IsMap()) {
+          for (const auto& kv : value)
+            if (kv.first.IsScalar()) add(key + "." + kv.first.Scalar(), kv.second, kv.first.Mark());
+          return;
+        }
+        SweepGrid g{key.substr(1), {}};
+        const std::string where = source + ": sweep." + g.key;
+        if (const auto [it, fresh] = seen.emplace(g.key, mark); !fresh)
+          throw std::invalid_argument(fmt::format("{}: swept twice (line {} and line {})", where,
+                                                  it->second.line + 1, mark.line + 1));
+        if (value.IsSequence()) {
+          for (const auto& v : value) g.values.push_back(yaml_text(v));
+        } else if (value.IsScalar()) {
+          g.values.push_back(yaml_text(value));
+        } else {
+          throw std::invalid_argument(where + ": must be a list of values, got '" +
+                                      yaml_text(value) + "'");
+        }
+        check_unique_values(g, where);
+        grids.push_back(std::move(g));
+      };
+  for (const auto& kv : root) {
+    if (!kv.first.IsScalar()) continue;
+    const std::string& key = kv.first.Scalar();
+    if (key == "sweep") {
+      if (!kv.second.IsMap())
+        throw std::invalid_argument(source + ": sweep: must be a mapping {key: [values]}, got '" +
+                                    yaml_text(kv.second) + "'");
+      add("", kv.second, kv.first.Mark());
+    } else if (key.rfind("sweep.", 0) == 0) {
+      add(key.substr(5), kv.second, kv.first.Mark());
     }
-    check_unique_values(g, source + ": sweep." + g.key);
-    grids.push_back(std::move(g));
   }
   return grids;
 }

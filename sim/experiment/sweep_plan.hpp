@@ -38,8 +38,10 @@ struct ShardSpec {
 SweepGrid parse_grid(const std::string& arg);
 /// "I/K" with 1 <= I <= K -> shard; throws std::invalid_argument naming the bad text.
 ShardSpec parse_shard(const std::string& text);
-/// The grids of a config's `sweep:` section ({key: [values]} or {key: value}); none if absent.
-/// Throws std::invalid_argument naming `source` and the key when malformed.
+/// The grids of a config's `sweep:` section ({key: [values]} or {key: value}), in the order
+/// written; a key may be dotted or nested (`{server: {z: [1, 2]}}` sweeps server.z), and a
+/// top-level `sweep.KEY: [values]` is a grid too; none if absent. Throws
+/// std::invalid_argument naming `source` and the key when malformed or a key is swept twice.
 std::vector<SweepGrid> grids_from_yaml(const YAML::Node& root, const std::string& source);
 /// YAML grids, with the command-line grids replacing those of the same key in place and the
 /// other command-line grids appended in the order given.

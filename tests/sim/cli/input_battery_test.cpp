@@ -380,8 +380,7 @@ std::vector<Case> all_cases() {
       "rounds: [2\nruns: 1\n");
   run("message", "run {in}/missing.yaml --quiet", {"missing.yaml", "cannot open"});
   run("message", "run {cfg} --quiet", {"battery.yaml", "mapping"}, 1, "3\n");
-  run("message", "run {cfg} --quiet", {"battery.yaml", "line 8", "[1, 2]"}, 1,
-      base + "? [1, 2]\n: 3\n");
+  run("message", "run {cfg} --quiet", {"battery.yaml:8", "[1, 2]"}, 1, base + "? [1, 2]\n: 3\n");
   run("message", "run {cfg} --quiet --set server=[1]", {"battery.yaml", "server", "mapping"});
   run("message", "sweep {cfg} --quiet --grid roudns=1,2", {"battery.yaml", "roudns", "'rounds'"});
   run("message", "sweep {cfg} --quiet", {"battery.yaml", "sweep", "mapping"}, 1,
@@ -701,6 +700,142 @@ std::vector<Case> all_cases() {
     run("epsilon", privacy + acc + " --steps 40,50 --format csv",
         {"fbosim: error:", acc, "1e-160"});
   }
+
+  // Issue #24, section 2: configuration read silently wrong, and section 4's config limits.
+  // A dotted key of the file is read as --set reads it (a bad value shows it is read), at any
+  // level; a key given in two spellings names both lines.
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "server.noise_multiplier", "-1"}, 1,
+      base + "server.noise_multiplier: -1\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml", "agents.count", "line 4", "line 8"}, 1,
+      base + "agents.count: 7\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "exploration.weights.scheme", "nope"},
+      1, base + "exploration: {weights.scheme: nope}\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml:7", "server.dp", "{x: 1}"}, 1,
+      replace_all(base, "server: {sampling_rate: 0.5}", "server: {sampling_rate: 0.5, dp.x: 1}"));
+  run("config read", "run {cfg} --quiet", {"battery.yaml", "server", "line 7", "line 8"}, 1,
+      replace_all(base, "server: {sampling_rate: 0.5}", "server: 3\nserver.dp: false"));
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "a..b", "empty part"}, 1,
+      base + "a..b: 1\n");
+  run("config read", "sweep {cfg} --quiet",
+      {"battery.yaml", "sweep.server.noise_multiplier", "twice"}, 1,
+      base + "sweep: {server.noise_multiplier: [1], server: {noise_multiplier: [2]}}\n");
+  run("config read", "sweep {cfg} --quiet", {"battery.yaml", "server.noise_multiplier", "-1"}, 1,
+      base + "sweep: {server: {noise_multiplier: [2, -1]}}\n");
+  run("config read", "sweep {cfg} --quiet", {"battery.yaml", "rounds", "0"}, 1,
+      base + "sweep.rounds: [2, 0]\n");
+  run("config read", "sweep {cfg} --quiet", {"battery.yaml", "seed", "quoted"}, 1,
+      base + "sweep: {seed: ['3']}\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml", "sweep", "mapping"}, 1,
+      base + "sweep: [1, 2]\n");
+  run("config read", "sweep {cfg} --quiet --grid server..z=1,2",
+      {"fbosim: error:", "--grid", "empty part"}, 2);
+  run("config read", "sweep {cfg} --quiet --grid 'rounds=[1,2'",
+      {"fbosim: error:", "--grid", "unclosed bracket"}, 2);
+  run("config read", "sweep {cfg} --quiet --grid 'rounds=1]],2'",
+      {"fbosim: error:", "--grid", "']' without"}, 2);
+  run("config read", "sweep {cfg} --quiet --grid \"name='a,b\"",
+      {"fbosim: error:", "--grid", "unclosed quote"}, 2);
+  // What YAML says otherwise than fbosim would read: refused, naming file, line and key.
+  run("config read", "run {cfg} --quiet", {"battery.yaml:9", "second YAML document"}, 1,
+      base + "---\nrounds: 3\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "seed", "!!str 3"}, 1,
+      base + "seed: !!str 3\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "'!foo'"}, 1, base + "name: !foo x\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "'!!binary'"}, 1,
+      base + "name: !!binary aGk=\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "!!int", "abc"}, 1,
+      base + "rounds: !!int abc\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "'<<'", "merge key"}, 1,
+      replace_all(base, "server: {sampling_rate: 0.5}", "server:\n  <<: {dp: false}"));
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "a key must be a name"}, 1,
+      base + "~: 3\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml", "unknown key '3'", "line 8"}, 1,
+      base + "3: 3\n");
+  for (const char* b : {"yes", "no", "on", "off", "y", "n", "Yes", "NO", "On"})
+    run("config read", "run {cfg} --quiet", {"battery.yaml:8", "gp.fit", b, "YAML 1.1"}, 1,
+        base + "gp: {fit: " + b + "}\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "gp.fit", "quoted"}, 1,
+      base + "gp: {fit: \"true\"}\n");
+  run("config read", "run {cfg} --quiet --set gp.fit=yes", {"battery.yaml", "gp.fit", "YAML 1.1"});
+  // Numbers in other spellings: read by YAML 1.2's core schema or refused with the reason.
+  for (const auto& [yaml, why] : std::vector<std::pair<std::string, std::string>>{
+           {"seed: \"3\"", "quoted"},
+           {"exploration: {subregions: '3'}", "quoted"},
+           {"seed: 010", "octal"},
+           {"exploration: {subregions: 1_000}", "'_'"},
+           {"exploration: {subregions: 1e3}", "write 1000"},
+           {"exploration: {subregions: 3.0}", "write 3"},
+           {"seed: 0b11", "integer"},
+           {"gp: {lengthscale: 010}", "octal"},
+           {"gp: {lengthscale: \"0.5\"}", "quoted"},
+           {"gp: {lengthscale: 1e-400}", "smallest"},
+           {"gp: {lengthscale: 1e400}", "finite"},
+           {"gp: {lengthscale: 0x}", "number"}})
+    run("config read", "run {cfg} --quiet", {"battery.yaml:8", why}, 1, base + yaml + "\n");
+  // Text that is not YAML, or not a config.
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "NUL"}, 1,
+      base + std::string("name: a\0b\n", 10));
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "UTF-8"}, 1, base + "name: \xff\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "0x1b"}, 1, base + "name: a\x1b\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml:1", "carriage return"}, 1,
+      "rounds: 2\rruns: 1\r");
+  run("config read", "run {cfg} --quiet", {"battery.yaml:9", "tab"}, 1,
+      base + "gp:\n\tfit: false\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "1024 characters"}, 1,
+      base + std::string(5000, 'k') + ": 1\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml", "unknown key", "..."}, 1,
+      base + std::string(1000, 'k') + ": 1\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml", "name", "..."}, 1,
+      base + "name: " + std::string(100000, 'n') + "\n");
+  run("config read", "run {cfg} --quiet", {"battery.yaml", "nests deeper"}, 1,
+      base + "seed: " + std::string(100000, '[') + std::string(100000, ']') + "\n");
+  std::string bomb = base + "a: &a [x, x, x, x, x, x, x, x, x]\n";
+  for (char c = 'b'; c <= 'j'; ++c) {
+    bomb += std::string(1, c) + ": &" + c + " {";
+    for (int k = 0; k < 9; ++k)
+      bomb += std::string(k ? ", k" : "k") + char('0' + k) + ": *" + char(c - 1);
+    bomb += "}\n";
+  }
+  run("config read", "run {cfg} --quiet", {"battery.yaml", "aliases expanded"}, 1, bomb);
+  std::string path = "a";
+  for (int i = 0; i < 50000; ++i) path += ".a";
+  run("config read", "run {cfg} --quiet", {"battery.yaml:8", "50001 levels"}, 1,
+      base + "? " + path + "\n: 1\n");
+  run("config read", "run /dev/zero --quiet", {"/dev/zero", "1 MiB"});
+  run("config read", "config /dev/zero", {"/dev/zero", "1 MiB"});
+  cases.push_back({"config read",
+                   "config {in}/big.yaml",
+                   "",
+                   1,
+                   {"big.yaml", "17179869184 bytes"},
+                   [](const fs::path& in) {
+                     std::ofstream(in / "big.yaml") << "rounds: 2\n";
+                     fs::resize_file(in / "big.yaml", std::uintmax_t{1} << 34);  // sparse
+                   }});
+  cases.push_back({"config read",
+                   "config {in}/fifo.yaml",
+                   "",
+                   1,
+                   {"fifo.yaml", "no data"},
+                   [](const fs::path& in) {
+                     const std::string cmd = "mkfifo " + shell_quote((in / "fifo.yaml").string());
+                     if (std::system(cmd.c_str()) != 0) throw std::runtime_error("mkfifo");
+                   }});
+  // --set: YAML values of the wrong shape, keys with empty parts, the last value wins.
+  run("config read", "run {cfg} --quiet --set rounds=[1]", {"battery.yaml", "rounds", "[1]"});
+  run("config read", "run {cfg} --quiet --set 'name={a: 1}'", {"battery.yaml", "name", "{a: 1}"});
+  run("config read", "run {cfg} --quiet --set 'seed=\"3\"'", {"battery.yaml", "seed", "quoted"});
+  run("config read", "run {cfg} --quiet --set rounds.=3", {"--set rounds.=3", "empty part"});
+  run("config read", "run {cfg} --quiet --set 'server={dp: true, dp: false}'",
+      {"--set", "server.dp", "twice"});
+  run("config read", "run {cfg} --quiet --set 'rounds=!!str 3'", {"battery.yaml", "rounds"});
+  run("config read", "run {cfg} --quiet --set rounds=3 --set rounds=0",
+      {"battery.yaml", "rounds", "0"});
+  // 20,000 --set (quadratic in the number of distinct keys before): fast, and a short message.
+  run("config read", "run {cfg} --quiet $(yes -- '--set rounds=2' | head -n 20000) --set rounds=0",
+      {"battery.yaml", "rounds", "0"});
+  run("config read", "config {cfg} $(seq -f '--set k%g=1' 20000)",
+      {"battery.yaml", "unknown keys", "'k1'", "19990 more"});
   return cases;
 }
 

@@ -94,8 +94,51 @@ TEST_CASE("grids from the YAML sweep section are replaced by command-line grids 
   CHECK(grids_from_yaml(YAML::Load("rounds: 3"), "f.yaml").empty());
   CHECK_THROWS_WITH(grids_from_yaml(YAML::Load("sweep: [1, 2]"), "f.yaml"),
                     Catch::Contains("f.yaml: sweep"));
-  CHECK_THROWS_WITH(grids_from_yaml(YAML::Load("sweep: {a: {b: 1}}"), "f.yaml"),
-                    Catch::Contains("sweep.a"));
+  CHECK_THROWS_WITH(grids_from_yaml(YAML::Load("sweep: {a: ~}"), "f.yaml"),
+                    Catch::Contains("sweep.a") && Catch::Contains("list of values"));
+}
+
+TEST_CASE("a swept key may be dotted, nested or a dotted key of the top level, in written order") {
+  // Issue #24: the three spellings of --set sweep the same key; the order written is the
+  // grids' order (the first varies slowest), whichever the spelling.
+  const auto grids =
+      grids_from_yaml(YAML::Load("sweep:\n  server: {noise_multiplier: [1, 2]}\n  seed: [3, 4]\n"
+                                 "  exploration: {weights: {start: [5]}}\nsweep.rounds: [6, 7]\n"),
+                      "f.yaml");
+  REQUIRE(grids.size() == 4);
+  CHECK(grids[0].key == "server.noise_multiplier");
+  CHECK(grids[0].values == std::vector<std::string>{"1", "2"});
+  CHECK(grids[1].key == "seed");
+  CHECK(grids[2].key == "exploration.weights.start");
+  CHECK(grids[3].key == "rounds");
+  CHECK(grids[3].values == std::vector<std::string>{"6", "7"});
+  CHECK_THROWS_WITH(
+      grids_from_yaml(YAML::Load("sweep:\n  seed: [1]\nsweep.seed: [2]\n"), "f.yaml"),
+      Catch::Contains("sweep.seed") && Catch::Contains("line 2") && Catch::Contains("line 3"));
+  // A quoted value stays text through --set ("3" is not the number 3); plain ones stay plain.
+  const auto quoted = grids_from_yaml(YAML::Load("sweep: {name: ['3', a, 'b c']}"), "f.yaml");
+  REQUIRE(quoted.size() == 1);
+  CHECK(quoted[0].values == std::vector<std::string>{"\"3\"", "a", "b c"});
+  CHECK(YAML::Load(quoted[0].values[0]).Tag() == "!");
+  CHECK_THROWS_WITH(parse_grid("server..z=1,2"), Catch::Contains("empty part"));
+}
+
+TEST_CASE("--grid splits at commas outside brackets and quotes, and refuses unbalanced ones") {
+  CHECK(parse_grid("name='a,b',c").values == std::vector<std::string>{"'a,b'", "c"});
+  CHECK(parse_grid("name=\"a,\\\"b\",c").values == std::vector<std::string>{"\"a,\\\"b\"", "c"});
+  CHECK(parse_grid("name=it's,x").values == std::vector<std::string>{"it's", "x"});
+  CHECK(parse_grid("x=[1, 'a,]'],{k: \"v,}\"}").values ==
+        std::vector<std::string>{"[1, 'a,]']", "{k: \"v,}\"}"});
+  CHECK_THROWS_WITH(parse_grid("rounds=[1,2"), Catch::Contains("unclosed bracket"));
+  CHECK_THROWS_WITH(parse_grid("rounds=1],2"), Catch::Contains("']' without"));
+  CHECK_THROWS_WITH(parse_grid("rounds=1,'2"), Catch::Contains("unclosed quote"));
+  // Messages stay short for a long argument.
+  try {
+    parse_grid("rounds=" + std::string(100000, '['));
+    FAIL("accepted");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()).size() < 200);
+  }
 }
 
 TEST_CASE("choose_jobs keeps jobs x threads within the cores unless both are given") {
