@@ -184,10 +184,11 @@ def po_tables(results, out):
 
 
 # release.csv: every column the summaries read. Empty cells where fbosim leaves them: the
-# non-private reference rows (mechanism none) have no epsilon, delta, sensitivity or
-# nonprivate value; best-value rows have no released point (x0.., regret); regret is empty
-# where the optimum is unknown (real data).
-RELEASE_NUMBERS = ("epsilon", "sensitivity", "value", "nonprivate", "f", "regret", "evaluations")
+# non-private reference rows (mechanism none) have no release_epsilon, release_delta,
+# sensitivity or nonprivate value; best-value rows have no released point (x0.., regret);
+# regret is empty where the optimum is unknown (real data).
+RELEASE_NUMBERS = ("release_epsilon", "sensitivity", "value", "nonprivate", "f", "regret",
+                   "evaluations")
 
 
 def read_release(path):
@@ -205,7 +206,7 @@ def read_release(path):
         values = t.number(column, empty="never" if column in ("value", "f", "evaluations")
                           else "allowed", lo=0 if column in ("sensitivity",
                                                              "evaluations") else None)
-        if column in ("epsilon", "sensitivity", "nonprivate"):
+        if column in ("release_epsilon", "sensitivity", "nonprivate"):
             for i in [i for i in range(len(t)) if private[i] and values[i] != values[i]]:
                 raise t.where(i, column, "", f"empty in a release by {mechanism[i]}")
         out[column] = values

@@ -531,7 +531,7 @@ TEST_CASE("config files: a device or pipe is read up to the bound, a huge file r
   std::filesystem::remove(big);
 }
 
-TEST_CASE("--set: the last value of a key wins, a mapping sets only the keys it names") {
+TEST_CASE("config --set: the last value of a key wins, a mapping sets only the keys it names") {
   CHECK(load("rounds: 2\n", {"rounds=3", "rounds=4"}).spec.rounds == 4);
   const LoadedConfig c =
       load("server: {noise_multiplier: 2, sampling_rate: 0.5}\n", {"server={dp: false}"});

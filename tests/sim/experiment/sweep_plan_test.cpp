@@ -123,7 +123,7 @@ TEST_CASE("a swept key may be dotted, nested or a dotted key of the top level, i
   CHECK_THROWS_WITH(parse_grid("server..z=1,2"), Catch::Contains("empty part"));
 }
 
-TEST_CASE("--grid splits at commas outside brackets and quotes, and refuses unbalanced ones") {
+TEST_CASE("sweep --grid splits at commas outside brackets and quotes, and refuses unbalanced ones") {
   CHECK(parse_grid("name='a,b',c").values == std::vector<std::string>{"'a,b'", "c"});
   CHECK(parse_grid("name=\"a,\\\"b\",c").values == std::vector<std::string>{"\"a,\\\"b\"", "c"});
   CHECK(parse_grid("name=it's,x").values == std::vector<std::string>{"it's", "x"});
