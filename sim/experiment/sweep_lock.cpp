@@ -43,6 +43,7 @@ SweepLock::SweepLock(const std::string& dir) : path_(dir + "/.lock") {
       break;
     ::close(fd_);
   }
+  cleanup_ = std::make_unique<ExitCleanup>([path = path_] { ::unlink(path.c_str()); });
   // The holder's pid, for the message above (informative only: the lock is the flock).
   const std::string pid = std::to_string(::getpid()) + "\n";
   if (::ftruncate(fd_, 0) == 0 && ::pwrite(fd_, pid.data(), pid.size(), 0) < 0) {
@@ -51,6 +52,7 @@ SweepLock::SweepLock(const std::string& dir) : path_(dir + "/.lock") {
 }
 
 SweepLock::~SweepLock() {
+  cleanup_.reset();
   if (fd_ < 0) return;
   ::unlink(path_.c_str());  // still holding the lock: no other process holds this file
   ::close(fd_);             // closing the descriptor releases the flock

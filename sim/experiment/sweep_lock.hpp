@@ -2,7 +2,10 @@
 // An exclusive lock on a sweep directory: flock(2) on DIR/.lock, held for the object's
 // lifetime. The file is removed on release (a success or an error leaves no .lock); the
 // kernel drops the flock when the process ends, so the .lock a SIGKILL leaves is never stale.
+#include <memory>
 #include <string>
+
+#include "sim/experiment/interrupt.hpp"
 
 namespace fbosim::sim {
 
@@ -18,6 +21,7 @@ class SweepLock {
  private:
   std::string path_;
   int fd_ = -1;
+  std::unique_ptr<ExitCleanup> cleanup_;  ///< removes the file if the watchdog ends the process
 };
 
 }  // namespace fbosim::sim
