@@ -6,6 +6,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "sim/experiment/build_info.hpp"
 #include "sim/experiment/config_reader.hpp"
 #include "sim/experiment/interrupt.hpp"
+#include "sim/experiment/resource_estimate.hpp"
 
 namespace {
 
@@ -86,9 +88,17 @@ int with_output_checked(int status) {
 }
 
 // An error's exit status: 128 + the signal after Ctrl-C or SIGTERM (130, 143; the message
-// says what was kept), else 1.
+// says what was kept), else 1. Running out of memory says what bounds it (the estimate that
+// refuses an experiment counts only its largest terms).
 int error_status(const std::exception& e) {
-  std::fprintf(stderr, "fbosim: error: %s\n", e.what());
+  if (dynamic_cast<const std::bad_alloc*>(&e))
+    std::fprintf(stderr,
+                 "fbosim: error: out of memory (the bound on this process: %s); use smaller "
+                 "sizes (rounds, agents.count, objective.grid_points, features) or fewer "
+                 "threads\n",
+                 fbosim::sim::memory_limit().what.c_str());
+  else
+    std::fprintf(stderr, "fbosim: error: %s\n", e.what());
   return fbosim::sim::interrupted_exit_status();
 }
 

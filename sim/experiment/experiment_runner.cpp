@@ -157,6 +157,8 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
         checkpoints.save(*loaded);
         ++fresh;
       } catch (const Interrupted&) {
+        if (out.resumed_runs + fresh == 0)  // remove_unfinished leaves nothing then
+          throw Interrupted("interrupted before the first run finished; nothing was kept");
         throw Interrupted(fmt::format(
             "interrupted; {} of {} runs finished, kept in {}: run the same command again to "
             "resume (the outputs will be those of an uninterrupted run)",
