@@ -98,7 +98,7 @@ Stopped run_and_signal(const std::string& args, const std::string& config, int s
 
 std::string yaml_list(int n) {
   std::string out = "[";
-  for (int k = 1; k <= n; ++k) out += (k > 1 ? "," : "") + std::to_string(k);
+  for (int k = 1; k <= n; ++k) out.append(k > 1 ? "," : "").append(std::to_string(k));
   return out + "]";
 }
 
@@ -123,6 +123,12 @@ TEST_CASE("SIGTERM stops every long computation within a second with status 143 
        base, 1.5},
       // RGPE's ranking losses with S = 10^5 (an hour of work): stopped between samples.
       {"rgpe with 10^5 ranking-loss samples", "run cfg.yaml --quiet --threads 1 --out r",
+       "algorithm: rgpe\nrounds: 50\nruns: 5\nagents: {count: 51, init_points: 1}\n"
+       "objective: {grid_points: 1000}\nensemble: {samples: 100000}\n",
+       1.5},
+      // A sweep whose first point is under way: no point finished, so no sweep directory.
+      {"a sweep in its first point",
+       "sweep cfg.yaml --quiet --jobs 1 --threads 1 --out s --grid seed=1,2",
        "algorithm: rgpe\nrounds: 50\nruns: 5\nagents: {count: 51, init_points: 1}\n"
        "objective: {grid_points: 1000}\nensemble: {samples: 100000}\n",
        1.5},
