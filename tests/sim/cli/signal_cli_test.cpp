@@ -58,7 +58,7 @@ Stopped run_and_signal(const std::string& args, const std::string& config, int s
   std::vector<char*> argv;
   for (std::string& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
-  const std::string log = (dir / "..").string() + "/" + dir.filename().string() + ".log";
+  const std::string log = (dir.parent_path() / (dir.filename().string() + ".log")).string();
   const pid_t pid = fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
