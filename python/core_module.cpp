@@ -5,11 +5,16 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdint>
+#include <exception>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -17,6 +22,7 @@
 
 #include "algorithms/privacy/epsilon_series.hpp"
 #include "algorithms/privacy/noise_calibration.hpp"
+#include "sim/core/cancellation.hpp"
 #include "sim/core/eigen_blocking.hpp"
 #include "sim/core/thread_pool.hpp"
 #include "sim/experiment/build_info.hpp"
@@ -27,6 +33,58 @@ namespace py = pybind11;
 using namespace fbosim;
 
 namespace {
+
+// Runs `work` (C++ only, no Python object) on a thread of its own while the caller's thread,
+// the GIL released between looks, checks for Python's signals every 50 ms: Ctrl-C (Python's
+// KeyboardInterrupt) asks the C++ loops to stop (core::request_cancellation, what SIGINT does
+// to the fbosim command) and is raised once they have unwound, with what the run kept.
+template <typename Work>
+auto interruptible(Work work) -> decltype(work()) {
+  using Result = decltype(work());
+  std::optional<Result> result;
+  std::exception_ptr error;
+  std::mutex mutex;
+  std::condition_variable done_cv;
+  bool done = false;
+  std::thread worker([&] {
+    try {
+      result.emplace(work());
+    } catch (...) {
+      error = std::current_exception();
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    done = true;
+    done_cv.notify_all();
+  });
+  bool interrupted = false;
+  for (;;) {
+    {
+      py::gil_scoped_release release;
+      std::unique_lock<std::mutex> lock(mutex);
+      done_cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; });
+      if (done) break;
+    }
+    if (!interrupted && PyErr_CheckSignals() != 0) {  // KeyboardInterrupt (or another) is set
+      interrupted = true;
+      core::request_cancellation();
+    }
+  }
+  worker.join();
+  if (interrupted) {
+    core::reset_cancellation();
+    if (error) {  // the stop's own message (what was kept) replaces the bare KeyboardInterrupt
+      try {
+        std::rethrow_exception(error);
+      } catch (const core::Cancelled& e) {
+        PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
+      } catch (...) {
+      }
+    }
+    throw py::error_already_set();
+  }
+  if (error) std::rethrow_exception(error);
+  return std::move(*result);
+}
 
 // The package (python/fbosim/) checks every argument's type and range with messages naming
 // the argument; these checks repeat the ranges so that _core itself never computes with a
@@ -58,7 +116,8 @@ std::pair<std::vector<double>, std::vector<double>> epsilon(
     double q, double z, const std::vector<int>& steps, std::optional<double> delta,
     std::optional<int> agents, const std::string& accountant, const std::string& sampling) {
   const double d = delta_of(delta, agents);
-  const auto r = privacy::epsilon_series(accountant, event(sampling, q, z, agents), steps, d);
+  const privacy::DpEvent e = event(sampling, q, z, agents);
+  const auto r = interruptible([&] { return privacy::epsilon_series(accountant, e, steps, d); });
   std::pair<std::vector<double>, std::vector<double>> out;
   for (const auto& e : r) {
     out.first.push_back(e.epsilon);
@@ -76,11 +135,13 @@ double calibrate(double target, double q, int steps, std::optional<double> delta
   const double d = delta_of(delta, agents);
   event(sampling, q, 1.0, agents);  // checks q, sampling and agents before the search
   const auto event_of = [&](double z) { return event(sampling, q, z, agents); };
-  return privacy::calibrate_noise(accountant, event_of, steps, d, target).noise_multiplier;
+  return interruptible([&] {
+    return privacy::calibrate_noise(accountant, event_of, steps, d, target).noise_multiplier;
+  });
 }
 
 // Runs a config into out_dir (as `fbosim run --quiet --out out_dir`); returns the summary's
-// headline numbers. The GIL is released while the runs go.
+// headline numbers. The GIL is released while the runs go; Ctrl-C stops them (interruptible).
 py::dict run(const std::string& config, const std::vector<std::string>& overrides,
              std::optional<int> runs, std::optional<std::uint64_t> seed, std::optional<int> threads,
              const std::string& out_dir, bool force) {
@@ -99,11 +160,8 @@ py::dict run(const std::string& config, const std::vector<std::string>& override
   options.out_dir = out_dir;
   options.progress = false;
   options.force = force;
-  sim::ExperimentSummary s;
-  {
-    py::gil_scoped_release release;
-    s = sim::run_experiment(cfg.spec, cfg.resolved, options);
-  }
+  const sim::ExperimentSummary s =
+      interruptible([&] { return sim::run_experiment(cfg.spec, cfg.resolved, options); });
   py::dict d;
   d["name"] = cfg.spec.name;
   d["out_dir"] = s.out_dir;

@@ -16,6 +16,7 @@
 #include "datasets/landmine/precomputed_rbf.hpp"
 #include "datasets/landmine/roc_auc.hpp"
 #include "datasets/score_objective.hpp"
+#include "sim/core/cancellation.hpp"
 
 namespace fbosim::datasets {
 
@@ -225,9 +226,11 @@ LandmineFamily::LandmineFamily(const LandmineSpec& spec) : spec_(spec) {
     throw std::invalid_argument(
         fmt::format("objective.cv_folds: must be >= 2, got {}", spec.cv_folds));
   const std::vector<LandmineField> fields = load_landmine(spec.path);
-  for (std::size_t i = 0; i < fields.size(); ++i)
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    core::throw_if_cancelled();  // each split fits a cross-validated sigmoid
     splits_.push_back(std::make_shared<const LandmineSplit>(
         split_field(fields[i], spec.split_seed, static_cast<int>(i))));
+  }
 }
 
 std::vector<std::shared_ptr<const Objective>> LandmineFamily::make(int agents,

@@ -9,8 +9,9 @@
 `run` returns the trace, server, summary and timing tables as pandas DataFrames, read from the
 CSV files the run wrote (the bytes `fbosim run` writes). Errors in a config raise ValueError
 naming the file, the key and the value; a bad argument raises TypeError (wrong type) or
-ValueError (wrong value) naming the argument and the value. Ctrl-C is not noticed while a run
-goes (the C++ engine checks its own signal flag, which only the fbosim command installs).
+ValueError (wrong value) naming the argument and the value. Ctrl-C stops a run (or a long
+privacy computation) within a second, as it stops the fbosim command: KeyboardInterrupt says
+which finished runs were kept for a resume.
 """
 import os
 import tempfile

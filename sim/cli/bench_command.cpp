@@ -5,6 +5,7 @@
 // machine, times do).
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
 
 #include <algorithm>
 #include <chrono>
@@ -24,6 +25,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/core/thread_pool.hpp"
 #include "sim/experiment/config_loader.hpp"
+#include "sim/experiment/interrupt.hpp"
 #include "sim/experiment/run_engine.hpp"
 
 #if defined(FBOSIM_HAVE_CALLGRIND)
@@ -157,6 +159,12 @@ std::map<std::string, Instructions> count_instructions(const BenchArgs& a) {
     std::fprintf(stderr, "fbosim: bench --callgrind: cannot run valgrind (is it installed?)\n");
     _exit(127);
   }
+  // If Ctrl-C/SIGTERM ends fbosim before the child, the child goes too (interrupt.hpp).
+  const sim::ExitCleanup stop_child([pid, dir] {
+    if (pid > 0) ::kill(pid, SIGTERM);
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+  });
   int status = 0;
   if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
       WEXITSTATUS(status) != 0) {

@@ -11,7 +11,7 @@
 #include "sim/core/thread_pool.hpp"
 #include "sim/experiment/config_loader.hpp"
 #include "sim/experiment/experiment_runner.hpp"
-#include "sim/experiment/interrupt.hpp"
+#include "sim/experiment/resource_estimate.hpp"
 
 namespace fbosim::cli {
 
@@ -36,12 +36,23 @@ void run(const RunArgs& a) {
   if (!a.accountants.empty())
     overrides.push_back(fmt::format("server.accountants=\"{}\"", a.accountants));
   const sim::LoadedConfig cfg = sim::load_config(a.config, overrides);
-  sim::install_interrupt_handlers();
   sim::RunOptions options;
   options.threads = a.threads > 0 ? a.threads : core::ThreadPool::hardware_threads();
   options.out_dir = a.out;
   options.progress = !a.quiet;
   options.force = a.force;
+  if (!a.quiet) {
+    // A long run is announced with its (upper) estimated time, so that a mistaken size is seen
+    // before hours are spent (the estimate refuses only absurd sizes).
+    const sim::ResourceEstimate e = sim::estimate_resources(cfg.spec);
+    const double seconds = sim::estimated_seconds(e, options.threads);
+    if (seconds > sim::kNoteSeconds)
+      std::fprintf(stderr,
+                   "fbosim: note: %s may take up to about %s on %d thread(s) (an upper estimate; "
+                   "the largest part: %s); Ctrl-C stops it and keeps the finished runs\n",
+                   cfg.spec.name.c_str(), sim::duration_text(seconds).c_str(), options.threads,
+                   sim::ResourceEstimate::largest(e.work).what.c_str());
+  }
   const sim::ExperimentSummary s = sim::run_experiment(cfg.spec, cfg.resolved, options);
   // A warning, not part of the summary: shown even with --quiet.
   if (s.fallbacks > 0)

@@ -73,7 +73,6 @@ void run(const SweepArgs& a) {
   options.threads = jobs.threads;
   options.progress = !a.quiet;
   options.force = a.force;
-  sim::install_interrupt_handlers();
   const sim::SweepReport r = sim::run_sweep(text, a.config, stem, overrides, plan, options);
   if (a.quiet) return;
   std::printf(

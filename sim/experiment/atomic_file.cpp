@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "sim/experiment/interrupt.hpp"
+
 namespace fbosim::sim {
 
 namespace {
@@ -18,16 +20,24 @@ std::string parent_of(const std::string& path) {
 
 AtomicFile::AtomicFile(std::string path) : path_(std::move(path)), tmp_(path_ + ".tmp") {
   // commit() names the unnamed file through /proc: without /proc, a named temporary.
-  const int fd = ::access("/proc/self/fd", X_OK) == 0
-                     ? ::open(parent_of(path_).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666)
-                     : -1;
+  const bool proc = ::access("/proc/self/fd", X_OK) == 0;
+  const int fd =
+      proc ? ::open(parent_of(path_).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666) : -1;
   if (fd >= 0) {
     file_ = ::fdopen(fd, "wb");
     if (!file_) ::close(fd);
     unnamed_ = file_ != nullptr;
+  } else if (proc && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+    // Not a file system without O_TMPFILE but a real failure (too many open files, a read-only
+    // or full file system, no permission): the file named, not its temporary.
+    throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(errno));
   }
-  if (!file_) file_ = std::fopen(tmp_.c_str(), "wb");
-  if (!file_) throw std::runtime_error("cannot write " + tmp_ + ": " + std::strerror(errno));
+  if (!file_) {
+    file_ = std::fopen(tmp_.c_str(), "wb");
+    if (!file_) throw std::runtime_error("cannot write " + tmp_ + ": " + std::strerror(errno));
+    // A named temporary: removed if the watchdog ends the process before commit().
+    cleanup_ = std::make_unique<ExitCleanup>([tmp = tmp_] { ::unlink(tmp.c_str()); });
+  }
 }
 
 AtomicFile::~AtomicFile() {
@@ -37,14 +47,25 @@ AtomicFile::~AtomicFile() {
   }
 }
 
+// A write error names the file being written (its temporary has no name of its own) and the
+// cause: ENOSPC (disk full), EFBIG (`ulimit -f`: SIGXFSZ is ignored, interrupt.hpp), EDQUOT, EIO.
 void AtomicFile::write(std::string_view text) {
+  if (!file_) throw std::logic_error("AtomicFile::write after commit: " + path_);
+  errno = 0;
   if (std::fwrite(text.data(), 1, text.size(), file_) != text.size())
-    throw std::runtime_error("cannot write " + tmp_ + ": " + std::strerror(errno));
+    throw std::runtime_error("cannot write " + path_ + ": " +
+                             std::strerror(errno != 0 ? errno : EIO));
 }
 
 void AtomicFile::commit() {
-  bool ok = std::fflush(file_) == 0;
-  int err = ok ? 0 : errno;
+  if (!file_) throw std::logic_error("AtomicFile::commit twice: " + path_);
+  // fflush reports a full disk or file-size limit on the last buffer; fsync is not needed for
+  // the all-or-nothing guarantee against a killed process (only against a crash of the machine).
+  errno = 0;
+  bool ok = std::fflush(file_) == 0 && !std::ferror(file_);
+  int err = ok ? 0 : (errno != 0 ? errno : EIO);
+  // Naming and renaming are not interrupted by the watchdog's exit (interrupt.hpp).
+  const CommitLock lock;
   bool named = !unnamed_;  // tmp_ is ours
   if (ok && unnamed_) {
     // Give the unnamed file a name (linkat through /proc needs no privilege), replacing a
@@ -58,16 +79,18 @@ void AtomicFile::commit() {
       std::remove(tmp_.c_str());
     }
   }
-  std::fclose(file_);
+  if (std::fclose(file_) != 0 && ok) {  // a delayed write error (NFS, quota)
+    ok = false;
+    err = errno;
+  }
   file_ = nullptr;
   if (ok && std::rename(tmp_.c_str(), path_.c_str()) != 0) {
     ok = false;
     err = errno;
   }
-  if (!ok) {
-    if (named) std::remove(tmp_.c_str());
-    throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(err));
-  }
+  if (!ok && named) std::remove(tmp_.c_str());
+  cleanup_.reset();  // tmp_ is gone: renamed or removed
+  if (!ok) throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(err));
 }
 
 void AtomicFile::remove_stale(const std::string& path) { std::remove((path + ".tmp").c_str()); }

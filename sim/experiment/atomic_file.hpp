@@ -5,10 +5,13 @@
 // O_TMPFILE the temporary is "<path>.tmp" from the start; remove_stale() deletes such a
 // leftover. Destroyed uncommitted (an error, Ctrl-C), no file is left.
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 
 namespace fbosim::sim {
+
+class ExitCleanup;
 
 class AtomicFile {
  public:
@@ -17,9 +20,10 @@ class AtomicFile {
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
 
+  /// Throws std::runtime_error naming the path and the cause (disk full, file too large, ...).
   void write(std::string_view text);
   /// Flushes, closes and renames into place; throws std::runtime_error naming the path on
-  /// failure.
+  /// failure (the temporary is then gone).
   void commit();
   const std::string& path() const { return path_; }
 
@@ -30,7 +34,8 @@ class AtomicFile {
   std::string path_;
   std::string tmp_;
   std::FILE* file_ = nullptr;
-  bool unnamed_ = false;  ///< an O_TMPFILE file, linked as tmp_ only by commit()
+  bool unnamed_ = false;                  ///< an O_TMPFILE file, linked as tmp_ only by commit()
+  std::unique_ptr<ExitCleanup> cleanup_;  ///< removes a named temporary at an abrupt exit
 };
 
 }  // namespace fbosim::sim

@@ -184,21 +184,11 @@ void read_network(ConfigReader& r, NetworkSpec& n) {
   r.require(n.dropout >= 0 && n.dropout < 1, "network.dropout", "must be in [0, 1)");
 }
 
-// Rejects an experiment whose memory or work estimate is absurd, naming the keys of the largest
-// term, before anything is allocated.
+// Rejects an experiment whose memory (on this machine) or work estimate is absurd, naming the
+// keys of the largest term, before anything is allocated.
 void check_resources(const ConfigReader& r, const ExperimentSpec& s) {
-  const ResourceEstimate e = estimate_resources(s);
-  constexpr double kGiB = 1ull << 30;
-  if (e.bytes() > kMaxBytes)
-    throw ConfigError(fmt::format(
-        "{}: the experiment would hold about {:.3g} GiB in memory, more than the {:g} GiB "
-        "allowed; the largest part: {}",
-        r.source(), e.bytes() / kGiB, kMaxBytes / kGiB, ResourceEstimate::largest(e.memory).what));
-  if (e.flops() > kMaxFlops)
-    throw ConfigError(fmt::format(
-        "{}: the experiment would take about {:.3g} floating-point operations, more than the "
-        "{:g} allowed (months of one core); the largest part: {}",
-        r.source(), e.flops(), kMaxFlops, ResourceEstimate::largest(e.work).what));
+  const std::string why = resource_refusal(estimate_resources(s), memory_limit());
+  if (!why.empty()) throw ConfigError(r.source() + ": " + why);
 }
 
 ExperimentSpec read_spec(ConfigReader& r, const std::string& default_name) {

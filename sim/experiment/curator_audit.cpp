@@ -10,6 +10,7 @@
 #include "algorithms/curator/separating_vector.hpp"
 #include "algorithms/systems/po_gp_ucb_system.hpp"
 #include "sim/core/thread_pool.hpp"
+#include "sim/experiment/interrupt.hpp"
 
 namespace fbosim::sim {
 
@@ -40,6 +41,7 @@ CuratorAuditResult run_curator_audit(const ExperimentSpec& spec, const AuditOpti
       alt(static_cast<std::size_t>(o.trials));
   core::ThreadPool pool(o.threads);
   pool.parallel_for(2 * static_cast<std::size_t>(o.trials), [&](std::size_t k) {
+    check_interrupt();  // a trial is one release of the whole dataset
     const bool neighbour = k >= static_cast<std::size_t>(o.trials);
     const std::size_t i = neighbour ? k - o.trials : k;
     core::RngStream rng = rf.stream(neighbour ? "audit.neighbour" : "audit.dataset", i);

@@ -61,6 +61,7 @@ DirectoryLock::DirectoryLock(const std::string& dir) : path_(dir + "/" + kFile) 
       break;
     ::close(fd_);
   }
+  cleanup_ = std::make_unique<ExitCleanup>([path = path_] { ::unlink(path.c_str()); });
   // The holder's pid and command line, for the message above (informative only: the lock is
   // the flock, which a killed process does not keep).
   const std::string record = std::to_string(::getpid()) + "\n" + command_line() + "\n";
@@ -70,6 +71,7 @@ DirectoryLock::DirectoryLock(const std::string& dir) : path_(dir + "/" + kFile) 
 }
 
 DirectoryLock::~DirectoryLock() {
+  cleanup_.reset();
   if (fd_ < 0) return;
   ::unlink(path_.c_str());  // still holding the lock: no other process holds this file
   ::close(fd_);             // closing the descriptor releases the flock

@@ -5,8 +5,11 @@
 // for the message a second process gets. The file is removed on release (a success or an
 // error leaves no .lock); the kernel drops the flock when the process ends, so the .lock a
 // SIGKILL leaves is never stale: the next process takes it over at once.
+#include <memory>
 #include <stdexcept>
 #include <string>
+
+#include "sim/experiment/interrupt.hpp"
 
 namespace fbosim::sim {
 
@@ -25,6 +28,7 @@ class DirectoryLock {
  private:
   std::string path_;
   int fd_ = -1;
+  std::unique_ptr<ExitCleanup> cleanup_;  ///< removes the file if the watchdog ends the process
 };
 
 /// Thrown when another process holds the lock of a directory.

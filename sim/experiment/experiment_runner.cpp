@@ -123,9 +123,14 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
   const bool dp = spec.is_private();
   // delta next to epsilon: the pair is the guarantee (empty without DP: there is none).
   const std::string delta = dp ? fmt::format("{}", spec.delta()) : "";
+  // Every output is opened before the runs: a file that cannot be created (too many open
+  // files, a read-only or full file system) fails before hours of work, not after.
   AtomicFile trace(out.out_dir + "/trace.csv");
   AtomicFile server(out.out_dir + "/server.csv");
   AtomicFile timing(out.out_dir + "/timing.csv");
+  AtomicFile summary(out.out_dir + "/summary.csv");
+  AtomicFile config(out.out_dir + "/config.resolved.yaml");
+  AtomicFile record(out.out_dir + "/provenance.yaml");
   timing.write("run,round,seconds,elapsed\n");
   // release.csv only for algorithms that release values after the last round (issue #12).
   std::optional<AtomicFile> release;
@@ -164,6 +169,8 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
         checkpoints.save(*loaded);
         ++fresh;
       } catch (const Interrupted&) {
+        if (out.resumed_runs + fresh == 0)  // remove_unfinished leaves nothing then
+          throw Interrupted("interrupted before the first run finished; nothing was kept");
         throw Interrupted(fmt::format(
             "interrupted; {} of {} runs finished, kept in {}: run the same command again to "
             "resume (the outputs will be those of an uninterrupted run)",
@@ -220,7 +227,6 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
     std::fprintf(stderr, "fbosim: resumed: %d finished run(s) of an interrupted attempt reused\n",
                  out.resumed_runs);
 
-  AtomicFile summary(out.out_dir + "/summary.csv");
   summary.write("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n" +
                 extra_columns + "\n");
   for (int t = 0; t <= spec.rounds; ++t) {
@@ -239,13 +245,12 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
       out.epsilon = epsilon[t];  // everything released, the final release included
     }
   }
-  AtomicFile config(out.out_dir + "/config.resolved.yaml");
   config.write(config_text);
   provenance.resumed_runs = out.resumed_runs;
   provenance.finished = utc_now();
-  AtomicFile record(out.out_dir + "/provenance.yaml");
   record.write(provenance_text(spec, provenance));
 
+  const CommitLock all_or_none;  // an exit by the watchdog waits for the whole set
   trace.commit();
   server.commit();
   if (release) {
@@ -259,6 +264,18 @@ void write_outputs(const ExperimentSpec& spec, const RunEngine& engine,
   config.commit();
   record.commit();
   out.clipped_fraction = messages > 0 ? static_cast<double>(clipped) / messages : 0.0;
+}
+
+// After a failure: the checkpoint folder unless it holds a finished run (kept for a resume),
+// then the directories this run created, where empty.
+void remove_unfinished(const std::string& partial, const std::vector<fs::path>& created) {
+  std::error_code ec;
+  bool finished = false;
+  for (fs::directory_iterator it(partial, ec), end; !ec && it != end; it.increment(ec))
+    finished = finished || it->path().extension() == ".ckpt";
+  if (!finished) fs::remove_all(partial, ec);
+  for (auto it = created.rbegin(); it != created.rend(); ++it)
+    if (fs::is_empty(*it, ec)) fs::remove(*it, ec);
 }
 
 // The directories create_directories(dir) would create, outermost first.
@@ -288,6 +305,14 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
   const std::vector<fs::path> created = missing_directories(out.out_dir);
   std::optional<DirectoryLock> lock;
   std::optional<RunCheckpoints> checkpoints;
+  // What the catch block below does, for an exit by the watchdog (interrupt.hpp).
+  const ExitCleanup on_abrupt_exit([partial = out.out_dir + "/" + RunCheckpoints::kFolder,
+                                    created] { remove_unfinished(partial, created); });
+  // After a failure: release the lock first (its file would keep a created folder non-empty).
+  const auto clean_up = [&] {
+    lock.reset();
+    remove_unfinished(out.out_dir + "/" + RunCheckpoints::kFolder, created);
+  };
   try {
     lock.emplace(out.out_dir);
     check_results_dir(out.out_dir, config_text, options.force);
@@ -313,14 +338,19 @@ ExperimentSummary run_experiment(const ExperimentSpec& spec, const YAML::Node& r
                    checkpoints->dir().c_str());
     write_outputs(spec, engine, config_text, options, *checkpoints, provenance, out);
     checkpoints->remove();
+  } catch (const Interrupted&) {  // its message says what was kept
+    clean_up();
+    throw;
+  } catch (const std::runtime_error& e) {
+    // Keep finished runs for a resume (after a full disk, a file-size limit, a failed run); leave
+    // no empty folder behind, and say what stays.
+    clean_up();
+    if (!checkpoints || checkpoints->empty() || !fs::exists(checkpoints->dir())) throw;
+    throw std::runtime_error(
+        fmt::format("{}; the finished runs are kept in {} (run the same command again to resume)",
+                    e.what(), checkpoints->dir()));
   } catch (...) {
-    // Keep finished runs for a resume; leave no empty folder behind.
-    if (checkpoints && checkpoints->empty()) checkpoints->remove();
-    lock.reset();  // removes .lock
-    for (auto it = created.rbegin(); it != created.rend(); ++it) {
-      std::error_code ignored;
-      if (fs::is_empty(*it, ignored)) fs::remove(*it, ignored);
-    }
+    clean_up();
     throw;
   }
   out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -82,6 +82,19 @@ void estimate_fts_target(const ExperimentSpec& s, ResourceEstimate& e) {
   estimate_agent_steps(s, history_steps * s.runs + target_steps,
                        c.target.init_points + c.history_points + static_cast<double>(s.rounds), m,
                        c.target.local, e);
+  if (c.name == "rgpe") {
+    // RGPE's ranking losses at each target step: S samples of n (n - 1) pairs per source, and
+    // the target's leave-one-out joint draws (n x n factors times n x S normals, n times).
+    const double S = c.samples, n = c.target.init_points + static_cast<double>(s.rounds);
+    const std::string ks = key_value("ensemble.samples", S);
+    e.work.push_back({target_steps * S * (agents * n * n + n * n * n),
+                      key_value("runs", s.runs) + " x " + key_value("rounds", s.rounds) + " x " +
+                          ks + " x " + key_value("agents.count", agents) +
+                          " (RGPE's ranking-loss samples)"});
+    e.memory.push_back(
+        {(agents + 1 + 2 * n) * S * 8,
+         ks + " x " + key_value("agents.count", agents) + " (RGPE's ranking-loss samples)"});
+  }
 }
 
 }  // namespace fbosim::sim

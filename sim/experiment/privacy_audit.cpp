@@ -14,6 +14,7 @@
 #include "algorithms/privacy/accountant.hpp"
 #include "algorithms/server/dp_mechanism.hpp"
 #include "sim/core/thread_pool.hpp"
+#include "sim/experiment/interrupt.hpp"
 
 namespace fbosim::sim {
 
@@ -136,6 +137,7 @@ AuditResult run_audit(const ExperimentSpec& spec, const AuditOptions& o, std::ui
   std::vector<double> s_with(o.trials), s_without(o.trials);
   core::ThreadPool pool(o.threads);
   pool.parallel_for(static_cast<std::size_t>(total), [&](std::size_t k) {
+    check_interrupt();  // a trial is one release of every region's message
     const bool present = k < static_cast<std::size_t>(o.trials);
     const std::size_t i = present ? k : k - o.trials;
     core::RngStream rng = rf.stream(present ? "audit.with" : "audit.without", i);

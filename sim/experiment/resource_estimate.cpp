@@ -1,12 +1,120 @@
 #include "sim/experiment/resource_estimate.hpp"
 
+#include <sys/resource.h>
+#include <unistd.h>
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "sim/experiment/algorithm_registry.hpp"
 
 namespace fbosim::sim {
+
+namespace {
+
+constexpr double kGiB = 1ull << 30;
+
+std::string first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// The tightest memory limit of this process's cgroup and its ancestors ("" if none is set):
+// cgroup v2 (the "0::<path>" line of /proc/self/cgroup, memory.max along the path), else v1's
+// memory.limit_in_bytes.
+std::string cgroup_limit_text() {
+  namespace fs = std::filesystem;
+  std::ifstream in("/proc/self/cgroup");
+  std::string line, path;
+  while (std::getline(in, line))
+    if (line.rfind("0::", 0) == 0) path = line.substr(3);
+  double best = std::numeric_limits<double>::infinity();
+  if (!path.empty()) {
+    for (fs::path p = fs::path("/sys/fs/cgroup") / fs::path(path).relative_path();;
+         p = p.parent_path()) {
+      const std::string v = first_line((p / "memory.max").string());
+      if (!v.empty() && v != "max") best = std::min(best, std::strtod(v.c_str(), nullptr));
+      if (p == "/sys/fs/cgroup" || p == p.parent_path()) break;
+    }
+  }
+  if (best == std::numeric_limits<double>::infinity()) {
+    const std::string v1 = first_line("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+    if (!v1.empty()) best = std::strtod(v1.c_str(), nullptr);
+  }
+  return best == std::numeric_limits<double>::infinity() ? "" : fmt::format("{:.0f}", best);
+}
+
+double rlimit_bytes(int resource) {
+  rlimit r{};
+  if (getrlimit(resource, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return -1;
+  return static_cast<double>(r.rlim_cur);
+}
+
+}  // namespace
+
+MemoryLimit memory_limit_from(double physical_bytes, const std::string& cgroup_limit,
+                              double rlimit_as, double rlimit_data) {
+  MemoryLimit m{physical_bytes,
+                fmt::format("the machine's memory, {:.3g} GiB", physical_bytes / kGiB)};
+  const auto tighter = [&](double bytes, const std::string& what) {
+    if (bytes > 0 && bytes < m.bytes)
+      m = {bytes, fmt::format("{}, {:.3g} GiB", what, bytes / kGiB)};
+  };
+  if (!cgroup_limit.empty() && cgroup_limit != "max")
+    tighter(std::strtod(cgroup_limit.c_str(), nullptr), "the cgroup's memory limit");
+  tighter(rlimit_as, "ulimit -v");
+  tighter(rlimit_data, "ulimit -d");
+  return m;
+}
+
+const MemoryLimit& memory_limit() {
+  static const MemoryLimit limit = [] {
+    const double pages = static_cast<double>(sysconf(_SC_PHYS_PAGES));
+    const double page = static_cast<double>(sysconf(_SC_PAGE_SIZE));
+    // Without sysconf's answer, the old fixed bound.
+    const double physical = pages > 0 && page > 0 ? pages * page : 64 * kGiB;
+    return memory_limit_from(physical, cgroup_limit_text(), rlimit_bytes(RLIMIT_AS),
+                             rlimit_bytes(RLIMIT_DATA));
+  }();
+  return limit;
+}
+
+double estimated_seconds(const ResourceEstimate& e, int threads) {
+  return e.flops() / (kFlopsPerCoreSecond * std::max(1, threads));
+}
+
+std::string duration_text(double seconds) {
+  if (seconds < 120) return fmt::format("{:.0f} s", seconds);
+  if (seconds < 2 * 3600.0) return fmt::format("{:.0f} minutes", seconds / 60);
+  if (seconds < 2 * 86400.0) return fmt::format("{:.1f} hours", seconds / 3600);
+  if (seconds < 365 * 86400.0) return fmt::format("{:.0f} days", seconds / 86400);
+  return fmt::format("{:.3g} years", seconds / (365.25 * 86400));
+}
+
+std::string resource_refusal(const ResourceEstimate& e, const MemoryLimit& limit) {
+  if (e.bytes() > limit.bytes)
+    return fmt::format(
+        "the experiment would hold about {:.3g} GiB in memory, more than this process may use "
+        "({}); the largest part: {}",
+        e.bytes() / kGiB, limit.what, ResourceEstimate::largest(e.memory).what);
+  if (e.flops() > kMaxFlops) {
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    return fmt::format(
+        "the experiment would take about {:.3g} floating-point operations, more than the {:g} "
+        "allowed: up to about {} on one core ({} on this machine's {} cores); the largest part: "
+        "{}",
+        e.flops(), kMaxFlops, duration_text(estimated_seconds(e, 1)),
+        duration_text(estimated_seconds(e, cores)), cores, ResourceEstimate::largest(e.work).what);
+  }
+  return "";
+}
 
 double ResourceEstimate::bytes() const {
   double b = 0;

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/cancellation.hpp"
 #include "sim/experiment/config_reader.hpp"
 #include "sim/experiment/yaml_scalar.hpp"
 
@@ -71,6 +72,7 @@ void check_unique_values(const SweepGrid& g, const std::string& where) {
     throw std::invalid_argument(where + ": grid '" + shorten(g.key) + "' has no values");
   std::map<std::string, std::string> seen;  // value -> the text that gave it first
   for (const std::string& v : g.values) {
+    core::throw_if_cancelled();  // a grid may have many values, each parsed as YAML
     if (v.empty())
       throw std::invalid_argument(where + ": grid '" + shorten(g.key) + "' has an empty value");
     const auto [it, fresh] = seen.emplace(value_key(v), v);
@@ -245,12 +247,22 @@ SweepPlan::SweepPlan(std::vector<SweepGrid> grids) : grids_(std::move(grids)) {
       throw std::invalid_argument("sweep: the key '" + g.key + "' is swept twice");
     check_unique_values(g, "sweep");
   }
+  // A point is a directory and a run of the experiment: a grid of more than kMaxPoints is a
+  // mistake (and would overflow the point index), refused before anything is built.
   std::size_t total = 1;
-  for (const SweepGrid& g : grids_) total *= g.values.size();
+  std::string sizes;
+  for (const SweepGrid& g : grids_) {
+    sizes += fmt::format("{}{} ({} values)", sizes.empty() ? "" : " x ", g.key, g.values.size());
+    total = g.values.size() > kMaxPoints / total ? kMaxPoints + 1 : total * g.values.size();
+  }
+  if (total > kMaxPoints)
+    throw std::invalid_argument(fmt::format(
+        "sweep: {} make more than {} points; split it into several sweeps", sizes, kMaxPoints));
   // Mixed-radix counting, the last grid fastest: point order = nested loops in grid order.
   std::vector<std::size_t> digit(grids_.size(), 0);
   std::unordered_map<std::string, int> names;
   for (std::size_t i = 0; i < total; ++i) {
+    core::throw_if_cancelled();  // Ctrl-C while a large grid is planned
     SweepPoint p;
     p.index = static_cast<int>(i);
     for (std::size_t k = 0; k < grids_.size(); ++k)

@@ -55,8 +55,12 @@ std::string point_name(const std::vector<std::pair<std::string, std::string>>& v
 
 class SweepPlan {
  public:
+  /// The most points a plan may have (each is a directory of results).
+  static constexpr std::size_t kMaxPoints = 1000000;
+
   /// The cartesian product of `grids` (a sweep without grids has the single point "base").
-  /// Throws std::invalid_argument if a key repeats, a grid is empty or two names collide.
+  /// Throws std::invalid_argument if a key repeats, a grid is empty, two names collide or the
+  /// grids make more than kMaxPoints points; core::Cancelled after Ctrl-C/SIGTERM.
   explicit SweepPlan(std::vector<SweepGrid> grids);
 
   const std::vector<SweepGrid>& grids() const { return grids_; }

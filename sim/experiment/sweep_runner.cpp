@@ -107,6 +107,35 @@ SweepRow make_row(const Prepared& p, double seconds) {
   return row;
 }
 
+// The directories create_directories(dir) would create, outermost first.
+std::vector<fs::path> missing_directories(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (fs::path p = fs::absolute(dir).lexically_normal(); !p.empty() && !fs::exists(p);
+       p = p.parent_path()) {
+    out.insert(out.begin(), p);
+    if (p == p.parent_path()) break;
+  }
+  return out;
+}
+
+// True if a point directory is left in the sweep directory (finished, or holding the checkpoints
+// of finished runs: run_experiment removes the point directories it created otherwise).
+bool any_point_kept(const std::string& dir) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_directory(ec)) return true;
+  return false;
+}
+
+// Removes the plan and the lock of a sweep that kept nothing, then the directories it created.
+void remove_created(const std::string& dir, const std::vector<fs::path>& created) {
+  std::error_code ec;
+  fs::remove(dir + "/sweep_plan.csv", ec);
+  fs::remove(dir + "/.lock", ec);
+  for (auto it = created.rbegin(); it != created.rend(); ++it)
+    if (fs::is_empty(*it, ec)) fs::remove(*it, ec);
+}
+
 }  // namespace
 
 SweepJobs choose_jobs(int jobs, int threads, int points, int hardware) {
@@ -145,6 +174,7 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
   const std::string sweep = sweep_id(config_text, overrides);
   std::vector<Prepared> points;
   for (const SweepPoint& point : plan.shard(options.shard)) {
+    check_interrupt();  // validating a point takes about a millisecond: large grids take long
     std::vector<std::string> all = overrides;
     const std::vector<std::string> own = point.overrides();
     all.insert(all.end(), own.begin(), own.end());
@@ -161,7 +191,12 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
   // Every point's config is valid: lock the directory (creating it) for the whole sweep, so
   // that no other fbosim process writes into it meanwhile (and none reads it half-written).
   // (A clash below implies the directory existed: the lock's release leaves it as it was.)
-  const DirectoryLock lock(options.out_dir);
+  const std::vector<fs::path> created = missing_directories(options.out_dir);
+  std::optional<DirectoryLock> lock(std::in_place, options.out_dir);
+  // If the watchdog ends the process before any point finished (interrupt.hpp): no plan left.
+  const ExitCleanup on_abrupt_exit([dir = options.out_dir, created] {
+    if (!any_point_kept(dir)) remove_created(dir, created);
+  });
   // A directory holding a sweep of other keys is refused (a grid of other values is the same
   // sweep re-planned: its finished points are reused), and so is a point directory holding
   // another config's results, before anything runs.
@@ -176,6 +211,7 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
   check_sweep_dir(options.out_dir, plan_table, true, options.force);
   std::vector<std::string> clashes;
   for (const Prepared& p : points) {
+    check_interrupt();
     try {
       check_results_dir(p.dir, p.config_text, options.force);
     } catch (const ResultsClash& e) {
@@ -265,6 +301,16 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
   for (std::thread& t : threads) t.join();
 
   SweepTable table{plan.keys(), {}, true};
+  if (std::none_of(seconds.begin(), seconds.end(), [](const auto& s) { return s.has_value(); }) &&
+      !any_point_kept(options.out_dir)) {
+    // Failed or interrupted before any point finished, and no point keeps a finished run: the
+    // sweep leaves nothing, as a failed run (a directory it did not create keeps the others'
+    // files).
+    lock.reset();
+    remove_created(options.out_dir, created);
+    if (error) std::rethrow_exception(error);
+    throw SweepInterrupted("interrupted before any point finished; nothing was kept");
+  }
   for (std::size_t i = 0; i < points.size(); ++i) {
     if (!seconds[i]) continue;
     table.rows.push_back(make_row(points[i], *seconds[i]));

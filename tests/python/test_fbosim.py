@@ -4,9 +4,12 @@
     PYTHONPATH=build/python tests/python/test_fbosim.py build/fbosim
 """
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import unittest
 
 import numpy as np
@@ -244,6 +247,36 @@ class Run(unittest.TestCase):
     def test_config_errors_name_the_key(self):
         with self.assertRaisesRegex(ValueError, "server.noise_multiplier"):
             fbosim.run(self.CONFIG, ["server.noise_multiplier=-1"])
+
+
+class Interrupt(unittest.TestCase):
+    """Ctrl-C (SIGINT) stops a long run or privacy series within a second (issue 24)."""
+
+    def interrupt_after(self, seconds):
+        timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        self.addCleanup(timer.cancel)
+        return time.monotonic() + seconds
+
+    def test_ctrl_c_stops_a_run_and_keeps_nothing_unfinished(self):
+        # RGPE with 10^5 ranking-loss samples: about an hour of work.
+        rgpe = ["algorithm=rgpe", "ensemble.samples=100000", "rounds=50", "runs=5",
+                "agents.count=51", "agents.init_points=1", "objective.grid_points=1000"]
+        with tempfile.TemporaryDirectory() as tmp:
+            fired = self.interrupt_after(1.0)
+            with self.assertRaisesRegex(KeyboardInterrupt, "interrupted"):
+                fbosim.run(os.path.join(ROOT, "configs", "fts", "fig1a.yaml"), rgpe, threads=1,
+                           out_dir=os.path.join(tmp, "r"))
+            self.assertLess(time.monotonic() - fired, 3.0)
+            self.assertEqual(os.listdir(tmp), [])
+
+    def test_ctrl_c_stops_a_long_privacy_series(self):
+        fired = self.interrupt_after(1.0)
+        with self.assertRaises(KeyboardInterrupt):
+            fbosim.privacy.epsilon(0.01, 1.1, range(1, 1000000), delta=1e-5, accountant="pld")
+        self.assertLess(time.monotonic() - fired, 3.0)
+        # The module works on afterwards (the stop is not left requested).
+        self.assertGreater(fbosim.privacy.epsilon(0.25, 1.0, 40, agents=200), 9.9)
 
 
 if __name__ == "__main__":
