@@ -114,8 +114,9 @@ TEST_CASE("SIGTERM stops every long computation within a second with status 143 
   const std::string base = kBase;
   const std::vector<Case> cases = {
       // Validating 200,000 sweep points (about a millisecond each): before any directory exists.
+      // Two grids of 500 x 400 values (a config file holds at most 1 MiB).
       {"planning a large sweep", "sweep cfg.yaml --quiet --out s",
-       base + "sweep: {seed: " + yaml_list(200000) + "}\n", 1.0},
+       base + "sweep: {seed: " + yaml_list(500) + ", runs: " + yaml_list(400) + "}\n", 1.0},
       // The 10^4-point prior: its Cholesky factor is one Eigen call the watchdog ends.
       {"a 10^4-point heterogeneous prior",
        "run cfg.yaml --quiet --threads 1 --out r --set objective.family=heterogeneous "
