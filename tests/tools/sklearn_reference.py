@@ -12,6 +12,10 @@ Usage:
                                                permutation and _approximate_mode vs numpy
   sklearn_reference.py --split PROBE MATFILE   every train and test index of every field vs
                                                scikit-learn's train_test_split
+  sklearn_reference.py --svc PROBE MATFILE     the landmine objective with objective.split:
+                                               authors, class_order: sklearn, probability:
+                                               sklearn and scikit-learn's own CV folds vs the
+                                               authors' SVC(probability=True) + roc_auc_score
 Exit 77 (CTest SKIP_RETURN_CODE) with a line saying why when numpy, scipy or scikit-learn is
 not importable, or the data file is absent.
 """
@@ -86,19 +90,9 @@ def check_numpy(binary):
 
 
 def check_split(binary, matfile):
-    try:
-        import scipy.io
-    except ImportError as e:
-        skip(f"scipy not importable ({e}); install python3-scipy")
-    try:
-        import sklearn
-        from sklearn.model_selection import train_test_split
-    except ImportError as e:
-        skip(f"scikit-learn not importable ({e}); install python3-sklearn (tools/setup.sh does)")
-    if not os.path.isfile(matfile):
-        skip(f"no landmine data at {matfile}")
-    data = scipy.io.loadmat(matfile)
-    features, labels = data["feature"][0], data["label"][0]
+    features, labels = import_sklearn(matfile)
+    import sklearn
+    from sklearn.model_selection import train_test_split
     ours = probe(binary, "split", matfile, 0)
     if len(ours) != 2 * len(features):
         failures.append(f"split: fbosim printed {len(ours)} rows for {len(features)} fields")
@@ -116,11 +110,67 @@ def check_split(binary, matfile):
           f"{sklearn.__version__}")
 
 
+def import_sklearn(matfile):
+    try:
+        import scipy.io
+    except ImportError as e:
+        skip(f"scipy not importable ({e}); install python3-scipy")
+    try:
+        import sklearn  # noqa: F401
+    except ImportError as e:
+        skip(f"scikit-learn not importable ({e}); install python3-sklearn (tools/setup.sh does)")
+    if not os.path.isfile(matfile):
+        skip(f"no landmine data at {matfile}")
+    data = scipy.io.loadmat(matfile)
+    return data["feature"][0], data["label"][0]
+
+
+def check_svc(binary, matfile):
+    """fbosim's evaluation (its libsvm is Debian's, scikit-learn's a fork of an older one) with
+    scikit-learn's folds handed in: the same models up to rounding (decision values within
+    1e-13), hence the same probabilities and AUC. Validation rows far from every support vector
+    have decision value -rho up to the last bit, and a last-bit difference can split or join
+    such a tie: a few cases may then differ in AUC by one or two pairs' share (< 2e-3)."""
+    features, labels = import_sklearn(matfile)
+    from sklearn import svm
+    from sklearn.metrics import roc_auc_score
+    from sklearn.model_selection import train_test_split
+    exact = cases = 0
+    for field in (0, 3, 9, 15, 22, 28):
+        x_tr, x_te, y_tr, y_te = train_test_split(features[field], labels[field], test_size=0.5,
+                                                  stratify=labels[field], random_state=0)
+        y_tr, y_te = np.squeeze(y_tr), np.squeeze(y_te)
+        for x in ((0.0, 0.0), (1.0, 1.0), (0.5, 0.05), (0.02, 0.9), (0.9, 0.3), (0.001, 0.001),
+                  (0.3, 0.6)):
+            for random_state in (0, 1):
+                # The authors' objective (FTS run_landmine_standard_bo.py; DP-FTS-DE
+                # landmine_ts.py): linear maps to C and gamma, probability=True, P(mine).
+                c = x[0] * (10.0 - 1e-4) + 1e-4
+                gamma = x[1] * (10.0 - 1e-2) + 1e-2
+                clf = svm.SVC(kernel="rbf", C=c, gamma=gamma, probability=True,
+                              random_state=random_state).fit(x_tr, y_tr)
+                theirs = roc_auc_score(y_te, clf.predict_proba(x_te)[:, 1])
+                out = subprocess.run([binary, "svc", matfile, str(field), repr(x[0]), repr(x[1]),
+                                      str(random_state)], check=True, capture_output=True,
+                                     text=True).stdout.split("\n")
+                ours = float(out[1])
+                cases += 1
+                exact += abs(ours - theirs) <= 1e-12
+                if abs(ours - theirs) > 2e-3:
+                    failures.append(f"field {field} x {x} random_state {random_state}: AUC "
+                                    f"{ours:.6f}, scikit-learn {theirs:.6f}")
+    if exact < 0.9 * cases:
+        failures.append(f"only {exact} of {cases} AUCs equal scikit-learn's within 1e-12")
+    print(f"{exact} of {cases} AUCs equal scikit-learn's within 1e-12, all within 2e-3")
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--numpy":
         check_numpy(sys.argv[2])
     elif len(sys.argv) == 4 and sys.argv[1] == "--split":
         check_split(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == "--svc":
+        check_svc(sys.argv[2], sys.argv[3])
     else:
         print(__doc__, file=sys.stderr)
         return 2

@@ -6,13 +6,23 @@
 //   sklearn_probe permutation SEED N...        permutation(N) for each N, one generator
 //   sklearn_probe mode SEED N_DRAWS C1,C2,..   _approximate_mode([C1, ...], N_DRAWS, SEED)
 //   sklearn_probe split MATFILE SEED           each landmine field's train/test rows
+//   sklearn_probe svm MATFILE FIELD X0 X1 ORDER PROB   on the authors' split of FIELD with
+//                                              class order ORDER, probability PROB: the final
+//                                              model's validation decision values (%.17g),
+//                                              then the AUC (the folds from a fixed stream)
+//   sklearn_probe svc MATFILE FIELD X0 X1 R    scikit-learn's SVC(probability=True,
+//                                              random_state=R) on the authors' split of FIELD:
+//                                              P(mine) of the validation rows, then the AUC, with
+//                                              sklearn's class order, coupling and CV folds
 #include <cstdlib>
 #include <iostream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "datasets/landmine/landmine_data.hpp"
+#include "datasets/landmine/landmine_objective.hpp"
 #include "datasets/sklearn/numpy_random_state.hpp"
 #include "datasets/sklearn/stratified_split.hpp"
 
@@ -34,6 +44,27 @@ void print(const V& v) {
 }
 
 std::uint32_t seed_of(const char* s) { return static_cast<std::uint32_t>(std::stoull(s)); }
+
+// scikit-learn's libsvm draws its Platt folds with std::mt19937 seeded by
+// RandomState(random_state).randint(2^31 - 1) (BaseLibSVM.fit) and bounded_rand_int, a Lemire
+// multiply-shift with rejection (sklearn/svm/src/newrand/newrand.h), in a forward Fisher-Yates
+// over the rows of its problem (svm_binary_svc_probability).
+std::vector<int> sklearn_folds(const std::vector<int>& rows, std::uint32_t random_state) {
+  NumpyRandomState numpy(random_state);
+  std::mt19937 mt(static_cast<std::uint32_t>(numpy.randint(0, 2147483647)));
+  const auto bounded = [&](std::uint32_t range) {
+    std::uint64_t m = std::uint64_t{mt()} * range;
+    if (static_cast<std::uint32_t>(m) < range) {
+      const std::uint32_t t = (0U - range) % range;
+      while (static_cast<std::uint32_t>(m) < t) m = std::uint64_t{mt()} * range;
+    }
+    return static_cast<std::uint32_t>(m >> 32);
+  };
+  std::vector<int> perm = rows;
+  const auto l = static_cast<std::uint32_t>(perm.size());
+  for (std::uint32_t i = 0; i < l; ++i) std::swap(perm[i], perm[i + bounded(l - i)]);
+  return perm;
+}
 
 }  // namespace
 
@@ -71,6 +102,30 @@ int main(int argc, char** argv) {
         print(t.train);
         print(t.test);
       }
+    } else if (a.size() == 7 && a[0] == "svm") {
+      const std::vector<LandmineField> fields = load_landmine(a[1]);
+      const LandmineSplit s = authors_split(fields.at(std::stoul(a[2])));
+      SvmOptions o;
+      o.class_order = parse_class_order(a[5]);
+      o.probability = parse_probability(a[6]);
+      fbosim::core::RngStream rng = fbosim::core::RngFactory(0, 0).stream("probe");
+      SvmDecisions d;
+      const double auc = landmine_auc(s, Eigen::Vector2d(std::stod(a[3]), std::stod(a[4])), o, rng,
+                                      SvmKernel::precomputed, &d);
+      std::cout.precision(17);
+      print(d.validation);
+      std::cout << auc << '\n';
+    } else if (a.size() == 6 && a[0] == "svc") {
+      const std::vector<LandmineField> fields = load_landmine(a[1]);
+      const LandmineSplit s = authors_split(fields.at(std::stoul(a[2])));
+      const SvmOptions o{5, SvmClassOrder::sklearn, SvmProbability::sklearn};
+      const std::vector<int> perm = sklearn_folds(problem_rows(s, o.class_order), seed_of(argv[6]));
+      SvmDecisions d;
+      const double auc = landmine_auc(s, Eigen::Vector2d(std::stod(a[3]), std::stod(a[4])), o, perm,
+                                      SvmKernel::precomputed, &d);
+      std::cout.precision(17);
+      print(d.mine_probability);
+      std::cout << auc << '\n';
     } else {
       std::cerr << "usage: see the header of tests/datasets/sklearn/sklearn_probe.cpp\n";
       return 2;

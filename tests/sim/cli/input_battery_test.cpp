@@ -484,6 +484,16 @@ std::vector<Case> all_cases() {
                    1,
                    {"UCI HAR Dataset"},
                    nullptr});
+  // Issue #26 (the authors' landmine): the split, class-order and probability choices, a seed
+  // given to the seedless authors' split, and the fit schedule's choices.
+  for (const std::string& key :
+       {"objective.split", "objective.class_order", "objective.probability"})
+    for (const std::string& v : kChoice)
+      cases.push_back(
+          {"key " + key, "run {cfg} --quiet", with_key(key, v, kLandmine), 1, key_words(key, v)});
+  run("issue 26", "run {cfg} --quiet --set objective.split_seed=3",
+      {"battery.yaml", "objective.split_seed", "3", "seeded"}, 1,
+      with_key("objective.split", "authors", kLandmine));
   return cases;
 }
 
