@@ -477,7 +477,27 @@ const std::vector<KeyDoc>& key_catalog() {
        "",
        {{"", "5"}},
        "",
-       "refit when the observation count is a multiple of this"},
+       "the period of the refits (see `gp.refit_on`)"},
+      {"gp.refit_on",
+       "",
+       "",
+       std::nullopt,
+       "observations iterations",
+       {{"", "observations"}},
+       "",
+       "with `gp.fit: true`, refit when the observation count is a multiple of `gp.refit_every` "
+       "(`observations`: DP-FTS-DE's code), or after BO iteration i (from 0, after the initial "
+       "design) when i >= `gp.refit_every` and i is a multiple of it (`iterations`: FTS's code; "
+       "n = 9, 14, 19, ... after 3 initial points) [code]"},
+      {"gp.fit_at_init",
+       "",
+       "",
+       std::nullopt,
+       "",
+       {{"", "false"}},
+       "",
+       "with `gp.fit: true`, also fit on the initial design (of more than one point) before the "
+       "first BO step, as FTS's code and DP-FTS-DE's TS code do; DP-FTS-DE's agents do not [code]"},
       {"gp.max_iterations",
        "",
        "",
