@@ -212,7 +212,7 @@ const std::vector<KeyDoc>& key_catalog() {
        "landmine",
        std::nullopt,
        "mine_first sklearn",
-       {{"", "mine_first"}},
+       {{"", "sklearn"}},
        "",
        "`landmine`: libsvm's first class. `sklearn`: as scikit-learn's SVC orders it (labels "
        "sorted: the final model has no-mine first, its rows grouped by class; the Platt fold "
@@ -223,7 +223,7 @@ const std::vector<KeyDoc>& key_catalog() {
        "landmine",
        std::nullopt,
        "sigmoid sklearn",
-       {{"", "sigmoid"}},
+       {{"", "sklearn"}},
        "",
        "`landmine`: P(mine) of a validation row. `sklearn`: scikit-learn's predict_proba (Platt's "
        "sigmoid clipped to [1e-7, 1 - 1e-7], then libsvm's pairwise coupling, which returns 1/2 "

@@ -237,7 +237,9 @@ TEST_CASE("scikit-learn's class order: grouped rows, the same model up to the so
     fbosim::core::RngStream r1 = fbosim::core::RngFactory(4, 0).stream("t");
     fbosim::core::RngStream r2 = fbosim::core::RngFactory(4, 0).stream("t");
     SvmDecisions mine, sk;
-    const double a = landmine_auc(s, x, SvmOptions{}, r1, SvmKernel::precomputed, &mine);
+    const double a =
+        landmine_auc(s, x, SvmOptions{5, SvmClassOrder::mine_first, SvmProbability::sigmoid}, r1,
+                     SvmKernel::precomputed, &mine);
     const double b =
         landmine_auc(s, x, SvmOptions{5, SvmClassOrder::sklearn, SvmProbability::sigmoid}, r2,
                      SvmKernel::precomputed, &sk);
