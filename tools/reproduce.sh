@@ -6,6 +6,7 @@
 #   tools/reproduce.sh [--power | --quick | --tiny] [--only fig2a,fig3,...] [--jobs J]
 #                      [--results DIR]
 #   tools/reproduce.sh --landmine-study [--split-runs R] [--splits K] [--jobs J] [--plan]
+#                      [--tiny]
 #
 # Scales (also FBOSIM_REPRO_SCALE=full|power|quick|tiny; the flags win). Each writes to its own
 # results root, so the scales never mix:
@@ -29,7 +30,8 @@
 # K = 4, so 5 splits with the authors') with R runs each (default 20), each into
 # <results>/seeded<k>/; tools/claims.py then pools the claims over the splits
 # (-> results/landmine_study/, its FIDELITY.md). --plan prints the tasks and the predicted time
-# from the measured cost of one run (below) without running anything.
+# from the measured cost of one run (below) without running anything. With --tiny (or --quick)
+# the study runs at that scale instead of 30 runs (a check of the pipeline, into its root).
 # Figures go to <results root>/figures/. --only takes figure ids or prefixes (fig3 = fig3a-f,
 # fig7 = fig7a,b); --jobs runs J experiments (curves) at once (each with nproc/J threads; results
 # do not depend on the thread count). The real-world experiments run only when their data is found
@@ -44,12 +46,13 @@ only=""
 jobs=1
 results=""
 plan=0
+study=0
 split_runs=20
 splits=4
 while (($#)); do
   case $1 in
     --power) scale=power ;;
-    --landmine-study) scale=landmine ;;
+    --landmine-study) study=1 ;;
     --split-runs) split_runs=${2:?--split-runs needs a number}; shift ;;
     --splits) splits=${2:?--splits needs a number}; shift ;;
     --plan) plan=1 ;;
@@ -66,6 +69,9 @@ while (($#)); do
   esac
   shift
 done
+# The study is the landmine scale unless another scale was asked for.
+if ((study)) && [ "$scale" = full ] && [ -z "${FBOSIM_REPRO_SCALE:-}" ]; then scale=landmine; fi
+if ((study)); then : "${only:=fig3a,fig3d,fts_fig2a}"; fi
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "reproduce.sh: --jobs must be a positive integer, got '$jobs'" >&2; exit 2; }
 [[ $split_runs =~ ^[1-9][0-9]*$ ]] || { echo "reproduce.sh: --split-runs must be a positive integer, got '$split_runs'" >&2; exit 2; }
 [[ $splits =~ ^[0-9]+$ ]] || { echo "reproduce.sh: --splits must be a non-negative integer, got '$splits'" >&2; exit 2; }
@@ -77,8 +83,7 @@ case $scale in
          realworld=(--runs 1 --set rounds=20); : "${results:=results/quick}" ;;
   tiny) synthetic=(--runs 1 --set agents.count=10 --set rounds=4 --set objective.grid_points=200)
         realworld=(--runs 1 --set rounds=2); : "${results:=results/tiny}" ;;
-  landmine) synthetic=(); realworld=(--runs 30); : "${results:=results/landmine_study}"
-            : "${only:=fig3a,fig3d,fts_fig2a}" ;;
+  landmine) synthetic=(); realworld=(--runs 30); : "${results:=results/landmine_study}" ;;
   *) echo "reproduce.sh: scale must be full, power, quick or tiny, got '$scale'" >&2; exit 2 ;;
 esac
 # EMNIST trains a CNN per query (~0.4 s): the reduced scales also use fewer writers and epochs.
@@ -171,7 +176,7 @@ done
 
 # The landmine study's other splits: the headline curves of Fig. 3d (the first four curves of
 # configs/dp_fts_de/landmine.yaml: DP-FTS-DE, TS, FTS, FTS-DE) on seeded splits 0..K-1.
-if [ "$scale" = landmine ] && [ -e "$(data_path landmine)" ]; then
+if ((study)) && [ -e "$(data_path landmine)" ]; then
   for ((k = 0; k < splits; k++)); do
     for ((c = 0; c < 4; c++)); do tasks+=("split:$k:$c"); done
   done
@@ -179,9 +184,15 @@ fi
 
 # --plan: the tasks and their predicted CPU time, from the user CPU seconds of one run of each
 # kind measured on this machine (one thread, nice 19, beside other jobs; issue #26): a landmine
-# run of DP-FTS-DE's configs (29 agents x 70 evaluations) 10.2 s; FTS's landmine study, the 28
-# sources' TS histories made once per process 20 s and a target run 1-3 s (30 runs of a curve:
-# about 80 s).
+# run of DP-FTS-DE's configs (29 agents x 70 evaluations) 8.9-10.2 s, taken as 10.2 s; a curve
+# of FTS's landmine study, 30 runs after the 28 sources' TS histories (about 7 s, made once per
+# process), 19 s for FTS at M = 100 to about 150 s for TAF at M = 200, taken as 80 s (the mean
+# of the last full study: 15 curves in 596 s on 2 cores).
+if ((plan)) && [ "$scale" != landmine ]; then
+  echo "reproduce.sh: ${#tasks[@]} task(s) at $scale scale (time predicted for the landmine study only)"
+  printf '  %s\n' "${tasks[@]}"
+  exit 0
+fi
 if ((plan)); then
   awk -v runs="${realworld[1]:-0}" -v split_runs="$split_runs" -v jobs="$jobs" '
     BEGIN { cores = 2 }
@@ -206,11 +217,15 @@ run_task() {
   log="$results/logs/$(tr ':/' '__' <<<"$task").log"
   start=$(date +%s.%N)
   if [ "$kind" = split ]; then
-    local k curve
+    local k curve o
     IFS=: read -r k curve <<<"$rest"
+    opts=()  # the scale's real-world options with --split-runs for their --runs
+    for ((o = 0; o < ${#realworld[@]}; o++)); do
+      if [ "${realworld[o]}" = --runs ]; then o=$((o + 1)); else opts+=("${realworld[o]}"); fi
+    done
     FBOSIM_RESULTS=$results/seeded$k tools/run_figure.sh landmine --curve "$curve" \
-      --runs "$split_runs" --set objective.split=seeded --set "objective.split_seed=$k" \
-      --threads "$threads" --quiet >"$log" 2>&1 || status=$?
+      --runs "$split_runs" "${opts[@]}" --set objective.split=seeded \
+      --set "objective.split_seed=$k" --threads "$threads" --quiet >"$log" 2>&1 || status=$?
   elif [ "$kind" = grid ]; then
     local c q z name
     IFS=: read -r c q z <<<"$rest"
@@ -272,7 +287,7 @@ plot_status=0
 fidelity=$results/FIDELITY.md
 [ "$scale" != power ] || [ -n "$only" ] || fidelity=docs/FIDELITY.md
 split_roots=()
-if [ "$scale" = landmine ]; then
+if ((study)); then
   for ((k = 0; k < splits; k++)); do split_roots+=("$results/seeded$k"); done
 fi
 "$python" tools/claims.py --results "$results" ${split_roots[@]+--splits "${split_roots[@]}"} \
