@@ -5,9 +5,11 @@
 // observations (the noise variance, floored, as regulariser), draw one posterior sample and
 // maximise it over the domain (exhaustively on a grid, App. B.2.6's random points + L-BFGS-B
 // on the box). Hyperparameters are fitted by marginal likelihood on the schedule of the options
-// (FitSchedule; optionally on the initial design too), lazily at the next step on the data of
-// the count the schedule named, with a stream keyed by it ("agent.fit"(id, count)): the same
-// data and streams as the code's eager refits.
+// (FitSchedule; optionally on the initial design too), lazily at the next own step on the data
+// of the latest count the schedule named, with a stream keyed by it ("agent.fit"(id, count)).
+// The codes fit eagerly, also before a step that follows the server; when no own step comes
+// between two scheduled counts, fbosim makes only the later fit, whose L-BFGS-B then starts
+// from the previous fit's hyperparameters rather than from the skipped one's.
 // [choice] `local_ts.redraw: refit` keeps each agent's features, drawn once from a stream of its
 // own ("agent.local_features"(id)), rescaled only when the hyperparameters change, and follows
 // new observations by rank-one updates (rff::FixedFeatureBlr): a step costs O(M^2 + G M)
