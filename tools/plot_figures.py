@@ -38,6 +38,7 @@ shebang: /usr/bin/python3, where Debian's packages live).
 """
 
 import argparse
+import math
 import os
 import shutil
 import sys
@@ -186,6 +187,12 @@ def final_error(c):
     return 1.0 - float(c.summary["mean_best_f"].iloc[-1]), float(c.summary["se_best_f"].iloc[-1])
 
 
+def error_bars(se):
+    """Standard errors for errorbar: one run has none (NaN), drawn as no bar (matplotlib
+    refuses an all-NaN yerr)."""
+    return [0.0 if math.isnan(s) else s for s in se]
+
+
 def draw_message(ax, fig, curves_by_name):
     """FTS Fig. 2a: best error after the last iteration (y, +- se) against the floats each
     source sends (x, log scale), one series per method over M; TS and the corrected variants
@@ -194,7 +201,7 @@ def draw_message(ax, fig, curves_by_name):
         pts = [curves_by_name[n] for n in names]
         xs = [c.message_floats() for c in pts]
         ys, se = zip(*(final_error(c) for c in pts))
-        ax.errorbar(xs, ys, yerr=se, fmt="o-", capsize=3, label=method)
+        ax.errorbar(xs, ys, yerr=error_bars(se), fmt="o-", capsize=3, label=method)
         for c, x, y in zip(pts, xs, ys):
             ax.annotate(f"M={c.integer('rff.features', lo=1)}", (x, y), textcoords="offset points",
                         xytext=(4, 4), fontsize=7)
@@ -204,7 +211,7 @@ def draw_message(ax, fig, curves_by_name):
         if method_name(c) == "TS":
             ax.axhline(y, linestyle="--", color="0.3", label="TS (no communication)")
         else:
-            ax.errorbar([c.message_floats()], [y], yerr=[se], fmt="s", capsize=3,
+            ax.errorbar([c.message_floats()], [y], yerr=error_bars([se]), fmt="s", capsize=3,
                         label=method_name(c) + f" (M = {c.integer('rff.features', lo=1)})")
     ax.set_xscale("log")
     ax.set_xlabel("floats sent by each source agent (log scale)")
@@ -285,7 +292,7 @@ def draw_privacy(ax, fig, curves_by_name):
                                   "delta), but this figure draws its privacy loss")
         xs = [c.final_epsilon() for c in pts]
         mean = [float(c.y("error")[1][-1]) for c in pts]
-        se = [float(c.y("error")[2][-1]) for c in pts]
+        se = error_bars(float(c.y("error")[2][-1]) for c in pts)
         ax.errorbar(xs, mean, yerr=se, fmt="o", color=colors.get(series), capsize=3,
                     label=series)
         z_sweep = series.startswith("z")

@@ -47,10 +47,22 @@ Redraw parse_redraw(const std::string& s) {
 
 std::string to_string(Redraw r) { return r == Redraw::step ? "step" : "refit"; }
 
-LocalThompson::LocalThompson(int id, const core::Domain& domain, LocalTsOptions options)
+FitSchedule parse_fit_schedule(const std::string& s) {
+  if (s == "observations") return FitSchedule::observations;
+  if (s == "iterations") return FitSchedule::iterations;
+  throw std::invalid_argument("must be observations or iterations, got '" + s + "'");
+}
+
+std::string to_string(FitSchedule s) {
+  return s == FitSchedule::observations ? "observations" : "iterations";
+}
+
+LocalThompson::LocalThompson(int id, const core::Domain& domain, LocalTsOptions options,
+                             int init_points)
     : id_(id),
       domain_(domain),
       options_(options),
+      init_points_(init_points),
       hyper_(options.hyper),
       grid_(domain.is_grid() ? rff::UniformGrid::of(domain.grid) : std::nullopt) {
   if (options_.model == OwnModel::exact && !domain_.is_grid())
@@ -69,8 +81,14 @@ Eigen::MatrixXd LocalThompson::data() const {
 void LocalThompson::observe(const Eigen::VectorXd& x, double y) {
   X_.push_back(x);
   y_.push_back(y);
-  if (static_cast<int>(y_.size()) % options_.refit_every == 0)
-    fit_target_ = static_cast<int>(y_.size());
+  const int n = static_cast<int>(y_.size()), every = options_.refit_every;
+  if (options_.refit_on == FitSchedule::observations) {
+    if (n % every == 0) fit_target_ = n;
+  } else {
+    const int i = n - init_points_ - 1;  // the BO iteration this observation ends
+    if (i >= every && i % every == 0) fit_target_ = n;
+  }
+  if (options_.fit_at_init && n == init_points_ && n > 1) fit_target_ = n;
 }
 
 bool LocalThompson::already_queried(const Eigen::VectorXd& x) const {

@@ -95,9 +95,22 @@ void read_objective(ConfigReader& r, datasets::ObjectiveSpec& o) {
   if (!datasets::is_real_world(o.family)) read_synthetic(r, o.family, o.synthetic);
   if (o.family == "landmine") {
     auto& l = o.landmine;
+    l.split = datasets::parse_landmine_split(
+        r.get_choice("objective.split", to_string(l.split), {"seeded", "authors"}));
     l.split_seed = r.get<std::uint64_t>("objective.split_seed", l.split_seed);
-    l.cv_folds = r.get<int>("objective.cv_folds", l.cv_folds);
-    r.require(l.cv_folds >= 2 && l.cv_folds <= 20, "objective.cv_folds", "must be in [2, 20]");
+    // A seed with the authors' (seedless) split is a mistake, e.g. a pooled study that forgot
+    // objective.split=seeded: refuse it rather than run the same split k times.
+    r.require(l.split == datasets::LandmineSplitKind::seeded || l.split_seed == 0,
+              "objective.split_seed",
+              "only seeds objective.split: seeded (the authors' split has no seed; set "
+              "objective.split=seeded to vary the split)");
+    l.svm.cv_folds = r.get<int>("objective.cv_folds", l.svm.cv_folds);
+    r.require(l.svm.cv_folds >= 2 && l.svm.cv_folds <= 20, "objective.cv_folds",
+              "must be in [2, 20]");
+    l.svm.class_order = datasets::parse_class_order(r.get_choice(
+        "objective.class_order", to_string(l.svm.class_order), {"mine_first", "sklearn"}));
+    l.svm.probability = datasets::parse_probability(r.get_choice(
+        "objective.probability", to_string(l.svm.probability), {"sigmoid", "sklearn"}));
   }
   if (o.family == "emnist") {
     auto& c = o.emnist.cnn;

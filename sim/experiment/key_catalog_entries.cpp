@@ -178,6 +178,17 @@ const std::vector<KeyDoc>& key_catalog() {
        "",
        "true: one function for every run (drawn from run 0's streams; runs differ in their initial "
        "point and projection)"},
+      {"objective.split",
+       "",
+       "landmine",
+       std::nullopt,
+       "seeded authors",
+       {{"", "seeded"}},
+       "",
+       "`landmine`: each field's 50/50 train/validation split. `authors`: the papers' authors' "
+       "split, scikit-learn's train_test_split(test_size=0.5, stratify=y, random_state=0) with "
+       "its row order [code]; `seeded`: a stratified split drawn from `objective.split_seed` "
+       "[choice], to vary the landscapes (tools/claims.py pools over splits)"},
       {"objective.split_seed",
        "",
        "landmine,activity",
@@ -185,8 +196,8 @@ const std::vector<KeyDoc>& key_catalog() {
        "",
        {{"", "0"}},
        "",
-       "`landmine`, `activity`: seed of each agent's stratified 50/50 train/validation split (the "
-       "same in every run and for every algorithm)"},
+       "`landmine` (with `objective.split: seeded`), `activity`: seed of each agent's stratified "
+       "50/50 train/validation split (the same in every run and for every algorithm)"},
       {"objective.cv_folds",
        "",
        "landmine",
@@ -196,6 +207,27 @@ const std::vector<KeyDoc>& key_catalog() {
        "",
        "`landmine`: folds of the cross-validation that fits Platt's sigmoid (libsvm's probability "
        "option uses 5)"},
+      {"objective.class_order",
+       "",
+       "landmine",
+       std::nullopt,
+       "mine_first sklearn",
+       {{"", "sklearn"}},
+       "",
+       "`landmine`: libsvm's first class. `sklearn`: as scikit-learn's SVC orders it (labels "
+       "sorted: the final model has no-mine first, its rows grouped by class; the Platt fold "
+       "models mine first) [code]; `mine_first`: mine first everywhere. The solver's tolerance "
+       "(1e-3) makes the models differ slightly at small C or gamma"},
+      {"objective.probability",
+       "",
+       "landmine",
+       std::nullopt,
+       "sigmoid sklearn",
+       {{"", "sklearn"}},
+       "",
+       "`landmine`: P(mine) of a validation row. `sklearn`: scikit-learn's predict_proba (Platt's "
+       "sigmoid clipped to [1e-7, 1 - 1e-7], then libsvm's pairwise coupling, which returns 1/2 "
+       "within 0.005 of it) [code]; `sigmoid`: Platt's sigmoid itself"},
       {"objective.epochs",
        "",
        "activity,emnist",
@@ -445,7 +477,27 @@ const std::vector<KeyDoc>& key_catalog() {
        "",
        {{"", "5"}},
        "",
-       "refit when the observation count is a multiple of this"},
+       "the period of the refits (see `gp.refit_on`)"},
+      {"gp.refit_on",
+       "",
+       "",
+       std::nullopt,
+       "observations iterations",
+       {{"", "observations"}},
+       "",
+       "with `gp.fit: true`, refit when the observation count is a multiple of `gp.refit_every` "
+       "(`observations`: DP-FTS-DE's code), or after BO iteration i (from 0, after the initial "
+       "design) when i >= `gp.refit_every` and i is a multiple of it (`iterations`: FTS's code; "
+       "n = 9, 14, 19, ... after 3 initial points) [code]"},
+      {"gp.fit_at_init",
+       "",
+       "",
+       std::nullopt,
+       "",
+       {{"", "false"}},
+       "",
+       "with `gp.fit: true`, also fit on the initial design (of more than one point) before the "
+       "first BO step, as FTS's code and DP-FTS-DE's TS code do; DP-FTS-DE's agents do not [code]"},
       {"gp.max_iterations",
        "",
        "",

@@ -33,6 +33,9 @@ void read_local_ts(ConfigReader& r, agents::LocalTsOptions& a,
   a.fit.restarts = r.get_int("gp.restarts", a.fit.restarts, 0, 10000);
   a.refit_every = r.get<int>("gp.refit_every", a.refit_every);
   r.require(a.refit_every >= 1, "gp.refit_every", "must be >= 1");
+  a.refit_on = agents::parse_fit_schedule(
+      r.get_choice("gp.refit_on", to_string(a.refit_on), {"observations", "iterations"}));
+  a.fit_at_init = r.get<bool>("gp.fit_at_init", a.fit_at_init);
   a.fit.max_iterations = r.get_int("gp.max_iterations", a.fit.max_iterations, 1, kMaxCount);
   a.maximiser.random_points =
       r.get_int("acquisition.random_points", a.maximiser.random_points, 1, 10000000);

@@ -864,6 +864,22 @@ std::vector<Case> all_cases() {
                      1,
                      {"seed (1001 values) x rounds (1000 values)", "1000000 points"}});
   }
+  // Issue #26 (the authors' landmine): the split, class-order and probability choices, a seed
+  // given to the seedless authors' split, and the fit schedule's choices.
+  for (const std::string key :
+       {"objective.split", "objective.class_order", "objective.probability"})
+    for (const std::string& v : kChoice)
+      cases.push_back(
+          {"key " + key, "run {cfg} --quiet", with_key(key, v, kLandmine), 1, key_words(key, v)});
+  for (const std::string& v : kChoice)
+    cases.push_back({"key gp.refit_on", "run {cfg} --quiet", with_key("gp.refit_on", v), 1,
+                     key_words("gp.refit_on", v)});
+  for (const std::string& v : kBool)
+    cases.push_back({"key gp.fit_at_init", "run {cfg} --quiet", with_key("gp.fit_at_init", v), 1,
+                     key_words("gp.fit_at_init", v)});
+  run("issue 26", "run {cfg} --quiet --set objective.split_seed=3",
+      {"battery.yaml", "objective.split_seed", "3", "seeded"}, 1,
+      with_key("objective.split", "authors", kLandmine));
   return cases;
 }
 
