@@ -285,6 +285,7 @@ LandmineFamily::LandmineFamily(const LandmineSpec& spec) : spec_(spec) {
         spec.split == LandmineSplitKind::authors
             ? authors_split(fields[i])
             : split_field(fields[i], spec.split_seed, static_cast<int>(i))));
+  }
 }
 
 std::vector<std::shared_ptr<const Objective>> LandmineFamily::make(int agents,
