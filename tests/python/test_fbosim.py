@@ -186,6 +186,25 @@ BAD = [
 ]
 
 
+class Approximate(unittest.TestCase):
+    """gdp's epsilon can understate the loss (issue 24): it is never returned unmarked."""
+
+    def test_gdp_warns_and_sound_accountants_do_not(self):
+        from fbosim.privacy import ApproximateEpsilonWarning
+        with self.assertWarns(ApproximateEpsilonWarning) as w:
+            e = fbosim.privacy.epsilon(0.01, 1.1, 10000, delta=1e-5, accountant="gdp")
+        self.assertIn("approximation", str(w.warning))
+        self.assertLess(e, 5.1926)  # the example of the issue: below the sound bound
+        with self.assertWarns(ApproximateEpsilonWarning):
+            fbosim.privacy.calibrate(5.0, 0.01, 10000, delta=1e-5, accountant="gdp")
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            for acc in ("moments", "rdp", "pld"):
+                self.assertGreaterEqual(
+                    fbosim.privacy.epsilon(0.01, 1.1, 10000, delta=1e-5, accountant=acc), 5.19)
+
+
 class BadArguments(unittest.TestCase):
     def test_each_is_refused_naming_the_argument_and_value(self):
         for name, call, exc, words in BAD:
