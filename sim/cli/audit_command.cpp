@@ -9,11 +9,11 @@
 #include <fmt/format.h>
 
 #include "algorithms/systems/po_gp_ucb_system.hpp"
+#include "sim/audit/curator_audit.hpp"
+#include "sim/audit/privacy_audit.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/config/config_loader.hpp"
 #include "sim/core/thread_pool.hpp"
-#include "sim/experiment/config_loader.hpp"
-#include "sim/experiment/curator_audit.hpp"
-#include "sim/experiment/privacy_audit.hpp"
 
 namespace fbosim::cli {
 
@@ -21,7 +21,7 @@ namespace {
 struct AuditArgs {
   std::string config;
   std::vector<std::string> sets;
-  sim::AuditOptions options;
+  audit::AuditOptions options;
   unsigned long long seed = 0;
   int threads = 0;
   std::string format = "text";
@@ -40,8 +40,8 @@ void check_args(const AuditArgs& a) {
 }
 
 // PO-GP-UCB's curator: the separation test of spec po-gp-ucb.md sec. 7.19.
-int run_curator(const sim::LoadedConfig& cfg, const sim::AuditOptions& o, const AuditArgs& a) {
-  const sim::CuratorAuditResult r = sim::run_curator_audit(cfg.spec, o, a.seed);
+int run_curator(const config::LoadedConfig& cfg, const audit::AuditOptions& o, const AuditArgs& a) {
+  const audit::CuratorAuditResult r = audit::run_curator_audit(cfg.spec, o, a.seed);
   if (a.format == "csv") {
     std::printf(
         "rows,dim,r,lift,sigma_min,omega,branch,trials,threshold,max_null,min_neighbour,fpr,"
@@ -82,12 +82,12 @@ int run_curator(const sim::LoadedConfig& cfg, const sim::AuditOptions& o, const 
 }
 
 int run(const AuditArgs& a) {
-  const sim::LoadedConfig cfg = sim::load_config(a.config, a.sets);
-  sim::AuditOptions o = a.options;
+  const config::LoadedConfig cfg = config::load_config(a.config, a.sets);
+  audit::AuditOptions o = a.options;
   o.threads = a.threads > 0 ? a.threads : core::ThreadPool::hardware_threads();
   if (dynamic_cast<const systems::PoGpUcbSystem*>(cfg.spec.system.get()))
     return run_curator(cfg, o, a);
-  const sim::AuditResult r = sim::run_audit(cfg.spec, o, a.seed);
+  const audit::AuditResult r = audit::run_audit(cfg.spec, o, a.seed);
   const auto& m = cfg.spec.fts_de()->mechanism;  // run_audit checked it is DP-FTS-DE
   const int subregions = cfg.spec.fts_de()->subregions;
   if (a.format == "csv") {

@@ -6,7 +6,7 @@
 // separates the two exactly, in both branches and with both lifts; its Clopper-Pearson bounds
 // imply epsilon > the claimed epsilon = 1, which no (1, 1e-5)-DP release allows (Kairouz et al.
 // 2015: epsilon >= log((1 - delta - FNR) / FPR) for any test). `fbosim audit` runs the same test
-// on a config's dataset (sim/experiment/curator_audit.hpp; numbers in docs/PRIVATE_BO.md).
+// on a config's dataset (sim/audit/curator_audit.hpp; numbers in docs/PRIVATE_BO.md).
 #include <catch2/catch.hpp>
 
 #include <boost/math/special_functions/beta.hpp>
