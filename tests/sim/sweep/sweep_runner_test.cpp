@@ -474,3 +474,18 @@ TEST_CASE("merge refuses shards of different sweep commands until the odd one is
   CHECK(run_sweep(kTiny, "tiny.yaml", "tiny", {}, tiny_plan(), o).skipped == 2);
   CHECK(merge_sweeps(shards, dir + "/m").rows == 4);
 }
+
+TEST_CASE("choose_jobs keeps jobs x threads within the cores unless both are given") {
+  auto j = choose_jobs(0, 0, 30, 16);
+  CHECK((j.jobs == 16 && j.threads == 1 && !j.oversubscribed));
+  j = choose_jobs(0, 0, 4, 16);
+  CHECK((j.jobs == 4 && j.threads == 4 && !j.oversubscribed));
+  j = choose_jobs(0, 4, 30, 16);
+  CHECK((j.jobs == 4 && j.threads == 4 && !j.oversubscribed));
+  j = choose_jobs(2, 0, 30, 16);
+  CHECK((j.jobs == 2 && j.threads == 8 && !j.oversubscribed));
+  j = choose_jobs(4, 2, 30, 2);
+  CHECK((j.jobs == 4 && j.threads == 2 && j.oversubscribed));
+  j = choose_jobs(8, 1, 3, 16);
+  CHECK(j.jobs == 3);
+}

@@ -4,12 +4,8 @@
 #include <stdexcept>
 
 #include "sim/config/sweep_plan.hpp"
-#include "sim/output/csv_table.hpp"
-#include "sim/sweep/sweep_runner.hpp"
 
 using namespace fbosim::config;
-using namespace fbosim::output;
-using namespace fbosim::sweep;
 
 TEST_CASE("parse_grid splits values on top-level commas and rejects malformed grids") {
   const SweepGrid g = parse_grid("server.sampling_rate= 0.1, 0.15,0.2");
@@ -142,33 +138,6 @@ TEST_CASE(
   } catch (const std::invalid_argument& e) {
     CHECK(std::string(e.what()).size() < 200);
   }
-}
-
-TEST_CASE("choose_jobs keeps jobs x threads within the cores unless both are given") {
-  auto j = choose_jobs(0, 0, 30, 16);
-  CHECK((j.jobs == 16 && j.threads == 1 && !j.oversubscribed));
-  j = choose_jobs(0, 0, 4, 16);
-  CHECK((j.jobs == 4 && j.threads == 4 && !j.oversubscribed));
-  j = choose_jobs(0, 4, 30, 16);
-  CHECK((j.jobs == 4 && j.threads == 4 && !j.oversubscribed));
-  j = choose_jobs(2, 0, 30, 16);
-  CHECK((j.jobs == 2 && j.threads == 8 && !j.oversubscribed));
-  j = choose_jobs(4, 2, 30, 2);
-  CHECK((j.jobs == 4 && j.threads == 2 && j.oversubscribed));
-  j = choose_jobs(8, 1, 3, 16);
-  CHECK(j.jobs == 3);
-}
-
-TEST_CASE("CSV fields with commas and quotes round-trip") {
-  const std::vector<std::string> fields = {"a,b", "say \"hi\"", "", "plain"};
-  std::string line;
-  for (const auto& f : fields) {
-    if (!line.empty()) line += ',';
-    line += csv_field(f);
-  }
-  CHECK(line == "\"a,b\",\"say \"\"hi\"\"\",,plain");
-  CHECK(split_csv_line(line) == fields);
-  CHECK_THROWS(split_csv_line("\"open"));
 }
 
 TEST_CASE("grid values that are the same number are one value, whatever their spelling") {
