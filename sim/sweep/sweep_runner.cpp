@@ -136,6 +136,206 @@ void remove_created(const std::string& dir, const std::vector<fs::path>& created
     if (fs::is_empty(*it, ec)) fs::remove(*it, ec);
 }
 
+// Every point's config, validated before any point runs: a bad value fails at once, naming
+// the point.
+std::vector<Prepared> prepare_points(const std::string& config_text, const std::string& source,
+                                     const std::string& default_name,
+                                     const std::vector<std::string>& overrides,
+                                     const config::SweepPlan& plan, const SweepOptions& options) {
+  std::vector<Prepared> points;
+  for (const config::SweepPoint& point : plan.shard(options.shard)) {
+    // Validating a point takes about a millisecond: large grids take long.
+    output::check_interrupt();
+    std::vector<std::string> all = overrides;
+    const std::vector<std::string> own = point.overrides();
+    all.insert(all.end(), own.begin(), own.end());
+    Prepared p{point, {}, "", options.out_dir + "/" + point.name, false};
+    try {
+      p.config = config::load_config_text(config_text, source, default_name, all);
+    } catch (const config::ConfigError& e) {
+      throw config::ConfigError("sweep point " + point.name + ": " + e.what());
+    }
+    p.config_text = output::resolved_config_text(p.config.spec, p.config.resolved);
+    p.dp = p.config.spec.is_private();
+    points.push_back(std::move(p));
+  }
+  return points;
+}
+
+// sweep_plan.csv: every point of the full grid.
+SweepTable plan_table(const config::SweepPlan& plan) {
+  SweepTable table{plan.keys(), {}};
+  for (const config::SweepPoint& point : plan.points()) {
+    SweepRow r;
+    r.point = point.index;
+    for (const auto& kv : point.values) r.values.push_back(kv.second);
+    r.dir = point.name;
+    table.rows.push_back(std::move(r));
+  }
+  return table;
+}
+
+// Refuses, before anything runs, a point directory holding another config's results (all of
+// them named in one message: the first, and how many more).
+void check_point_dirs(const std::vector<Prepared>& points, bool force) {
+  std::vector<std::string> clashes;
+  for (const Prepared& p : points) {
+    output::check_interrupt();
+    try {
+      output::check_results_dir(p.dir, p.config_text, force);
+    } catch (const output::ResultsClash& e) {
+      clashes.push_back(e.what());
+    }
+  }
+  if (!clashes.empty())
+    throw output::ResultsClash(fmt::format(
+        "sweep point {}{}", clashes.front(),
+        clashes.size() > 1 ? fmt::format(" ({} more point(s) likewise)", clashes.size() - 1)
+                           : std::string()));
+}
+
+// What the workers left: per point its seconds when finished (run or skipped), and the first
+// error.
+struct PointOutcomes {
+  std::vector<std::optional<double>> seconds;
+  std::vector<char> skipped;
+  std::exception_ptr error;
+  bool any_finished() const {
+    return std::any_of(seconds.begin(), seconds.end(), [](const auto& s) { return s.has_value(); });
+  }
+};
+
+// Runs the points on `jobs.jobs` worker threads, each point on its own pool of `jobs.threads`;
+// workers take points in grid order and stop at the first error or an interrupt.
+class PointWorkers {
+ public:
+  PointWorkers(const std::vector<Prepared>& points, const SweepJobs& jobs, const std::string& build,
+               const std::string& sweep, const SweepOptions& options)
+      : points_(points),
+        jobs_(jobs),
+        build_(build),
+        sweep_(sweep),
+        options_(options),
+        progress_(options.progress, static_cast<int>(points.size()), jobs.jobs) {
+    out_.seconds.resize(points.size());
+    out_.skipped.assign(points.size(), 0);
+  }
+
+  PointOutcomes run() {
+    workers_left_ = jobs_.jobs;
+    std::vector<std::thread> threads;
+    for (int k = 0; k < jobs_.jobs; ++k) threads.emplace_back([this] { work(); });
+    {
+      std::unique_lock<std::mutex> guard(mutex_);
+      while (workers_left_ > 0) {
+        all_done_.wait_for(guard, std::chrono::seconds(1));
+        guard.unlock();
+        progress_.tick();
+        guard.lock();
+      }
+    }
+    for (std::thread& t : threads) t.join();
+    return std::move(out_);
+  }
+
+ private:
+  void work() {
+    while (!stop_ && !output::interrupt_requested()) {
+      const std::size_t i = next_++;
+      if (i >= points_.size()) break;
+      const Prepared& p = points_[i];
+      try {
+        run_point(i, p);
+      } catch (const output::Interrupted&) {
+        progress_.abandoned(p.point.name);
+      } catch (const std::exception& e) {
+        progress_.abandoned(p.point.name);
+        std::lock_guard<std::mutex> guard(mutex_);
+        if (!out_.error)
+          out_.error = std::make_exception_ptr(
+              std::runtime_error("sweep point " + p.point.name + ": " + e.what()));
+        stop_ = true;
+      }
+    }
+    std::lock_guard<std::mutex> guard(mutex_);
+    --workers_left_;
+    all_done_.notify_all();
+  }
+
+  // Point i: skipped when its sweep.done verifies, else run (its sweep.done removed first and
+  // written last).
+  void run_point(std::size_t i, const Prepared& p) {
+    const DoneState done = done_state(p, build_, sweep_);
+    if (done.seconds) {
+      out_.seconds[i] = *done.seconds;
+      out_.skipped[i] = 1;
+      progress_.finished(p.point.name, *done.seconds, true);
+      return;
+    }
+    if (!done.rerun_reason.empty()) {  // even with --quiet: never a silent re-run
+      std::lock_guard<std::mutex> guard(mutex_);
+      std::fprintf(stderr, "fbosim: point %s: %s: running it again\n", p.point.name.c_str(),
+                   done.rerun_reason.c_str());
+    }
+    progress_.started(p.point.name);
+    fs::remove(p.dir + "/" + SweepDone::kFile);
+    const auto start = Clock::now();
+    run::RunOptions ro;
+    ro.threads = jobs_.threads;
+    ro.out_dir = p.dir;
+    ro.progress = false;
+    // Checked before, and again by the run under the point's lock: a `fbosim run --out`
+    // into the point since then (another config) is refused, not replaced.
+    ro.force = options_.force;
+    run::run_experiment(p.config.spec, p.config.resolved, ro);
+    const double s = std::chrono::duration<double>(Clock::now() - start).count();
+    SweepDone::write(p.dir, build_, p.config_text, sweep_, s);
+    out_.seconds[i] = s;
+    progress_.finished(p.point.name, s, false);
+  }
+
+  const std::vector<Prepared>& points_;
+  const SweepJobs jobs_;
+  const std::string& build_;
+  const std::string& sweep_;
+  const SweepOptions& options_;
+  SweepProgress progress_;
+  PointOutcomes out_;
+  std::atomic<std::size_t> next_{0};
+  std::atomic<bool> stop_{false};
+  std::mutex mutex_;
+  std::condition_variable all_done_;
+  int workers_left_ = 0;
+};
+
+// sweep.csv's rows (the finished points, in grid order) and the report's counts.
+SweepTable results_table(const config::SweepPlan& plan, const std::vector<Prepared>& points,
+                         const PointOutcomes& outcomes, SweepReport& report) {
+  SweepTable table{plan.keys(), {}, true};
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (!outcomes.seconds[i]) continue;
+    table.rows.push_back(make_row(points[i], *outcomes.seconds[i]));
+    if (outcomes.skipped[i]) {
+      ++report.skipped;
+    } else {
+      ++report.ran;
+      report.run_seconds += *outcomes.seconds[i];
+    }
+  }
+  return table;
+}
+
+// DIR/provenance.yaml of the sweep.
+void write_sweep_provenance(output::Provenance& provenance, const SweepReport& report,
+                            const SweepOptions& options) {
+  provenance.finished = output::utc_now();
+  output::AtomicFile record(options.out_dir + "/provenance.yaml");
+  record.write(output::sweep_provenance_text(
+      provenance, report.jobs.jobs,
+      fmt::format("{}/{}", options.shard.index, options.shard.count)));
+  record.commit();
+}
+
 }  // namespace
 
 SweepJobs choose_jobs(int jobs, int threads, int points, int hardware) {
@@ -170,26 +370,10 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
   report.out_dir = options.out_dir;
   report.points = static_cast<int>(plan.points().size());
 
-  // Validate every point before running any: a bad value fails at once, naming the point.
   const std::string build = options.build.empty() ? output::build_info().build_id : options.build;
   const std::string sweep = sweep_id(config_text, overrides);
-  std::vector<Prepared> points;
-  for (const config::SweepPoint& point : plan.shard(options.shard)) {
-    // Validating a point takes about a millisecond: large grids take long.
-    output::check_interrupt();
-    std::vector<std::string> all = overrides;
-    const std::vector<std::string> own = point.overrides();
-    all.insert(all.end(), own.begin(), own.end());
-    Prepared p{point, {}, "", options.out_dir + "/" + point.name, false};
-    try {
-      p.config = config::load_config_text(config_text, source, default_name, all);
-    } catch (const config::ConfigError& e) {
-      throw config::ConfigError("sweep point " + point.name + ": " + e.what());
-    }
-    p.config_text = output::resolved_config_text(p.config.spec, p.config.resolved);
-    p.dp = p.config.spec.is_private();
-    points.push_back(std::move(p));
-  }
+  const std::vector<Prepared> points =
+      prepare_points(config_text, source, default_name, overrides, plan, options);
   // Every point's config is valid: lock the directory (creating it) for the whole sweep, so
   // that no other fbosim process writes into it meanwhile (and none reads it half-written).
   // (A clash below implies the directory existed: the lock's release leaves it as it was.)
@@ -202,136 +386,30 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
   // A directory holding a sweep of other keys is refused (a grid of other values is the same
   // sweep re-planned: its finished points are reused), and so is a point directory holding
   // another config's results, before anything runs.
-  SweepTable plan_table{plan.keys(), {}};
-  for (const config::SweepPoint& point : plan.points()) {
-    SweepRow r;
-    r.point = point.index;
-    for (const auto& kv : point.values) r.values.push_back(kv.second);
-    r.dir = point.name;
-    plan_table.rows.push_back(std::move(r));
-  }
-  check_sweep_dir(options.out_dir, plan_table, true, options.force);
-  std::vector<std::string> clashes;
-  for (const Prepared& p : points) {
-    output::check_interrupt();
-    try {
-      output::check_results_dir(p.dir, p.config_text, options.force);
-    } catch (const output::ResultsClash& e) {
-      clashes.push_back(e.what());
-    }
-  }
-  if (!clashes.empty())
-    throw output::ResultsClash(fmt::format(
-        "sweep point {}{}", clashes.front(),
-        clashes.size() > 1 ? fmt::format(" ({} more point(s) likewise)", clashes.size() - 1)
-                           : std::string()));
+  const SweepTable planned = plan_table(plan);
+  check_sweep_dir(options.out_dir, planned, true, options.force);
+  check_point_dirs(points, options.force);
   report.shard_points = static_cast<int>(points.size());
   report.jobs = choose_jobs(options.jobs, options.threads, report.shard_points,
                             core::ThreadPool::hardware_threads());
   provenance.threads = report.jobs.threads;
-  plan_table.write(options.out_dir + "/sweep_plan.csv");
+  planned.write(options.out_dir + "/sweep_plan.csv");
 
-  // Workers take points in grid order; each point runs on its own pool of `threads`.
-  std::vector<std::optional<double>> seconds(points.size());
-  std::vector<char> skipped(points.size(), 0);
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> stop{false};
-  std::mutex mutex;
-  std::condition_variable all_done;
-  int workers_left = report.jobs.jobs;
-  std::exception_ptr error;
-  SweepProgress progress(options.progress, report.shard_points, report.jobs.jobs);
-  auto worker = [&] {
-    while (!stop && !output::interrupt_requested()) {
-      const std::size_t i = next++;
-      if (i >= points.size()) break;
-      const Prepared& p = points[i];
-      try {
-        const DoneState done = done_state(p, build, sweep);
-        if (done.seconds) {
-          seconds[i] = *done.seconds;
-          skipped[i] = 1;
-          progress.finished(p.point.name, *done.seconds, true);
-          continue;
-        }
-        if (!done.rerun_reason.empty()) {  // even with --quiet: never a silent re-run
-          std::lock_guard<std::mutex> guard(mutex);
-          std::fprintf(stderr, "fbosim: point %s: %s: running it again\n", p.point.name.c_str(),
-                       done.rerun_reason.c_str());
-        }
-        progress.started(p.point.name);
-        fs::remove(p.dir + "/" + SweepDone::kFile);
-        const auto start = Clock::now();
-        run::RunOptions ro;
-        ro.threads = report.jobs.threads;
-        ro.out_dir = p.dir;
-        ro.progress = false;
-        // Checked above, and again by the run under the point's lock: a `fbosim run --out`
-        // into the point since then (another config) is refused, not replaced.
-        ro.force = options.force;
-        run::run_experiment(p.config.spec, p.config.resolved, ro);
-        const double s = std::chrono::duration<double>(Clock::now() - start).count();
-        SweepDone::write(p.dir, build, p.config_text, sweep, s);
-        seconds[i] = s;
-        progress.finished(p.point.name, s, false);
-      } catch (const output::Interrupted&) {
-        progress.abandoned(p.point.name);
-      } catch (const std::exception& e) {
-        progress.abandoned(p.point.name);
-        std::lock_guard<std::mutex> guard(mutex);
-        if (!error)
-          error = std::make_exception_ptr(
-              std::runtime_error("sweep point " + p.point.name + ": " + e.what()));
-        stop = true;
-      }
-    }
-    std::lock_guard<std::mutex> guard(mutex);
-    --workers_left;
-    all_done.notify_all();
-  };
-  std::vector<std::thread> threads;
-  for (int k = 0; k < report.jobs.jobs; ++k) threads.emplace_back(worker);
-  {
-    std::unique_lock<std::mutex> guard(mutex);
-    while (workers_left > 0) {
-      all_done.wait_for(guard, std::chrono::seconds(1));
-      guard.unlock();
-      progress.tick();
-      guard.lock();
-    }
-  }
-  for (std::thread& t : threads) t.join();
-
-  SweepTable table{plan.keys(), {}, true};
-  if (std::none_of(seconds.begin(), seconds.end(), [](const auto& s) { return s.has_value(); }) &&
-      !any_point_kept(options.out_dir)) {
+  const PointOutcomes outcomes = PointWorkers(points, report.jobs, build, sweep, options).run();
+  if (!outcomes.any_finished() && !any_point_kept(options.out_dir)) {
     // Failed or interrupted before any point finished, and no point keeps a finished run: the
     // sweep leaves nothing, as a failed run (a directory it did not create keeps the others'
     // files).
     lock.reset();
     remove_created(options.out_dir, created);
-    if (error) std::rethrow_exception(error);
+    if (outcomes.error) std::rethrow_exception(outcomes.error);
     throw SweepInterrupted("interrupted before any point finished; nothing was kept");
   }
-  for (std::size_t i = 0; i < points.size(); ++i) {
-    if (!seconds[i]) continue;
-    table.rows.push_back(make_row(points[i], *seconds[i]));
-    if (skipped[i]) {
-      ++report.skipped;
-    } else {
-      ++report.ran;
-      report.run_seconds += *seconds[i];
-    }
-  }
+  const SweepTable table = results_table(plan, points, outcomes, report);
   table.write(options.out_dir + "/sweep.csv");
-  provenance.finished = output::utc_now();
-  output::AtomicFile record(options.out_dir + "/provenance.yaml");
-  record.write(output::sweep_provenance_text(
-      provenance, report.jobs.jobs,
-      fmt::format("{}/{}", options.shard.index, options.shard.count)));
-  record.commit();
+  write_sweep_provenance(provenance, report, options);
   report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-  if (error) std::rethrow_exception(error);
+  if (outcomes.error) std::rethrow_exception(outcomes.error);
   if (table.rows.size() < points.size())
     throw SweepInterrupted(fmt::format(
         "interrupted: {} of {} points finished (kept, listed in {}/sweep.csv); run the same "
