@@ -1,5 +1,6 @@
 #include "sim/run/experiment_runner.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -146,16 +147,23 @@ ExperimentSummary run_experiment(const config::ExperimentSpec& spec, const YAML:
   const std::vector<fs::path> created = missing_directories(out.out_dir);
   std::optional<output::DirectoryLock> lock;
   std::optional<RunCheckpoints> checkpoints;
+  // Only a process that held the lock removes anything: a run refused because another process
+  // holds the directory must leave that one's checkpoint folder alone (it removed it before its
+  // first run finished, and the other failed writing its checkpoint).
+  auto locked = std::make_shared<std::atomic<bool>>(false);
   // What the catch block below does, for an exit by the watchdog (interrupt.hpp).
-  const output::ExitCleanup on_abrupt_exit([partial = out.out_dir + "/" + RunCheckpoints::kFolder,
-                                            created] { remove_unfinished(partial, created); });
+  const output::ExitCleanup on_abrupt_exit(
+      [partial = out.out_dir + "/" + RunCheckpoints::kFolder, created, locked] {
+        if (*locked) remove_unfinished(partial, created);
+      });
   // After a failure: release the lock first (its file would keep a created folder non-empty).
   const auto clean_up = [&] {
     lock.reset();
-    remove_unfinished(out.out_dir + "/" + RunCheckpoints::kFolder, created);
+    if (*locked) remove_unfinished(out.out_dir + "/" + RunCheckpoints::kFolder, created);
   };
   try {
     lock.emplace(out.out_dir);
+    *locked = true;
     output::check_results_dir(out.out_dir, config_text, options.force);
     output::Provenance provenance{output::command_line(),
                                   fs::current_path().string(),

@@ -8,6 +8,7 @@
 
 #include "sim/config/config_loader.hpp"
 #include "sim/output/build_info.hpp"
+#include "sim/output/directory_lock.hpp"
 #include "sim/output/interrupt.hpp"
 #include "sim/output/provenance.hpp"
 #include "sim/run/experiment_runner.hpp"
@@ -257,4 +258,19 @@ TEST_CASE("stale temporaries of a killed run are removed by the next run") {
   run_to(dir);
   for (const auto& e : fs::recursive_directory_iterator(dir)) CHECK(e.path().extension() != ".tmp");
   CHECK(fs::file_size(dir + "/summary.csv") > 0);
+}
+
+TEST_CASE("a run refused because another process holds the directory leaves that one's files") {
+  // The holder has begun its first run: its checkpoint folder exists and holds no finished run
+  // yet. The refused run used to remove that folder on its way out (its clean-up after a
+  // failure), and the holder then failed writing its first checkpoint.
+  const std::string dir = fresh("busy");
+  fs::create_directories(dir + "/" + RunCheckpoints::kFolder);
+  std::ofstream(dir + "/" + RunCheckpoints::kFolder + "/key") << "the holder's key\n";
+  {
+    const DirectoryLock holder(dir);  // flock: a second open file description is refused
+    CHECK_THROWS_AS(run_to(dir), DirectoryBusy);
+    CHECK_THROWS_AS(run_to(dir, {}, true), DirectoryBusy);
+  }
+  CHECK(slurp(dir + "/" + RunCheckpoints::kFolder + "/key") == "the holder's key\n");
 }
