@@ -46,6 +46,11 @@ class DpBoRelease {
   /// Releases one agent's results privately: appends its rows and agent_events() to `out`.
   virtual void release(const TunedAgent& agent, const protocol::ReleaseInputs& in,
                        protocol::FinalRelease& out) const = 0;
+  /// One agent's releases as auditable releases (release_audits.hpp), with the sensitivities a
+  /// run computes for a tuner of `agent.observations` observations on `agent.candidates`
+  /// (only those, dim and stream of `agent` are read); noise_scale multiplies their noise.
+  virtual std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable(
+      const TunedAgent& agent, double noise_scale) const = 0;
 };
 
 /// The strategy `config.mechanism` names; throws std::invalid_argument for settings it cannot

@@ -124,4 +124,15 @@ protocol::FinalRelease DpBoSystem::final_release(
   return out;
 }
 
+std::vector<std::unique_ptr<const protocol::AuditableRelease>> DpBoSystem::auditable_releases(
+    const protocol::AuditInputs& in) const {
+  const core::Domain& domain = in.domain();
+  const Eigen::MatrixXd L = candidates(domain);
+  TunedAgent agent;
+  agent.dim = domain.dim;
+  agent.candidates = &L;
+  agent.observations = config_.ucb.init_points + in.rounds;  // one query per round
+  return release_->auditable(agent, in.noise_scale);
+}
+
 }  // namespace fbosim::systems

@@ -60,6 +60,10 @@ class DpBoSystem final : public protocol::Algorithm {
   }
   std::vector<protocol::StatColumn> server_columns() const override { return {}; }
   bool releases_values() const override { return true; }
+  /// One agent's final release (the strategy's), with the sensitivities of a run of
+  /// `inputs.rounds` rounds on the candidates of `inputs.domain()`.
+  std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable_releases(
+      const protocol::AuditInputs& inputs) const override;
 
   const DpBoConfig& config() const { return config_; }
   /// The candidate set for a domain (n x d).

@@ -5,6 +5,7 @@
 #include "algorithms/release/kusner_sensitivity.hpp"
 #include "algorithms/release/mechanisms.hpp"
 #include "algorithms/systems/dp_bo_system.hpp"
+#include "algorithms/systems/release_audits.hpp"
 
 namespace fbosim::systems {
 
@@ -100,6 +101,20 @@ void KusnerRelease::release_value(const TunedAgent& agent, const protocol::Relea
   row.f = agent.f_at_y_best;
   out.rows.push_back(row);
   out.events.push_back(privacy::DpEvent::epsilon_delta(epsilon_, delta_));
+}
+
+std::vector<std::unique_ptr<const protocol::AuditableRelease>> KusnerRelease::auditable(
+    const TunedAgent& agent, double noise_scale) const {
+  std::vector<std::unique_ptr<const protocol::AuditableRelease>> out;
+  if (hyperparameter_)
+    out.push_back(std::make_unique<const ExponentialReleaseAudit>(
+        agent.candidates->rows(), epsilon_, delta_,
+        release::hyperparameter_sensitivity(setting(agent, delta_, sigma1_, noise_var_)),
+        noise_scale));
+  if (value_)
+    out.push_back(std::make_unique<const LaplaceReleaseAudit>(
+        epsilon_, delta_, value_sensitivity(agent), noise_scale));
+  return out;
 }
 
 }  // namespace fbosim::systems

@@ -8,6 +8,7 @@
 //     Freitas et al.'s constants A, tau must be given) [R];
 // each an (epsilon, delta) event: the mechanisms are pure epsilon-DP given the sensitivity,
 // which holds with probability 1 - delta under the GP prior (the paper's Corollaries 1-3).
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -26,6 +27,8 @@ class KusnerRelease final : public DpBoRelease {
   /// Streams: "release"(a, 0) for the hyperparameter, (a, 1) for the value.
   void release(const TunedAgent& agent, const protocol::ReleaseInputs& in,
                protocol::FinalRelease& out) const override;
+  std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable(
+      const TunedAgent& agent, double noise_scale) const override;
 
  private:
   void release_hyperparameter(const TunedAgent& agent, const protocol::ReleaseInputs& in,

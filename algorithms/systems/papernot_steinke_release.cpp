@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "algorithms/systems/dp_bo_system.hpp"
+#include "algorithms/systems/release_audits.hpp"
 
 namespace fbosim::systems {
 
@@ -60,6 +61,14 @@ void PapernotSteinkeRelease::release(const TunedAgent& agent, const protocol::Re
   out.rows.push_back(h);
   out.rows.push_back(v);
   out.events.push_back(release::private_selection_event(selection_));
+}
+
+std::vector<std::unique_ptr<const protocol::AuditableRelease>> PapernotSteinkeRelease::auditable(
+    const TunedAgent& agent, double noise_scale) const {
+  std::vector<std::unique_ptr<const protocol::AuditableRelease>> out;
+  out.push_back(std::make_unique<const SelectionReleaseAudit>(agent.candidates->rows(), selection_,
+                                                              noise_scale));
+  return out;
 }
 
 }  // namespace fbosim::systems

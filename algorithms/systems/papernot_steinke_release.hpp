@@ -5,6 +5,7 @@
 // epsilon calibrated so that one selection costs release.epsilon at release.delta. The
 // hyperparameter and its noisy score are released together: both rows, one event. The GP-UCB
 // rounds then only give the non-private reference.
+#include <memory>
 #include <vector>
 
 #include "algorithms/release/private_selection.hpp"
@@ -22,6 +23,8 @@ class PapernotSteinkeRelease final : public DpBoRelease {
   /// Streams: "release"(a, 0); K queries of the agent's private objective.
   void release(const TunedAgent& agent, const protocol::ReleaseInputs& in,
                protocol::FinalRelease& out) const override;
+  std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable(
+      const TunedAgent& agent, double noise_scale) const override;
 
   const release::PrivateSelectionOptions& selection() const { return selection_; }
 

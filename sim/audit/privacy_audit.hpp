@@ -1,34 +1,25 @@
 #pragma once
-// Empirical privacy audit of a config's server mechanism (one round of Algo. 1, lines 5-13).
-// Two neighbouring inputs: D with a "canary" agent whose message sits exactly on the clipping
-// bound S / sqrt(P), and D' without it (Poisson sampling, add/remove neighbours) or with the
-// opposite message (fixed-size sampling, replace-one neighbours). The other agents send nothing
-// [choice: the worst case for the test; their messages would be identical in D and D' and only
-// hide the canary].
-// The canary and the round whose DE weights are used (agent n in sub-region n mod P, rounds
-// 0 .. rounds - 1) are those that move the release furthest in units of the noise:
-// |(w_n^(i) (S / sqrt(P)) / (q sigma_i))_i|, at most 1 / z. A canary that carries w_max in one
-// sub-region only (round 1 of DE: the other weights are ~exp(-15) smaller) shifts by
-// 1 / (z sqrt(P)): with the noise halved that is 2 / (z sqrt(P)), the full sensitivity 1 / z at
-// P = 4, so no audit of such a release can tell a halved mechanism from the accountant's bound.
-// Once the schedule has made the weights uniform (a_t = 1), every agent carries w_max = 1/N in
-// every sub-region and the shift is the full 1 / z; the audit picks such a round when the
-// config releases one, and reports the fraction of 1 / z it reached otherwise.
-// Statistic: s = sum_i (w_c^(i) / sigma_i^2) <omega^(i), v / |v|>, the likelihood ratio of the
-// Gaussian mean shift the canary causes (a monotone function of it, also for the Poisson
-// mixture (1 - q) N(0, .) + q N(shift, .)), on the coordinates of the sub-regions where the
-// canary has weight; the other coordinates are noise that does not depend on the canary. Test
-// "canary present" iff s > tau: its false-positive and false-negative rates bound epsilon from
-// below, epsilon >= log((1 - delta - FNR) / FPR) (and with FPR and FNR swapped) for any (epsilon,
-// delta)-DP mechanism (Kairouz et al. 2015; Jagielski, Ullman, Oprea 2020; Nasr et al. 2021). tau
-// is chosen on the first half of the trials and the rates are measured on the second half, with
-// one-sided Clopper-Pearson upper bounds at level (1 - confidence) / 2 each, so the reported lower
-// bound holds with the stated confidence. The accountant's upper bound for one release at the
-// config's delta is printed next to it; the audit exceeding it means the mechanism or the
-// accountant is wrong.
+// Empirical privacy audit of a config's private releases (`fbosim audit`): every release the
+// algorithm lists as auditable (protocol::Algorithm::auditable_releases: DP-FTS-DE's server
+// release, PO-GP-UCB's curator, dp_bo's final releases) is run many times on the two
+// neighbouring inputs it chose, D and D' (protocol/auditable_release.hpp). Test "the release came
+// from D'" iff its statistic s > tau: the false-positive and false-negative rates bound epsilon
+// from below, epsilon >= log((1 - delta - FNR) / FPR) (and with FPR and FNR swapped) for any
+// (epsilon, delta)-DP mechanism (Kairouz et al. 2015; Jagielski, Ullman, Oprea 2020; Nasr et al.
+// 2021). tau is chosen on the first half of the trials (D's upper quantiles, the gap between D's
+// and D''s statistics when they do not overlap there, and, for a statistic of at most 16
+// values, the midpoints between them: the candidate with the largest conservative bound) and
+// the rates are measured on the second half, with one-sided Clopper-Pearson upper bounds at
+// level (1 - confidence) / 2 each, so the reported lower bound holds with the stated
+// confidence. The claim for one release is printed next to it: an EpsilonDelta event's own
+// (epsilon, delta); any other event under server.accountant at the config's delta. The audit
+// exceeding the claim means the mechanism or its accounting is wrong.
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "algorithms/protocol/auditable_release.hpp"
 #include "sim/config/experiment_spec.hpp"
 
 namespace fbosim::audit {
@@ -37,34 +28,55 @@ struct AuditOptions {
   int trials = 100000;       ///< per input (D and D'), split half for tau, half to measure
   double confidence = 0.95;  ///< of the Clopper-Pearson bounds
   int threads = 1;
-  /// Multiplies the noise of the audited mechanism (not of the accountant): < 1 simulates a
-  /// broken mechanism, to check that the audit catches it.
+  /// Multiplies the noise of the audited mechanism (not of the claim): < 1 simulates a broken
+  /// mechanism, to check that the audit catches it.
   double noise_scale = 1.0;
 };
 
-struct AuditResult {
-  int trials = 0;                 ///< per input, in the measuring half
-  double threshold = 0;           ///< tau
-  long long false_positives = 0;  ///< D' trials with s > tau
-  long long false_negatives = 0;  ///< D trials with s <= tau
-  double fpr = 0, fpr_upper = 0;  ///< point estimate and Clopper-Pearson upper bound
-  double fnr = 0, fnr_upper = 0;
-  double epsilon_estimate = 0;  ///< from the point estimates
-  double epsilon_lower = 0;     ///< from the upper bounds: holds with `confidence`
-  double epsilon_upper = 0;     ///< the accountant's bound for one release
-  double delta = 0;
-  std::string accountant;
-  int round = 0;   ///< the round whose DE weights the audit uses
-  int canary = 0;  ///< the canary agent
-  /// The canary's mean shift in noise standard deviations times z (noise_scale = 1): 1 when it
-  /// carries w_max in every sub-region, the sensitivity the accountant assumes.
-  double sensitivity_fraction = 0;
-  bool violation() const { return epsilon_lower > epsilon_upper; }
+/// The guarantee a release claims for one release.
+struct Claim {
+  double epsilon = 0, delta = 0;
+  std::string accountant;  ///< "stated" for an EpsilonDelta event
 };
 
-/// Runs the audit; throws std::invalid_argument for bad options or a config without DP.
-AuditResult run_audit(const config::ExperimentSpec& spec, const AuditOptions& options,
-                      std::uint64_t seed);
+struct AuditResult {
+  std::string release;                         ///< AuditableRelease::name()
+  std::pair<std::string, std::string> inputs;  ///< the names of D and D'
+  std::vector<protocol::AuditDetail> details;
+  int trials = 0;                 ///< per input, in the measuring half
+  double threshold = 0;           ///< tau
+  long long false_positives = 0;  ///< D trials with s > tau
+  long long false_negatives = 0;  ///< D' trials with s <= tau
+  double fpr = 0, fpr_upper = 0;  ///< point estimate and Clopper-Pearson upper bound
+  double fnr = 0, fnr_upper = 0;
+  double max_first = 0;         ///< the largest s of D (measuring half)
+  double min_neighbour = 0;     ///< the smallest s of D' (measuring half)
+  double epsilon_estimate = 0;  ///< from the point estimates
+  double epsilon_lower = 0;     ///< from the upper bounds: holds with `confidence`
+  double epsilon_upper = 0;     ///< the claim for one release
+  double delta = 0;             ///< the claim's
+  std::string accountant;       ///< the claim's
+  bool violation() const { return epsilon_lower > epsilon_upper; }
+  /// The value of details' entry `name` ("" if none).
+  std::string detail(const std::string& name) const;
+};
+
+/// Audits every auditable release of the config (one of each kind). Throws
+/// std::invalid_argument for bad options or a config whose algorithm releases nothing
+/// auditable (naming it).
+std::vector<AuditResult> run_audits(const config::ExperimentSpec& spec, const AuditOptions& options,
+                                    std::uint64_t seed);
+/// The config's auditable releases with the noise scaled by noise_scale (agent 0's objective of
+/// run 0 built if they need its domain). Throws std::invalid_argument for a config whose
+/// algorithm releases nothing auditable, naming it.
+std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable_releases(
+    const config::ExperimentSpec& spec, double noise_scale);
+/// Audits one release against `claim`; its trials use the streams "audit.<input name>"(i).
+AuditResult audit_release(const protocol::AuditableRelease& release, const Claim& claim,
+                          const AuditOptions& options, std::uint64_t seed);
+/// The claim for one release of `event`: an EpsilonDelta's own pair, otherwise
+/// spec.server.accountant at spec.delta(). Throws what the accountant throws.
+Claim claimed(const privacy::DpEvent& event, const config::ExperimentSpec& spec);
 
 /// One-sided Clopper-Pearson upper bound on a binomial rate after k successes in n trials at
 /// confidence level c (the beta quantile B^-1(c; k + 1, n - k); 1 when k = n).
