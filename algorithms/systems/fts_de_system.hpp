@@ -41,6 +41,10 @@ class FtsDeSystem final : public protocol::Algorithm {
   /// received, selected, clipped, noise_std (also for TS, whose server.csv has no rows).
   std::vector<protocol::StatColumn> server_columns() const override;
 
+  /// With DP: the server's release of one round (server::ServerReleaseAudit).
+  std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable_releases(
+      const protocol::AuditInputs& inputs) const override;
+
   const FtsDeConfig& config() const { return config_; }
 
  private:

@@ -45,6 +45,11 @@ class PoGpUcbSystem final : public protocol::Algorithm {
     return possible_events(agents);
   }
   std::vector<protocol::StatColumn> server_columns() const override { return {}; }
+  /// po_gp_ucb: the curator's release of agent 0's dataset (CuratorReleaseAudit); gp_ucb: none.
+  /// Throws std::invalid_argument for a noise_scale other than 1 (the release has no noise)
+  /// or a domain that is not a finite dataset.
+  std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable_releases(
+      const protocol::AuditInputs& inputs) const override;
 
   const PoGpUcbConfig& config() const { return config_; }
   bool is_private_variant() const { return config_.name == "po_gp_ucb"; }
