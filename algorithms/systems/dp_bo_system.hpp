@@ -22,16 +22,28 @@
 #include "algorithms/protocol/algorithm.hpp"
 #include "algorithms/release/private_selection.hpp"
 #include "algorithms/systems/dp_bo_release.hpp"
+#include "sim/schema/enum_names.hpp"
+#include "sim/schema/fwd.hpp"
+
+namespace fbosim::protocol {
+struct AlgorithmEntry;
+}
 
 namespace fbosim::systems {
 
 enum class ReleaseMechanism { kusner, papernot_steinke };
+inline constexpr schema::EnumNames<ReleaseMechanism> kReleaseMechanismNames{
+    {ReleaseMechanism::kusner, "kusner"}, {ReleaseMechanism::papernot_steinke, "papernot_steinke"}};
 enum class Observations { noisy, noise_free };
+inline constexpr schema::EnumNames<Observations> kObservationsNames{
+    {Observations::noisy, "noisy"}, {Observations::noise_free, "noise_free"}};
 
 struct DpBoConfig {
   std::string name = "dp_bo";
-  int per_axis = 8;          ///< candidates.per_axis (box domains)
-  agents::GpUcbOptions ucb;  ///< gp.lengthscale, gp.noise_var; delta' = delta / 3
+  int per_axis = 8;  ///< candidates.per_axis (box domains)
+  /// gp.lengthscale 0.2, gp.noise_var 1e-3 (0 with noise-free observations: the reader's
+  /// derived default); delta' = delta / 3
+  agents::GpUcbOptions ucb{.hyper = {0.2, 1.0, 1e-3}};
   ReleaseMechanism mechanism = ReleaseMechanism::kusner;  ///< release.mechanism
   Observations observations = Observations::noisy;        ///< release.observations
   bool hyperparameter = true;                             ///< release.hyperparameter
@@ -84,5 +96,12 @@ class DpBoSystem final : public protocol::Algorithm {
   DpBoConfig config_;
   std::shared_ptr<const DpBoRelease> release_;
 };
+
+/// The keys in reading order: candidates.per_axis, release.*, agents.init_points,
+/// gp.lengthscale, gp.noise_var. release.observations: noise_free makes 0 the default of
+/// gp.noise_var.
+const schema::Group<DpBoConfig>& dp_bo_keys();
+/// Registers dp_bo.
+void register_dp_bo_algorithm(schema::Registry<protocol::AlgorithmEntry>& registry);
 
 }  // namespace fbosim::systems

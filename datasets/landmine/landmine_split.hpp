@@ -15,10 +15,14 @@
 #include <Eigen/Core>
 
 #include "datasets/landmine/landmine_data.hpp"
+#include "sim/schema/enum_names.hpp"
 
 namespace fbosim::datasets {
 
 enum class LandmineSplitKind { seeded, authors };
+/// objective.split's names.
+inline constexpr schema::EnumNames<LandmineSplitKind> kLandmineSplitNames{
+    {LandmineSplitKind::seeded, "seeded"}, {LandmineSplitKind::authors, "authors"}};
 LandmineSplitKind parse_landmine_split(const std::string& s);  ///< throws invalid_argument
 std::string to_string(LandmineSplitKind k);
 
