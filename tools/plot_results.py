@@ -128,7 +128,7 @@ def self_test():
                     fh.write(f"{t},,,{1 - err - 0.1 * (2 - t)},0.01,{eps * t / 2},0.02,58,"
                              f"{eps * t / 4}\n")
             with open(os.path.join(d, "config.resolved.yaml"), "w", encoding="utf-8") as fh:
-                fh.write(f"name: lm\nalgorithm: fts_de\nruns: 2\nrounds: 2\n"
+                fh.write(f"name: lm\nalgorithm: dp_fts_de\nruns: 2\nrounds: 2\n"
                          f"objective:\n  family: landmine\n"
                          f"exploration:\n  subregions: 4\nserver:\n  dp: true\n"
                          f"  sampling_rate: {q}\n  noise_multiplier: {z}\n  accountant: moments\n")

@@ -48,7 +48,7 @@ std::string epsilon_column(const std::string& accountant);
 
 struct ExperimentSpec {
   std::string name;                  ///< name (default: the config file's stem)
-  std::string algorithm = "fts_de";  ///< algorithm: a registry name (algorithm_registry.hpp)
+  std::string algorithm = "dp_fts_de";  ///< algorithm: a registry name (algorithm_registry.hpp)
   int rounds = 60;                   ///< rounds: BO iterations after the initial round
   int runs = 5;                      ///< runs
   std::uint64_t seed = 0;            ///< seed

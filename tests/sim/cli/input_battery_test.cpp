@@ -884,7 +884,7 @@ std::vector<Case> all_cases() {
   // Issue 25, section 1 ("fbosim audit for any privatised mechanism"): a config whose algorithm
   // releases nothing private, and a --noise-scale for a release without noise, are refused
   // naming the file, the algorithm or the option.
-  run("issue 25 audit", "audit {cfg} --trials 100 --set server.dp=false",
+  run("issue 25 audit", "audit {cfg} --trials 100 --set algorithm=fts_de",
       {"battery.yaml", "algorithm fts_de", "releases nothing private"});
   run("issue 25 audit", "audit {cfg} --trials 100 --set algorithm=ts",
       {"battery.yaml", "algorithm ts", "releases nothing private"});

@@ -198,9 +198,14 @@ TEST_CASE("the papers' names are presets of the DP-FTS-DE keys, and contradictio
   CHECK(dp(load("algorithm: dp_fts\n")));
   CHECK_FALSE(dp(load("algorithm: fts\n")));
   CHECK_FALSE(load("algorithm: ts\n").spec.fts_de()->server);
-  // fts_de keeps the meaning it had before the registry: private unless server.dp is false.
-  CHECK(dp(load("algorithm: fts_de\n")));
+  // Issue 28: fts_de is the paper's FTS-DE, without DP; dp_fts_de (the default) is private.
+  CHECK_FALSE(dp(load("algorithm: fts_de\n")));
   CHECK_FALSE(dp(load("algorithm: fts_de\nserver: {dp: false}\n")));
+  CHECK_FALSE(load("algorithm: fts_de\n").resolved["server"]["dp"].as<bool>());
+  CHECK(dp(load("")));
+  CHECK(load("").spec.algorithm == "dp_fts_de");
+  CHECK_THROWS_WITH(load("algorithm: fts_de\nserver: {dp: true}\n"),
+                    Catch::Contains("server.dp") && Catch::Contains("use algorithm dp_fts_de"));
   CHECK(load("algorithm: dp_fts_de\n").resolved["server"]["dp"].as<bool>());
   CHECK_THROWS_WITH(load("algorithm: fts\nserver: {dp: true}\n"),
                     Catch::Contains("server.dp") && Catch::Contains("use algorithm dp_fts"));
