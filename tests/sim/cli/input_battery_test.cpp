@@ -33,6 +33,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -331,7 +332,7 @@ std::vector<Case> all_cases() {
       fs::exists(std::string(FBOSIM_SHARED_DIR) + "/datasets/landmine/LandmineData.mat");
   run("size", "run {cfg} --quiet",
       landmine ? std::vector<std::string>{"agents.count", "30", "29"}
-               : std::vector<std::string>{"LandmineData.mat", "no such file"},
+               : std::vector<std::string>{"LandmineData.mat", "datasets.root", "FBOSIM_DATA"},
       1, with_key("agents.count", "30", kLandmine));
   run("size", "run {cfg} --quiet --set rounds=100000 --set agents.count=100000 --set runs=1000",
       {"battery.yaml", "rounds", "agents.count"});
@@ -892,6 +893,33 @@ std::vector<Case> all_cases() {
       {"battery.yaml", "--noise-scale", "0.5", "no noise"}, 1,
       "algorithm: po_gp_ucb\nrounds: 2\nruns: 1\nagents: {count: 1}\n"
       "objective: {family: gp_grid2d, grid_side: 5}\n");
+
+  // Issue 28: each algorithm name is its paper's algorithm (fts_de without DP, dp_fts_de, the
+  // default, with it): a config that contradicts its name names the algorithm to use; a config
+  // path is taken from the current directory, and a missing one says where it was looked for;
+  // missing real-world data names datasets.root, FBOSIM_DATA and the download.
+  run("issue 28 names", "run {cfg} --quiet --set algorithm=fts_de --set server.dp=true",
+      {"battery.yaml", "server.dp", "algorithm fts_de runs without DP", "use algorithm dp_fts_de"});
+  run("issue 28 names", "run {cfg} --quiet --set server.dp=false",
+      {"battery.yaml", "server.dp", "algorithm dp_fts_de runs with DP", "use algorithm fts_de"});
+  run("issue 28 names", "run {cfg} --quiet --set algorithm=fts --set server.dp=true",
+      {"battery.yaml", "server.dp", "algorithm fts runs without DP", "use algorithm dp_fts"});
+  run("issue 28 names",
+      "sweep {cfg} --quiet --grid algorithm=fts_de,dp_fts_de --set server.dp=true",
+      {"battery.yaml", "sweep point algorithm=fts_de", "server.dp", "use algorithm dp_fts_de"});
+  run("issue 28 paths", "run configs/battery.yaml --quiet",
+      {"configs/battery.yaml", "no such config file", "looked for", "/work/configs/battery.yaml",
+       "current directory"});
+  run("issue 28 paths", "sweep ../nope/battery.yaml --quiet --grid rounds=2,3",
+      {"../nope/battery.yaml", "no such config file", "/nope/battery.yaml", "current directory"});
+  for (const auto& [family, file, fetch] :
+       {std::tuple<std::string, std::string, std::string>{
+            "landmine", "nodata/landmine/LandmineData.mat", "fetch_datasets.sh landmine"},
+        {"activity", "nodata/har/UCI HAR Dataset", "fetch_datasets.sh har"},
+        {"emnist", "nodata/femnist_digits", "fetch_datasets.sh femnist"}})
+    run("issue 28 data", "run {cfg} --quiet",
+        {file, "datasets.root", "'nodata'", "/work/nodata", "FBOSIM_DATA", fetch}, 1,
+        with("objective: {family: " + family + "}\ndatasets: {root: nodata}\n"));
   return cases;
 }
 
