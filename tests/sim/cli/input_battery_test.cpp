@@ -379,7 +379,7 @@ std::vector<Case> all_cases() {
   run("message", "run {cfg} --quiet", {"battery.yaml", "mapping"}, 1, "- 1\n- 2\n");
   run("message", "run {cfg} --quiet", {"battery.yaml:2:", "malformed YAML"}, 1,
       "rounds: [2\nruns: 1\n");
-  run("message", "run {in}/missing.yaml --quiet", {"missing.yaml", "cannot open"});
+  run("message", "run {in}/missing.yaml --quiet", {"missing.yaml", "no such config file"});
   run("message", "run {cfg} --quiet", {"battery.yaml", "mapping"}, 1, "3\n");
   run("message", "run {cfg} --quiet", {"battery.yaml:8", "[1, 2]"}, 1, base + "? [1, 2]\n: 3\n");
   run("message", "run {cfg} --quiet --set server=[1]", {"battery.yaml", "server", "mapping"});
@@ -905,8 +905,9 @@ std::vector<Case> all_cases() {
   run("issue 28 names", "run {cfg} --quiet --set algorithm=fts --set server.dp=true",
       {"battery.yaml", "server.dp", "algorithm fts runs without DP", "use algorithm dp_fts"});
   run("issue 28 names",
-      "sweep {cfg} --quiet --grid algorithm=fts_de,dp_fts_de --set server.dp=true",
-      {"battery.yaml", "sweep point algorithm=fts_de", "server.dp", "use algorithm dp_fts_de"});
+      "sweep {cfg} --quiet --grid algorithm=fts_de,dp_fts_de --grid server.dp=true",
+      {"battery.yaml", "sweep point algorithm=fts_de,server.dp=true", "server.dp",
+       "use algorithm dp_fts_de"});
   run("issue 28 paths", "run configs/battery.yaml --quiet",
       {"configs/battery.yaml", "no such config file", "looked for", "/work/configs/battery.yaml",
        "current directory"});
