@@ -540,7 +540,8 @@ TEST_CASE("config files: a device or pipe is read up to the bound, a huge file r
 TEST_CASE("config --set: the last value of a key wins, a mapping sets only the keys it names") {
   CHECK(load("rounds: 2\n", {"rounds=3", "rounds=4"}).spec.rounds == 4);
   const LoadedConfig c =
-      load("server: {noise_multiplier: 2, sampling_rate: 0.5}\n", {"server={dp: false}"});
+      load("algorithm: fts_de\nserver: {noise_multiplier: 2, sampling_rate: 0.5}\n",
+           {"server={dp: false}"});
   CHECK_FALSE(c.spec.fts_de()->dp);
   CHECK(c.resolved["server"]["noise_multiplier"].as<double>() == 2);
   CHECK(c.resolved["server"]["sampling_rate"].as<double>() == 0.5);
