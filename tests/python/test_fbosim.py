@@ -270,12 +270,13 @@ class Run(unittest.TestCase):
     def test_a_relative_config_path_is_taken_from_the_current_directory(self):
         # Issue 28: as the CLI, from any directory; a missing file says where it was looked for.
         cwd = os.getcwd()
+        binary = os.path.abspath(BINARY)
         try:
             os.chdir(os.path.join(ROOT, "configs"))
             with tempfile.TemporaryDirectory() as tmp:
                 fbosim.run("dp_fts_de/synthetic.yaml", self.SETS, runs=1, threads=1,
                            out_dir=os.path.join(tmp, "py"))
-                cli = subprocess.run([BINARY, "run", "dp_fts_de/synthetic.yaml", "--runs", "1",
+                cli = subprocess.run([binary, "run", "dp_fts_de/synthetic.yaml", "--runs", "1",
                                       "--threads", "1", "--quiet", "--out",
                                       os.path.join(tmp, "cli")] +
                                      [w for s in self.SETS for w in ("--set", s)],
@@ -292,7 +293,7 @@ class Run(unittest.TestCase):
                         "current directory, " + os.path.realpath(tmp).replace(".", r"\.") + r"\)")
                 with self.assertRaisesRegex(ValueError, want):
                     fbosim.run("configs/dp_fts_de/synthetic.yaml", self.SETS)
-                cli = subprocess.run([BINARY, "run", "configs/dp_fts_de/synthetic.yaml"],
+                cli = subprocess.run([binary, "run", "configs/dp_fts_de/synthetic.yaml"],
                                      capture_output=True, text=True)
                 self.assertEqual(cli.returncode, 1)
                 self.assertRegex(cli.stderr, want)
