@@ -61,7 +61,7 @@ struct BenchCase {
 // refits; and the landmine DP-FTS-DE run (configs/dp_fts_de/landmine.yaml, one run; needs the
 // data under datasets.root, $FBOSIM_DATA).
 #define FBOSIM_SYNTHETIC_YAML                                                               \
-  "algorithm: dp_fts_de\nrounds: 60\nruns: 1\nseed: 0\n"                                       \
+  "algorithm: dp_fts_de\nrounds: 60\nruns: 1\nseed: 0\n"                                    \
   "objective: {family: gp_grid, grid_points: 1000, lengthscale: 0.03, perturbation: 0.02, " \
   "noise_var: 0.01}\n"                                                                      \
   "exploration: {subregions: 2, schedule: inv_sqrt, weights: {scheme: softmax, start: 16, " \
