@@ -13,7 +13,12 @@
 #
 # (The array's own size and minimum change on such a re-submission, so they are not used.)
 # `--merge` exits non-zero naming the missing points when a task failed: read its
-# slurm-JOB_I.out, re-submit task I as above, then merge again.
+# DIR/slurm-logs/slurm-JOB_I.out, re-submit task I as above, then merge again.
+#
+# Logs: each task writes its output to DIR/slurm-logs/slurm-JOB_TASK.out (the merge's TASK is
+# 4294967294, Slurm's %a for a job that is not an array), beside the results, never into the
+# directory it was submitted from (the checkout); Slurm's own --output is /dev/null. A task that
+# cannot tell DIR (missing arguments) writes slurm-JOB_TASK.out in the submission directory.
 #
 # CPUs: one per task by default (fits any node; Slurm runs as many tasks at once as there are
 # free CPUs), running the shard's points one at a time. `sbatch --cpus-per-task=C` (C at most a
@@ -22,14 +27,22 @@
 # together are used as they are.
 #SBATCH --job-name=fbosim-sweep
 #SBATCH --time=04:00:00
-#SBATCH --output=slurm-%A_%a.out
+#SBATCH --output=/dev/null
 # --help prints the comment above.
 case ${1:-} in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '/^[^#]/d; /^#SBATCH/d; s/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail
 fbosim=${FBOSIM:-build/fbosim}
 usage="usage: sbatch --array=1-K slurm_sweep.sh K CONFIG DIR [sweep options] | slurm_sweep.sh --merge DIR"
+# log_into FOLDER: under Slurm, this task's stdout and stderr go to FOLDER/slurm-JOB_TASK.out.
+log_into() {
+  [ -n "${SLURM_JOB_ID:-}" ] || return 0
+  mkdir -p "$1"
+  exec >>"$1/slurm-${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}_${SLURM_ARRAY_TASK_ID:-4294967294}.out" 2>&1
+}
 if [ "${1:-}" = "--merge" ]; then
+  [ -n "${2:-}" ] || log_into .
   dir=${2:?$usage}
+  log_into "$dir/slurm-logs"
   # A task that failed before its sweep started leaves no sweep_plan.csv (or no directory):
   # leave it out, so that merge names its points as missing instead of refusing the input.
   shards=()
@@ -43,9 +56,11 @@ if [ "${1:-}" = "--merge" ]; then
   ((${#shards[@]})) || { echo "slurm_sweep.sh: no shard of a sweep in $dir/shard-*" >&2; exit 1; }
   exec "$fbosim" merge "${shards[@]}" --out "$dir"
 fi
+[ -n "${3:-}" ] || log_into .
 count=${1:?$usage}
 config=${2:?$usage}
 dir=${3:?$usage}
+log_into "$dir/slurm-logs"
 shift 3
 [[ $count =~ ^[1-9][0-9]*$ ]] ||
   { echo "slurm_sweep.sh: K must be the array's size (a positive integer), not '$count'; $usage" >&2; exit 2; }

@@ -267,6 +267,39 @@ class Run(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "server.noise_multiplier"):
             fbosim.run(self.CONFIG, ["server.noise_multiplier=-1"])
 
+    def test_a_relative_config_path_is_taken_from_the_current_directory(self):
+        # Issue 28: as the CLI, from any directory; a missing file says where it was looked for.
+        cwd = os.getcwd()
+        binary = os.path.abspath(BINARY)
+        try:
+            os.chdir(os.path.join(ROOT, "configs"))
+            with tempfile.TemporaryDirectory() as tmp:
+                fbosim.run("dp_fts_de/synthetic.yaml", self.SETS, runs=1, threads=1,
+                           out_dir=os.path.join(tmp, "py"))
+                cli = subprocess.run([binary, "run", "dp_fts_de/synthetic.yaml", "--runs", "1",
+                                      "--threads", "1", "--quiet", "--out",
+                                      os.path.join(tmp, "cli")] +
+                                     [w for s in self.SETS for w in ("--set", s)],
+                                     capture_output=True, text=True)
+                self.assertEqual(cli.returncode, 0, cli.stderr)
+                for name in ("trace", "summary"):
+                    with open(os.path.join(tmp, "cli", f"{name}.csv"), "rb") as a, \
+                            open(os.path.join(tmp, "py", f"{name}.csv"), "rb") as b:
+                        self.assertEqual(a.read(), b.read(), name)
+                os.chdir(tmp)
+                looked = os.path.join(os.path.realpath(tmp), "configs", "dp_fts_de", "synthetic.yaml")
+                want = (r"configs/dp_fts_de/synthetic.yaml: no such config file \(looked for " +
+                        looked.replace(".", r"\.") + ": a relative path is taken from the "
+                        "current directory, " + os.path.realpath(tmp).replace(".", r"\.") + r"\)")
+                with self.assertRaisesRegex(ValueError, want):
+                    fbosim.run("configs/dp_fts_de/synthetic.yaml", self.SETS)
+                cli = subprocess.run([binary, "run", "configs/dp_fts_de/synthetic.yaml"],
+                                     capture_output=True, text=True)
+                self.assertEqual(cli.returncode, 1)
+                self.assertRegex(cli.stderr, want)
+        finally:
+            os.chdir(cwd)
+
 
 class Interrupt(unittest.TestCase):
     """Ctrl-C (SIGINT) stops a long run or privacy series within a second (issue 24)."""

@@ -23,7 +23,7 @@ trap '"$root/tools/slurm_cluster.sh" stop "$state" || true; rm -rf "$tmp"' EXIT
 fail() {
   echo "FAIL: $*" >&2
   local f
-  for f in "$tmp"/slurm-*.out "$state"/slurmctld.log "$state"/slurmd.log; do
+  for f in "$tmp"/slurm-*.out "$tmp"/D/slurm-logs/slurm-*.out "$state"/slurmctld.log "$state"/slurmd.log; do
     [ -s "$f" ] && { echo "--- $f (last lines)" >&2; tail -n 20 "$f" >&2; }
   done
   exit 1
@@ -61,7 +61,7 @@ snapshot() {
   (cd "$1" && find . -type f -printf '%p %T@ %s ' -exec sha256sum {} \; | sort)
 }
 
-cd "$tmp"  # the jobs' working directory: the slurm-*.out files and D land here
+cd "$tmp"  # the jobs' working directory: D lands here, and the logs under D/slurm-logs
 config=$root/configs/dp_fts_de/synthetic.yaml
 sweep=$root/tools/slurm_sweep.sh
 # shellcheck disable=SC2054  # the commas are grid values
@@ -77,7 +77,11 @@ wait_jobs "$jid" "$mid"
 [ "$(job_state "$jid" 1)" = COMPLETED ] || fail "task 1: $(job_state "$jid" 1), want COMPLETED"
 [ "$(job_state "$jid" 2)" = FAILED ] || fail "task 2: $(job_state "$jid" 2), want FAILED"
 [ "$(job_state "$mid")" = FAILED ] || fail "merge with a failed shard: $(job_state "$mid"), want FAILED"
-grep -q "2 point(s) missing" slurm-"$mid"_*.out || fail "the merge did not name the 2 missing points"
+grep -q "2 point(s) missing" D/slurm-logs/slurm-"$mid"_*.out ||
+  fail "the merge did not name the 2 missing points in D/slurm-logs/"
+# Issue 28: the logs lie under the sweep's directory, none in the submission directory.
+[ -f D/slurm-logs/slurm-"$jid"_1.out ] || fail "no D/slurm-logs/slurm-${jid}_1.out"
+! compgen -G "slurm-*.out" >/dev/null || fail "logs in the submission directory: $(echo slurm-*.out)"
 
 # 2. Re-submit the failed task alone: it must run shard 2/2 and touch nothing of shard 1.
 rm D/shard-2

@@ -33,6 +33,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -331,7 +332,7 @@ std::vector<Case> all_cases() {
       fs::exists(std::string(FBOSIM_SHARED_DIR) + "/datasets/landmine/LandmineData.mat");
   run("size", "run {cfg} --quiet",
       landmine ? std::vector<std::string>{"agents.count", "30", "29"}
-               : std::vector<std::string>{"LandmineData.mat", "no such file"},
+               : std::vector<std::string>{"LandmineData.mat", "datasets.root", "FBOSIM_DATA"},
       1, with_key("agents.count", "30", kLandmine));
   run("size", "run {cfg} --quiet --set rounds=100000 --set agents.count=100000 --set runs=1000",
       {"battery.yaml", "rounds", "agents.count"});
@@ -378,7 +379,7 @@ std::vector<Case> all_cases() {
   run("message", "run {cfg} --quiet", {"battery.yaml", "mapping"}, 1, "- 1\n- 2\n");
   run("message", "run {cfg} --quiet", {"battery.yaml:2:", "malformed YAML"}, 1,
       "rounds: [2\nruns: 1\n");
-  run("message", "run {in}/missing.yaml --quiet", {"missing.yaml", "cannot open"});
+  run("message", "run {in}/missing.yaml --quiet", {"missing.yaml", "no such config file"});
   run("message", "run {cfg} --quiet", {"battery.yaml", "mapping"}, 1, "3\n");
   run("message", "run {cfg} --quiet", {"battery.yaml:8", "[1, 2]"}, 1, base + "? [1, 2]\n: 3\n");
   run("message", "run {cfg} --quiet --set server=[1]", {"battery.yaml", "server", "mapping"});
@@ -884,7 +885,7 @@ std::vector<Case> all_cases() {
   // Issue 25, section 1 ("fbosim audit for any privatised mechanism"): a config whose algorithm
   // releases nothing private, and a --noise-scale for a release without noise, are refused
   // naming the file, the algorithm or the option.
-  run("issue 25 audit", "audit {cfg} --trials 100 --set server.dp=false",
+  run("issue 25 audit", "audit {cfg} --trials 100 --set algorithm=fts_de",
       {"battery.yaml", "algorithm fts_de", "releases nothing private"});
   run("issue 25 audit", "audit {cfg} --trials 100 --set algorithm=ts",
       {"battery.yaml", "algorithm ts", "releases nothing private"});
@@ -892,6 +893,34 @@ std::vector<Case> all_cases() {
       {"battery.yaml", "--noise-scale", "0.5", "no noise"}, 1,
       "algorithm: po_gp_ucb\nrounds: 2\nruns: 1\nagents: {count: 1}\n"
       "objective: {family: gp_grid2d, grid_side: 5}\n");
+
+  // Issue 28: each algorithm name is its paper's algorithm (fts_de without DP, dp_fts_de, the
+  // default, with it): a config that contradicts its name names the algorithm to use; a config
+  // path is taken from the current directory, and a missing one says where it was looked for;
+  // missing real-world data names datasets.root, FBOSIM_DATA and the download.
+  run("issue 28 names", "run {cfg} --quiet --set algorithm=fts_de --set server.dp=true",
+      {"battery.yaml", "server.dp", "algorithm fts_de runs without DP", "use algorithm dp_fts_de"});
+  run("issue 28 names", "run {cfg} --quiet --set server.dp=false",
+      {"battery.yaml", "server.dp", "algorithm dp_fts_de runs with DP", "use algorithm fts_de"});
+  run("issue 28 names", "run {cfg} --quiet --set algorithm=fts --set server.dp=true",
+      {"battery.yaml", "server.dp", "algorithm fts runs without DP", "use algorithm dp_fts"});
+  run("issue 28 names",
+      "sweep {cfg} --quiet --grid algorithm=fts_de,dp_fts_de --grid server.dp=true",
+      {"battery.yaml", "sweep point algorithm=fts_de,server.dp=true", "server.dp",
+       "use algorithm dp_fts_de"});
+  run("issue 28 paths", "run configs/battery.yaml --quiet",
+      {"configs/battery.yaml", "no such config file", "looked for", "/work/configs/battery.yaml",
+       "current directory"});
+  run("issue 28 paths", "sweep ../nope/battery.yaml --quiet --grid rounds=2,3",
+      {"../nope/battery.yaml", "no such config file", "/nope/battery.yaml", "current directory"});
+  for (const auto& [family, file, fetch] :
+       {std::tuple<std::string, std::string, std::string>{
+            "landmine", "nodata/landmine/LandmineData.mat", "fetch_datasets.sh landmine"},
+        {"activity", "nodata/har/UCI HAR Dataset", "fetch_datasets.sh har"},
+        {"emnist", "nodata/femnist_digits", "fetch_datasets.sh femnist"}})
+    run("issue 28 data", "run {cfg} --quiet",
+        {file, "datasets.root", "'nodata'", "/work/nodata", "FBOSIM_DATA", fetch}, 1,
+        with("objective: {family: " + family + "}\ndatasets: {root: nodata}\n"));
   return cases;
 }
 

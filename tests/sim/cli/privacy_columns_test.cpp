@@ -282,7 +282,7 @@ TEST_CASE("issue 24: every DP config's epsilon columns hold all its events, fina
   WARN("checked " << runs << " DP runs, " << columns << " epsilon columns");
   CHECK(runs >= 40);
   // Every DP system is among them: the server's Gaussian, the curator, both releases.
-  CHECK(algorithms.count("fts_de") == 1);
+  CHECK(algorithms.count("dp_fts_de") == 1);
   CHECK(algorithms.count("po_gp_ucb") == 1);
   CHECK(algorithms.count("dp_bo/kusner") == 1);
   CHECK(algorithms.count("dp_bo/papernot_steinke") == 1);

@@ -25,7 +25,8 @@ TEST_CASE("registries: every expected name, in the documentation's order") {
         std::vector<std::string>{"moments", "rdp", "pld", "gdp", "basic"});
   // The same names as sim/experiment's registry and the catalog's family choices.
   CHECK(systems::algorithm_registry().names() == config::algorithm_names());
-  CHECK(datasets::objective_registry().names() == config::find_key("objective.family")->choice_list());
+  CHECK(datasets::objective_registry().names() ==
+        config::find_key("objective.family")->choice_list());
 }
 
 TEST_CASE("registries: every accountant is made by its entry, sound exactly when a bound") {
@@ -88,7 +89,19 @@ TEST_CASE("registries: cross-key conditions name their key (one per condition)")
                           "algorithm fts has no distributed exploration (P = 1); use fts_de for "
                           "P > 1"}});
   CHECK(problems("fts", grid, {{"server.dp", true}}) ==
-        schema::Problems{{"server.dp", "algorithm fts is without DP; use algorithm dp_fts"}});
+        schema::Problems{{"server.dp",
+                          "algorithm fts runs without DP (server.dp must be false or "
+                          "left out); with DP, use algorithm dp_fts"}});
+  // Issue 28: each name is its paper's algorithm, fts_de without DP and dp_fts_de with it.
+  CHECK(problems("fts_de", grid, {{"server.dp", true}}) ==
+        schema::Problems{{"server.dp",
+                          "algorithm fts_de runs without DP (server.dp must be false "
+                          "or left out); with DP, use algorithm dp_fts_de"}});
+  CHECK(problems("dp_fts_de", grid, {{"server.dp", false}}) ==
+        schema::Problems{{"server.dp",
+                          "algorithm dp_fts_de runs with DP (server.dp must be true "
+                          "or left out); without DP, use algorithm fts_de"}});
+  CHECK(problems("fts_de", grid, {{"server.dp", false}}).empty());
   // exact local TS: a 1-D grid only (not gp_grid2d's 2-D grid, not a box).
   for (const auto& f : {box, grid2d})
     CHECK(problems("ts", f, {{"local_ts.method", std::string("exact")}}).size() == 1);
