@@ -1,8 +1,8 @@
 // The embedding plugin libfbosim_pyembed.so (loaded by python_backend() with dlopen): starts
 // pybind11's embedded interpreter on first use, without Python's signal handlers (fbosim's own
 // Ctrl-C handling stays in place), with the working directory first on sys.path (as `python3
-// -c`), and releases the GIL for the engine's threads. The interpreter is never finalised:
-// the process ends with it.
+// -c`), writing no __pycache__ (nothing is left on disk but the outputs), and releases the
+// GIL for the engine's threads. The interpreter is never finalised: the process ends with it.
 #include <pybind11/embed.h>
 
 #include <mutex>
@@ -18,9 +18,10 @@ class EmbeddedBackend final : public PythonBackend {
   std::shared_ptr<const PythonCallable> load(const std::string& callable) override {
     std::call_once(started_, [] {
       pybind11::initialize_interpreter(/*init_signal_handlers=*/false);
-      pybind11::module_::import("sys").attr("path").attr("insert")(
-          0, pybind11::module_::import("os").attr("getcwd")());
-      PyEval_SaveThread();  // the GIL is taken per call from now on
+      const pybind11::module_ sys = pybind11::module_::import("sys");
+      sys.attr("path").attr("insert")(0, pybind11::module_::import("os").attr("getcwd")());
+      sys.attr("dont_write_bytecode") = true;  // no __pycache__ left in the user's folders
+      PyEval_SaveThread();                     // the GIL is taken per call from now on
     });
     pybind11::gil_scoped_acquire gil;
     return std::make_shared<const PyCallable>(resolve_callable(callable));
