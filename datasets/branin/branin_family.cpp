@@ -76,7 +76,7 @@ const schema::Group<BraninSpec>& branin_keys() {
                 "observation noise variance")
           .integer("objective.branin_grid", &BraninSpec::grid_side, Range::closed(0, 1000),
                    "`branin`: 0 for the continuous square, k >= 2 for the k x k grid on it (a "
-                   "finite domain, for po_gp_ucb, gp_ucb and dp_bo)")
+                   "finite domain)")
           .check([](const BraninSpec& s, schema::Problems& p) {
             if (s.grid_side == 1) p.push_back({"objective.branin_grid", "must be 0 or >= 2"});
           });

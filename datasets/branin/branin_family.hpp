@@ -17,8 +17,7 @@ namespace fbosim::datasets::branin {
 
 struct BraninSpec {
   double noise_var = 0.0;  ///< observation noise variance
-  /// 0: the continuous unit square; k >= 2: the k x k grid on it (a finite domain, for the
-  /// algorithms that choose among candidates: po_gp_ucb, gp_ucb, dp_bo).
+  /// 0: the continuous unit square; k >= 2: the k x k grid on it (a finite domain).
   int grid_side = 0;
 };
 

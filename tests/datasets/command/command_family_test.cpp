@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -199,4 +200,20 @@ TEST_CASE("command: malformed answers are errors quoting the answer") {
                       Contains("agent 0, run 0, round 1, x = [0.5, 0.25]") && Contains(why));
   }
   CHECK(children() == 0);
+}
+
+// Not run by default ([.]): the per-evaluation overhead with a warm pool, a trivial program
+// (docs/OBJECTIVES.md): build/tests/test_datasets_command "[.overhead]"
+TEST_CASE("command: per-evaluation overhead with a warm pool", "[.overhead]") {
+  const Script s("    sys.stdout.write('{\"y\": 1.0}\\n'); sys.stdout.flush()\n");
+  const auto o = family(s.command())->make(1, core::RngFactory(0, 0));
+  core::RngStream rng(0);
+  (void)o[0]->query(Eigen::Vector2d(0.5, 0.5), rng);  // starts the worker
+  const int n = 5000;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int k = 0; k < n; ++k) (void)o[0]->query_at(Eigen::Vector2d(0.5, 0.5), rng, {0, k});
+  const double us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
+  std::printf("command: %.1f us per evaluation (%d evaluations, warm pool)\n", us, n);
+  CHECK(us < 1000);
 }

@@ -5,6 +5,8 @@
 
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -141,5 +143,22 @@ TEST_CASE("python: built without the plugin, the family says so") {
   schema::Options o = e.options;
   o.set("objective.callable", std::string("m:f"));
   CHECK_THROWS_WITH(e.make(o, ""), Contains("without the Python plugin"));
+}
+#endif
+
+#ifdef FBOSIM_PYTHON_PLUGIN_PATH
+// Not run by default ([.]): the per-evaluation overhead of a trivial function
+// (docs/OBJECTIVES.md): build/tests/test_datasets_python "[.overhead]"
+TEST_CASE("python: per-evaluation overhead", "[.overhead]") {
+  const auto o = objectives("total", 1);
+  core::RngStream rng(0);
+  (void)o[0]->query(Eigen::Vector2d(0.5, 0.5), rng);
+  const int n = 100000;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int k = 0; k < n; ++k) (void)o[0]->query_at(Eigen::Vector2d(0.5, 0.5), rng, {0, k});
+  const double us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
+  std::printf("python: %.2f us per evaluation (%d evaluations)\n", us, n);
+  CHECK(us < 50);
 }
 #endif

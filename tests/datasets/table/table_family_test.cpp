@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -118,4 +120,25 @@ TEST_CASE("table: malformed tables are refused naming the file, line and column"
         return e.make(o, "");
       }(),
       Contains("/nonexistent/values.csv: cannot open"));
+}
+
+// Not run by default ([.]): the per-evaluation cost of a table lookup (docs/OBJECTIVES.md):
+// build/tests/test_datasets_table "[.overhead]"
+TEST_CASE("table: per-evaluation overhead", "[.overhead]") {
+  std::string text = "agent,x0,x1,y\n";
+  for (int i = 0; i < 100; ++i)
+    for (int j = 0; j < 100; ++j)
+      text += "0," + std::to_string(i / 99.0) + "," + std::to_string(j / 99.0) + ",1\n";
+  const TempCsv csv(text);
+  const auto o = family(csv)->make(1, core::RngFactory(0, 0));
+  const Eigen::VectorXd x = o[0]->domain().grid.row(4321).transpose();
+  core::RngStream rng(0);
+  const int n = 1000000;
+  double sum = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int k = 0; k < n; ++k) sum += o[0]->query(x, rng).y;
+  const double us =
+      std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
+  std::printf("table: %.3f us per evaluation (10,000 points, %d evaluations)\n", us, n);
+  CHECK(sum == n);
 }
