@@ -43,7 +43,8 @@ void add_registered_family_keys(std::vector<KeyDoc>& catalog) {
                                    [&](const KeyDoc& k) { return k.key == d.path; });
       if (it != catalog.end()) {
         if (!it->families.empty()) it->families += "," + e.name;
-        it->defaults.push_back({"", value, e.name});
+        const bool same = it->default_for("", e.name) == std::optional<std::string>(value);
+        if (!same) it->defaults.push_back({"", value, e.name});
         continue;
       }
       KeyDoc k;
