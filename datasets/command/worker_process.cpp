@@ -27,7 +27,17 @@ constexpr std::size_t kMaxLine = 1 << 20;  // an answer is one short line
 // fbosim is killed) and its own process group. Between fork and exec the child calls only
 // async-signal-safe functions. stdin/stdout are one socket pair, so that writing to a child
 // that died is EPIPE (send with MSG_NOSIGNAL), never a SIGPIPE that would end fbosim.
+namespace {
+// A simple command (no shell operator) is run as `exec <command>`: the program replaces the
+// shell, so that it is fbosim's own child (PR_SET_PDEATHSIG reaches it; a shell would leave it
+// a grandchild) and its closing stdout is an EOF. Pipelines and lists keep their shell.
+std::string shell_line(const std::string& command) {
+  return command.find_first_of(";&|()<>`$\n") == std::string::npos ? "exec " + command : command;
+}
+}  // namespace
+
 WorkerProcess::WorkerProcess(const std::string& command) {
+  const std::string line = shell_line(command);
   int io[2], err[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, io) != 0)
     throw std::runtime_error(std::string("objective.command: socketpair: ") + std::strerror(errno));
@@ -46,7 +56,7 @@ WorkerProcess::WorkerProcess(const std::string& command) {
     dup2(io[1], 0);
     dup2(io[1], 1);
     dup2(err[1], 2);
-    execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
   const int e = errno;

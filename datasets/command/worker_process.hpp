@@ -1,5 +1,5 @@
 #pragma once
-// One child process running a user's command (`/bin/sh -c <command>`), talked to by lines:
+// One child process running a user's command (`/bin/sh -c [exec] <command>`), talked to by lines:
 // a request on its stdin, one answer line on its stdout, its stderr kept as a tail for
 // messages. The child dies with fbosim (PR_SET_PDEATHSIG), runs in its own process group (a
 // terminal's Ctrl-C reaches fbosim, which then ends it) and inherits no other descriptor.

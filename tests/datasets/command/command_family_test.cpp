@@ -190,6 +190,8 @@ TEST_CASE("command: malformed answers are errors quoting the answer") {
       {"print('{\"y\": 1, \"z\": 2}', flush=True)", "unknown key 'z'"},
       {"print('{\"y\": 1e999}', flush=True)", "not valid JSON"},
       {"sys.exit(0)", "the program exited with status 0 before answering"},
+      {"import os; os.close(0); os.close(1); time.sleep(30)",
+       "closed its stdout without an answer"},
   };
   for (const auto& [line, why] : cases) {
     INFO(line);

@@ -908,7 +908,7 @@ std::vector<Case> all_cases() {
     cases.push_back(
         {"issue 25 section 2 table", "run {cfg} --quiet", config, 1, std::move(words), csv(text)});
   };
-  table_case({"t.csv", "cannot open"}, "",
+  table_case({"no.csv", "cannot open"}, "",
              user + "objective: {family: table, table: '{in}/no.csv'}\n");
   table_case({"t.csv:2", "column y", "nan"}, "agent,x0,y\n0,0.5,nan\n1,0.5,1\n", table);
   table_case({"t.csv:1", "no column 'y'"}, "agent,x0,f\n0,0.5,1\n1,0.5,1\n", table);
@@ -942,8 +942,7 @@ std::vector<Case> all_cases() {
     command("cat", ", timeout: " + v, key_words("objective.timeout", v));
   for (const std::string v : {"0", "1001", "1.5", "abc", ""})
     run("issue 25 section 2 command", "run {cfg} --quiet", key_words("objective.inputs", v), 1,
-        user + "objective: {family: command, command: cat, inputs: " + (v.empty() ? "''" : v) +
-            "}\n");
+        user + "objective: {family: command, command: cat, inputs: " + v + "}\n");
   for (const std::string v : {"-1", "5000", "abc"})
     command("cat", ", workers: " + v, key_words("objective.workers", v));
   // The python family: the function lives in the working directory (on sys.path).
