@@ -10,7 +10,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
+#include <cstdint>
 #include <cstring>
+#include <deque>
+#include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -36,7 +41,59 @@ std::string shell_line(const std::string& command) {
 }
 }  // namespace
 
+// PR_SET_PDEATHSIG fires when the *thread* that forked ends, not the process: a worker started
+// by an engine thread would be killed when that thread ends while the pool keeps the worker
+// (a run's threads, the Python module's thread per run). So every fork happens on one thread
+// that lives as long as the process (never destroyed: it may still wait at exit).
+class Spawner {
+ public:
+  static Spawner& instance() {
+    static Spawner* s = new Spawner;  // leaked on purpose: its thread outlives static destructors
+    return *s;
+  }
+  void run(const std::function<void()>& job) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    const std::uint64_t ticket = ++submitted_;
+    jobs_.push_back(&job);
+    wake_.notify_all();
+    done_.wait(lock, [&] { return finished_ >= ticket; });
+  }
+
+ private:
+  Spawner() {
+    std::thread([this] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      for (;;) {
+        wake_.wait(lock, [&] { return !jobs_.empty(); });
+        const std::function<void()>* job = jobs_.front();
+        jobs_.pop_front();
+        lock.unlock();
+        (*job)();  // never throws: the job keeps its own error
+        lock.lock();
+        ++finished_;
+        done_.notify_all();
+      }
+    }).detach();
+  }
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  std::deque<const std::function<void()>*> jobs_;
+  std::uint64_t submitted_ = 0, finished_ = 0;
+};
+
 WorkerProcess::WorkerProcess(const std::string& command) {
+  std::string error;
+  Spawner::instance().run([&] {
+    try {
+      start(command);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  });
+  if (!error.empty()) throw std::runtime_error(error);
+}
+
+void WorkerProcess::start(const std::string& command) {
   const std::string line = shell_line(command);
   int io[2], err[2];
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, io) != 0)

@@ -1,8 +1,9 @@
 #pragma once
-// One child process running a user's command (`/bin/sh -c [exec] <command>`), talked to by lines:
-// a request on its stdin, one answer line on its stdout, its stderr kept as a tail for
-// messages. The child dies with fbosim (PR_SET_PDEATHSIG), runs in its own process group (a
-// terminal's Ctrl-C reaches fbosim, which then ends it) and inherits no other descriptor.
+// One child process running a user's command (`/bin/sh -c [exec] <command>`), talked to by
+// lines: a request on its stdin, one answer line on its stdout, its stderr kept as a tail for
+// messages. The child dies with fbosim (PR_SET_PDEATHSIG, set by a fork on a thread that lives
+// as long as the process), runs in its own process group (a terminal's Ctrl-C reaches fbosim,
+// which then ends it) and inherits no other descriptor.
 #include <sys/types.h>
 
 #include <chrono>
@@ -34,6 +35,7 @@ class WorkerProcess {
   pid_t pid() const { return pid_; }
 
  private:
+  void start(const std::string& command);  // fork + exec, on the spawner thread
   void kill_and_reap();
   void drain_stderr();
   bool write_all(const std::string& data);
