@@ -53,8 +53,10 @@ void add_registered_family_keys(std::vector<KeyDoc>& catalog) {
       if (d.range && d.range->bounded())
         k.bounds = KeyDoc::Bounds{d.range->lo, d.range->hi, d.range->lo_open, d.range->hi_open};
       k.choices = choices_text(d.choices);
-      k.defaults = {{"", value}};
-      k.default_note = d.default_note;
+      // A text key without a default (a file, a program, a function) must be given.
+      const bool required = d.type == schema::Type::text && value.empty();
+      if (!required) k.defaults = {{"", value}};
+      k.default_note = required ? "none: required" : d.default_note;
       k.meaning = d.meaning;
       catalog.push_back(std::move(k));
     }
