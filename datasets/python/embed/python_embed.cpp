@@ -21,6 +21,10 @@ class EmbeddedBackend final : public PythonBackend {
       const pybind11::module_ sys = pybind11::module_::import("sys");
       sys.attr("path").attr("insert")(0, pybind11::module_::import("os").attr("getcwd")());
       sys.attr("dont_write_bytecode") = true;  // no __pycache__ left in the user's folders
+      // pybind11's internals (its thread-state key) are made here, with the GIL, before any
+      // other thread's gil_scoped_acquire: made lazily by two threads at once (two experiments
+      // of a sweep starting together) they were corrupt and fbosim crashed.
+      (void)pybind11::detail::get_internals();
       PyEval_SaveThread();                     // the GIL is taken per call from now on
     });
     pybind11::gil_scoped_acquire gil;

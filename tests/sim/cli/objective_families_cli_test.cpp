@@ -108,3 +108,25 @@ TEST_CASE("every registered objective family runs through the engine, the same f
   }
   fs::remove_all(dir);
 }
+
+#ifdef FBOSIM_PYTHON_PLUGIN_PATH
+// Experiments of a sweep start their families at once: the embedded interpreter's first use from
+// several threads (which crashed fbosim before pybind11's internals were made at start-up).
+TEST_CASE("python objectives in a sweep of parallel points start the interpreter once") {
+  const fs::path dir = fs::temp_directory_path() / ("fbosim-pysweep-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "sweep_objective.py") << "def f(x, agent, seed):\n    return -sum(x)\n";
+  const std::string cfg = (dir / "s.yaml").string();
+  std::ofstream(cfg) << "algorithm: ts\nrounds: 2\nruns: 1\nagents: {count: 2, init_points: 1}\n"
+                        "objective: {family: python, inputs: 2, callable: 'sweep_objective:f'}\n";
+  for (int k = 0; k < 5; ++k) {
+    const auto r = fbosim_test::fbosim_with_env(
+        "PYTHONPATH=" + dir.string(), "sweep " + cfg +
+                                          " --quiet --force --grid seed=1,2,3,4 --jobs 4 --out " +
+                                          (dir / "out").string());
+    INFO(r.text);
+    REQUIRE(r.status == 0);
+  }
+  fs::remove_all(dir);
+}
+#endif
