@@ -61,6 +61,14 @@ std::unique_ptr<ObjectiveFamily> make_objective_family(const ObjectiveSpec& spec
       throw std::runtime_error(*m);
     return std::make_unique<ActivityFamily>(a);
   }
+  if (const ObjectiveFamilyEntry* e = objective_registry().find(spec.family)) {
+    schema::Options o = spec.options;
+    if (o.docs().empty()) {  // not read: the entry's defaults
+      o = e->options;
+      o.apply(e->presets);
+    }
+    return e->make(o, spec.data_root);
+  }
   throw std::invalid_argument("objective.family: unknown family '" + spec.family + "'");
 }
 

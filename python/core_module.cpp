@@ -22,6 +22,7 @@
 
 #include "algorithms/privacy/epsilon_series.hpp"
 #include "algorithms/privacy/noise_calibration.hpp"
+#include "datasets/python/embed/py_callable.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/core/cancellation.hpp"
 #include "sim/core/eigen_blocking.hpp"
@@ -33,6 +34,18 @@ namespace py = pybind11;
 using namespace fbosim;
 
 namespace {
+
+// The `python` objective family's backend inside Python: the running interpreter resolves
+// "module:function" (fbosim.run(objective=fn) registers fn in fbosim._objectives), instead of
+// the embedding plugin that the fbosim command loads.
+class ModuleBackend final : public datasets::python::PythonBackend {
+ public:
+  std::shared_ptr<const datasets::python::PythonCallable> load(const std::string& name) override {
+    py::gil_scoped_acquire gil;
+    return std::make_shared<const datasets::python::PyCallable>(
+        datasets::python::resolve_callable(name));
+  }
+};
 
 // Runs `work` (C++ only, no Python object) on a thread of its own while the caller's thread,
 // the GIL released between looks, checks for Python's signals every 50 ms: Ctrl-C (Python's
@@ -179,6 +192,8 @@ py::dict run_config(const std::string& config, const std::vector<std::string>& o
 PYBIND11_MODULE(_core, m) {
   m.doc() = "fbosim's C++ core (use the fbosim package, not this module)";
   core::pin_eigen_blocking();  // the same bytes as the command line, on every machine
+  static ModuleBackend backend;
+  datasets::python::set_python_backend(&backend);
   // Configuration errors are ValueErrors naming the file, the key and the value.
   py::register_exception_translator([](std::exception_ptr p) {
     try {

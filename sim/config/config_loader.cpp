@@ -21,9 +21,11 @@
 #include <fmt/ranges.h>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "datasets/objective_family_entry.hpp"
 #include "sim/config/algorithm_registry.hpp"
 #include "sim/config/config_tree.hpp"
 #include "sim/config/model_keys.hpp"
+#include "sim/config/registered_families.hpp"
 #include "sim/config/resource_estimate.hpp"
 #include "sim/config/run_epsilon.hpp"
 #include "sim/config/sweep_plan.hpp"
@@ -86,12 +88,12 @@ void read_synthetic(ConfigReader& r, const std::string& family, datasets::Synthe
 
 // datasets.root: $FBOSIM_DATA when set, else "data"; the YAML and --set override both.
 void read_objective(ConfigReader& r, datasets::ObjectiveSpec& o) {
-  o.family = r.get_choice(
-      "objective.family", o.family,
-      {"gp_grid", "heterogeneous", "gp_box", "gp_grid2d", "landmine", "activity", "emnist"});
+  o.family = r.get_choice("objective.family", o.family, datasets::objective_registry().names());
   const char* env = std::getenv("FBOSIM_DATA");
   o.data_root = r.get<std::string>("datasets.root", env && *env ? env : o.data_root);
   r.require(!o.data_root.empty(), "datasets.root", "must not be empty");
+  // Temporary wiring for the old reader: families added through the registry.
+  if (!is_legacy_family(o.family)) return read_registered_family(r, o);
   if (!datasets::is_real_world(o.family)) read_synthetic(r, o.family, o.synthetic);
   if (o.family == "landmine") {
     auto& l = o.landmine;

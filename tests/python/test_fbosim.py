@@ -164,7 +164,10 @@ BAD = [
     ("config empty", run(config=""), ValueError, ["config", "empty"]),
     ("config missing", run(config="/nonexistent/x.yaml"), ValueError, ["/nonexistent/x.yaml"]),
     ("overrides bytes", run(overrides=b"rounds=3"), TypeError, ["overrides", "b'rounds=3'"]),
-    ("overrides a dict", run(overrides={"rounds": 3}), TypeError, ["overrides", "'rounds'"]),
+    ("overrides a dict with a bad value", run(overrides={"rounds": -3}), ValueError,
+     ["rounds", "-3"]),
+    ("overrides a dict with a number key", run(overrides={3: 3}), TypeError, ["overrides", "3"]),
+    ("objective not callable", run(objective=3), TypeError, ["objective", "3"]),
     ("overrides a number", run(overrides=3), TypeError, ["overrides", "3"]),
     ("override not a string", run(overrides=["rounds=1", 3]), TypeError, ["overrides[1]", "3"]),
     ("override without =", run(overrides=["rounds"]), ValueError, ["overrides[0]", "'rounds'"]),
@@ -329,6 +332,57 @@ class Interrupt(unittest.TestCase):
         self.assertLess(time.monotonic() - fired, 3.0)
         # The module works on afterwards (the stop is not left requested).
         self.assertGreater(fbosim.privacy.epsilon(0.25, 1.0, 40, agents=200), 9.9)
+
+
+# The objective of UserObjective's tests, here and as a module for the fbosim command.
+USER_OBJECTIVE = """
+def f(x, agent, seed):
+    return (-sum((v - 0.2 * agent) ** 2 for v in x) + (seed % 1000) * 1e-4,
+            -sum((v - 0.2 * agent) ** 2 for v in x))
+"""
+_namespace = {}
+exec(USER_OBJECTIVE, _namespace)
+_user_objective = _namespace["f"]
+
+
+class UserObjective(unittest.TestCase):
+    """fbosim.run(config, objective=fn) (issue 25 section 2): a dict config, dict overrides, the
+    same trace as the fbosim command's `python` family on the same function and threads."""
+    CONFIG = {"algorithm": "dp_fts_de", "rounds": 3, "runs": 2, "seed": 4,
+              "agents": {"count": 3, "init_points": 2}, "rff": {"features": 10},
+              "local_ts": {"features": 10}, "objective": {"inputs": 2}}
+
+    def test_a_callable_equals_the_command_lines_python_family(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "user_objective_module.py"), "w") as f:
+                f.write(USER_OBJECTIVE)
+            cfg = os.path.join(tmp, "user.yaml")
+            with open(cfg, "w") as f:
+                f.write("algorithm: dp_fts_de\nrounds: 3\nruns: 2\nseed: 4\n"
+                        "agents: {count: 3, init_points: 2}\nrff: {features: 10}\n"
+                        "local_ts: {features: 10}\n"
+                        "objective: {family: python, inputs: 2, "
+                        "callable: 'user_objective_module:f'}\n")
+            out = os.path.join(tmp, "out")
+            env = dict(os.environ, PYTHONPATH=tmp)
+            subprocess.run([BINARY, "run", cfg, "--quiet", "--threads", "2", "--out", out],
+                           check=True, env=env)
+            expected = pd.read_csv(os.path.join(out, "trace.csv"))
+        for threads in (1, 3):
+            tables = fbosim.run(self.CONFIG, overrides={"rounds": 3}, threads=threads,
+                                objective=_user_objective)
+            pd.testing.assert_frame_equal(tables["trace"], expected)
+
+    def test_a_failing_callable_names_agent_round_and_x(self):
+        def bad(x, agent, seed):
+            if agent == 1:
+                raise ValueError("no model for this agent")
+            return 0.0
+        with self.assertRaisesRegex(RuntimeError, "agent 1, run 0, round 0, x = .*"
+                                    "raised ValueError: no model for this agent"):
+            fbosim.run(self.CONFIG, objective=bad)
+        with self.assertRaisesRegex(RuntimeError, r"returned 'x' \(str\)"):
+            fbosim.run(self.CONFIG, objective=lambda x, agent, seed: "x")
 
 
 if __name__ == "__main__":

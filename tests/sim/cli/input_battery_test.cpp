@@ -921,6 +921,84 @@ std::vector<Case> all_cases() {
     run("issue 28 data", "run {cfg} --quiet",
         {file, "datasets.root", "'nodata'", "/work/nodata", "FBOSIM_DATA", fetch}, 1,
         with("objective: {family: " + family + "}\ndatasets: {root: nodata}\n"));
+  // Issue 25 section 2 (bring your own objective): the table, command and python families
+  // refuse bad files, crashing, hanging and malformed programs and bad functions, naming the
+  // file, key or the agent, round and x, with nothing left on disk.
+  const std::string user =
+      "rounds: 2\nruns: 1\nagents: {count: 2, init_points: 2}\nrff: {features: 10}\n"
+      "local_ts: {features: 10}\nserver: {sampling_rate: 0.5}\n";
+  const auto csv = [](std::string text) {
+    return Setup([text](const fs::path& in) { std::ofstream(in / "t.csv") << text; });
+  };
+  const std::string table = user + "objective: {family: table, table: '{in}/t.csv'}\n";
+  const auto table_case = [&](std::vector<std::string> words, const std::string& text,
+                              const std::string& config) {
+    cases.push_back(
+        {"issue 25 section 2 table", "run {cfg} --quiet", config, 1, std::move(words), csv(text)});
+  };
+  table_case({"no.csv", "cannot open"}, "",
+             user + "objective: {family: table, table: '{in}/no.csv'}\n");
+  table_case({"t.csv:2", "column y", "nan"}, "agent,x0,y\n0,0.5,nan\n1,0.5,1\n", table);
+  table_case({"t.csv:1", "no column 'y'"}, "agent,x0,f\n0,0.5,1\n1,0.5,1\n", table);
+  table_case({"t.csv:2", "column x0", "is not a number", "abc"}, "agent,x0,y\n0,abc,1\n", table);
+  table_case({"t.csv:2", "column x0", "[0, 1]", "1.5"}, "agent,x0,y\n0,1.5,1\n1,1.5,1\n", table);
+  table_case({"t.csv:3", "twice"}, "agent,x0,y\n0,0.5,1\n0,0.5,2\n1,0.5,1\n", table);
+  table_case({"t.csv", "agent 1 has no rows"}, "agent,x0,y\n0,0.5,1\n2,0.5,1\n", table);
+  table_case({"agents.count", "2", "agents 0 .. 2"}, "agent,x0,y\n0,0.5,1\n1,0.5,1\n2,0.5,1\n",
+             table);
+  table_case({"agents.count", "2", "exceeds the 1 agents"}, "agent,x0,y\n0,0.5,1\n", table);
+  table_case({"battery.yaml", "objective.table", "must name a CSV file"}, "",
+             user + "objective: {family: table}\n");
+  table_case({"battery.yaml", "objective.grid_points"}, "agent,x0,y\n0,0.5,1\n1,0.5,1\n",
+             user + "objective: {family: table, table: '{in}/t.csv', grid_points: 50}\n");
+  const auto command = [&](const std::string& program, const std::string& extra,
+                           std::vector<std::string> words) {
+    run("issue 25 section 2 command", "run {cfg} --quiet", std::move(words), 1,
+        user + "objective: {family: command, inputs: 2, command: \"" + program + "\"" + extra +
+            "}\n");
+  };
+  command("echo loading >&2; echo boom: no data >&2; exit 3", "",
+          {"objective.command", "agent 0", "round 0", "x = [", "exited with status 3", "boom"});
+  command("sleep 30", ", timeout: 0.5", {"agent 0", "round 0", "objective.timeout = 0.5 s"});
+  command("while read l; do echo hello; done", "", {"agent 0", "malformed answer 'hello'"});
+  command("while read l; do echo '{\\\"y\\\": NaN}'; done", "", {"not valid JSON"});
+  command("while read l; do echo '{\\\"y\\\": 1, \\\"z\\\": 2}'; done", "", {"unknown key 'z'"});
+  command("while read l; do echo '{\\\"f\\\": 1}'; done", "", {"no \"y\""});
+  command("/nonexistent/program", "", {"/nonexistent/program", "exited with status 127"});
+  command("", "", {"battery.yaml", "objective.command", "must name a program"});
+  for (const std::string v : {"0", "-1", ".nan", "abc", ""})
+    command("cat", ", timeout: " + v, key_words("objective.timeout", v));
+  for (const std::string v : {"0", "1001", "1.5", "abc", ""})
+    run("issue 25 section 2 command", "run {cfg} --quiet", key_words("objective.inputs", v), 1,
+        user + "objective: {family: command, command: cat, inputs: " + v + "}\n");
+  for (const std::string v : {"-1", "5000", "abc"})
+    command("cat", ", workers: " + v, key_words("objective.workers", v));
+  // The python family: the function lives in the working directory (on sys.path).
+  const auto module = [](std::string body) {
+    return Setup([body](const fs::path& in) {
+      std::ofstream(in.parent_path() / "work" / "battery_objective.py") << body;
+    });
+  };
+  const auto python = [&](const std::string& callable, const std::string& body,
+                          std::vector<std::string> words) {
+    cases.push_back(
+        {"issue 25 section 2 python", "run {cfg} --quiet",
+         user + "objective: {family: python, inputs: 2, callable: '" + callable + "'}\n", 1,
+         std::move(words), module(body)});
+  };
+  python("battery_objective:f", "def f(x, agent, seed):\n    raise ValueError('no model')\n",
+         {"objective.callable", "agent 0", "round 0", "x = [", "raised ValueError: no model"});
+  python("battery_objective:f", "def f(x, agent, seed):\n    return 'high'\n",
+         {"agent 0", "returned 'high' (str)"});
+  python("battery_objective:f", "def f(x, agent, seed):\n    return float('nan')\n",
+         {"agent 0", "non-finite"});
+  python("battery_objective:f", "def f(x, agent, seed):\n    return (1, 2, 3)\n",
+         {"agent 0", "(1, 2, 3) (tuple)"});
+  python("battery_objective:g", "def f(x, agent, seed):\n    return 1\n",
+         {"objective.callable", "battery_objective:g", "has no attribute 'g'"});
+  python("no_such_module_xyz:f", "",
+         {"objective.callable", "No module named 'no_such_module_xyz'"});
+  python("no_colon", "", {"battery.yaml", "objective.callable", "module:function"});
   return cases;
 }
 
