@@ -18,6 +18,7 @@ import tempfile
 
 from . import _check
 from . import _core
+from . import _progress
 from . import privacy  # noqa: F401
 
 __all__ = ["run", "privacy", "version"]
@@ -26,14 +27,17 @@ MAX_RUNS = 100000  # the config key `runs` (kMaxCount)
 MAX_THREADS = 4096  # `fbosim run --threads` (kMaxThreads)
 
 
-def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, force=False):
+def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, force=False,
+        progress=True):
     """Runs an experiment config and returns {"trace", "server", "summary", "timing"} as pandas
     DataFrames, plus "info" (a dict: name, out_dir, runs, rounds, agents, seconds, epsilon,
-    delta). overrides: a list of "key=value" strings as for --set (not one string). runs
+    delta, resumed_runs: finished runs reused from an interrupted call). overrides: a list of "key=value" strings as for --set (not one string). runs
     (1..100000), seed (0..2^64 - 1) and threads (1..4096): None keeps the config's (threads:
     all cores). With out_dir the files stay there (as `fbosim run --out`); otherwise they are
-    written to a temporary directory and removed. A bad argument raises TypeError or
-    ValueError naming it and its value."""
+    written to a temporary directory and removed. progress: a tqdm bar (a line on stderr
+    without tqdm) once the run has taken a second; False for none. A bad argument raises
+    TypeError or ValueError naming it and its value. Ctrl-C raises KeyboardInterrupt within a
+    second, keeping the finished runs in out_dir for a resume (the same call again)."""
     import pandas as pd
 
     config = _check.path("config", config)
@@ -47,9 +51,16 @@ def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, 
     if out_dir is not None:
         out_dir = _check.path("out_dir", out_dir)
     force = _check.boolean("force", force)
+    progress = _check.boolean("progress", progress)
 
     def go(directory):
-        info = _core.run(config, sets, runs, seed, threads, directory, force)
+        bar = _progress.reporter(progress)
+        try:
+            info = _core.run(config, sets, runs, seed, threads, directory, force,
+                             bar.update if bar else None)
+        finally:
+            if bar:
+                bar.close()
         tables = {name: pd.read_csv(os.path.join(directory, f"{name}.csv"))
                   for name in ("trace", "server", "summary", "timing")}
         tables["info"] = info

@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -42,8 +44,14 @@ int stop_after_runs() {
 // says what was kept.
 class RunSource {
  public:
-  RunSource(const RunEngine& engine, const RunCheckpoints& checkpoints, int runs, bool progress)
-      : engine_(engine), checkpoints_(checkpoints), runs_(runs), progress_(progress, runs) {}
+  RunSource(const RunEngine& engine, const RunCheckpoints& checkpoints, int runs, bool progress,
+            std::function<void(int, int, int)> on_round, int rounds)
+      : engine_(engine),
+        checkpoints_(checkpoints),
+        runs_(runs),
+        rounds_(rounds),
+        progress_(progress, runs),
+        on_round_(std::move(on_round)) {}
 
   RunResult get(int r) {
     CheckpointRead read = checkpoints_.load(r);
@@ -52,11 +60,13 @@ class RunSource {
                    read.problem.c_str(), r);
     if (read.result) {
       ++resumed_;
+      if (on_round_) on_round_(r, rounds_, rounds_);
       return std::move(*read.result);
     }
     try {
       RunResult res = engine_.run(r, [&](int t, int rounds) {
         progress_.update(r, t, rounds);
+        if (on_round_) on_round_(r, t, rounds);
         output::check_interrupt();
         if (stop_after_ >= 0 && fresh_ >= stop_after_) throw output::Interrupted();
       });
@@ -78,8 +88,9 @@ class RunSource {
  private:
   const RunEngine& engine_;
   const RunCheckpoints& checkpoints_;
-  int runs_;
+  int runs_, rounds_;
   ProgressLine progress_;
+  std::function<void(int, int, int)> on_round_;
   const int stop_after_ = stop_after_runs();
   int resumed_ = 0, fresh_ = 0;
 };
@@ -91,7 +102,7 @@ void write_outputs(const config::ExperimentSpec& spec, const RunEngine& engine,
                    ExperimentSummary& out) {
   ResultFiles files(out.out_dir, spec);
   SummaryTable summary(spec);
-  RunSource runs(engine, checkpoints, spec.runs, options.progress);
+  RunSource runs(engine, checkpoints, spec.runs, options.progress, options.on_round, spec.rounds);
   for (int r = 0; r < spec.runs; ++r) {
     const RunResult res = runs.get(r);
     files.add_run(r, res);
