@@ -216,13 +216,12 @@ TEST_CASE("fbosim audit rejects a non-finite or non-positive --noise-scale with 
 // grid (sim/config/resource_estimate.cpp): the GP prior's 3 n^2 doubles and every agent's
 // function, 2 x agents x n doubles; the time halves from one thread to two.
 TEST_CASE("fbosim config --resources prints the memory, work and time estimate") {
-  const std::string cfg =
-      write_temp("fbosim_resources.yaml",
-                 "rounds: 3\nruns: 1\nagents: {count: 4, init_points: 2}\n"
-                 "rff: {features: 10}\nlocal_ts: {features: 10}\n");
+  const std::string cfg = write_temp("fbosim_resources.yaml",
+                                     "rounds: 3\nruns: 1\nagents: {count: 4, init_points: 2}\n"
+                                     "rff: {features: 10}\nlocal_ts: {features: 10}\n");
   const auto memory_mib = [&](int n) {
-    const Output o = fbosim("config " + cfg + " --resources --set objective.grid_points=" +
-                            std::to_string(n));
+    const Output o =
+        fbosim("config " + cfg + " --resources --set objective.grid_points=" + std::to_string(n));
     REQUIRE(o.status == 0);
     CHECK(o.text.find("\nwork: ") != std::string::npos);
     CHECK(o.text.find("\ntime: up to about ") != std::string::npos);
