@@ -50,7 +50,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("notebook")
     ap.add_argument("--script", action="store_true", help="run the cells as a script")
-    ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--timeout", type=int, default=120)
     args = ap.parse_args()
     path = os.path.abspath(args.notebook)
     tmp = tempfile.mkdtemp(prefix="fbosim-notebook-")
