@@ -892,6 +892,13 @@ std::vector<Case> all_cases() {
       {"battery.yaml", "--noise-scale", "0.5", "no noise"}, 1,
       "algorithm: po_gp_ucb\nrounds: 2\nruns: 1\nagents: {count: 1}\n"
       "objective: {family: gp_grid2d, grid_side: 5}\n");
+
+  // Issue 28, section 6 ("scale-out on a real cluster"): `fbosim config --resources` sizes a
+  // batch job; a bad --threads is a usage error naming it, a bad config an error naming the key.
+  run("issue 28 resources", "config {cfg} --resources --threads 0", {"--threads", "0"}, 2);
+  run("issue 28 resources", "config {cfg} --resources --threads two", {"--threads", "two"}, 2);
+  run("issue 28 resources", "config {cfg} --resources --set rounds=-1",
+      {"battery.yaml", "rounds", "-1"});
   return cases;
 }
 
