@@ -26,6 +26,11 @@
 # before sbatch. To run a new build on the same DIR, remove DIR/program (the points the old
 # build made then run again: a point is reused only by the build that made it).
 #
+# Give your site's --partition and --account on the sbatch line, --mem from the estimate of
+# `fbosim config CONFIG --set ... --resources` (times the points a task runs at once, with a
+# margin), and --time from a measured point (the default below is 4 hours): docs/SWEEPS.md,
+# "The sbatch options to set".
+#
 # CPUs: one per task by default (fits any node; Slurm runs as many tasks at once as there are
 # free CPUs), running the shard's points one at a time. `sbatch --cpus-per-task=C` (C at most a
 # node's CPUs, or the array stays pending for ever) runs C points at once, one thread each; with
