@@ -32,12 +32,13 @@ def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, 
     """Runs an experiment config and returns {"trace", "server", "summary", "timing"} as pandas
     DataFrames, plus "info" (a dict: name, out_dir, runs, rounds, agents, seconds, epsilon,
     delta, resumed_runs: finished runs reused from an interrupted call). overrides: a list of
-    "key=value" strings as for --set (not one string). runs (1..100000), seed (0..2^64 - 1)
-    and threads (1..4096): None keeps the config's (threads: all cores). With out_dir the files stay there (as `fbosim run --out`); otherwise they are
-    written to a temporary directory and removed. progress: a tqdm bar (a line on stderr
-    without tqdm) once the run has taken a second; False for none. A bad argument raises
-    TypeError or ValueError naming it and its value. Ctrl-C raises KeyboardInterrupt within a
-    second, keeping the finished runs in out_dir for a resume (the same call again)."""
+    "key=value" strings as for --set (not one string). runs (1..100000), seed (0..2^64 - 1) and
+    threads (1..4096): None keeps the config's (threads: all cores). With out_dir the files stay
+    there (as `fbosim run --out`); otherwise they are written to a temporary directory and
+    removed. progress: a tqdm bar (a line on stderr without tqdm) once the run has taken a
+    second; False for none. A bad argument raises TypeError or ValueError naming it and its
+    value. Ctrl-C raises KeyboardInterrupt within a second, keeping the finished runs in out_dir
+    for a resume (the same call again)."""
     import pandas as pd
 
     config = _check.path("config", config)
