@@ -14,11 +14,17 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 packages=(build-essential cmake libeigen3-dev libyaml-cpp-dev libcli11-dev libboost-dev
           catch2 libfmt-dev liblbfgspp-dev libsvm-dev libmatio-dev libfftw3-dev libssl-dev pkg-config
           python3-matplotlib python3-pandas python3-numpy python3-scipy pybind11-dev python3-dev
-          python3-yaml python3-sklearn nlohmann-json3-dev)
+          python3-yaml python3-sklearn nlohmann-json3-dev
+          python3-venv python3-pip python3-setuptools python3-wheel
+          python3-tqdm python3-nbclient python3-nbformat python3-ipykernel)
 # python3-sklearn: tests/tools/sklearn_reference.py, which checks fbosim's port of the
 # landmine split the papers' authors drew with scikit-learn (every index), and the examples of
 # user objectives (examples/). nlohmann-json3-dev: the `command` objective family's JSON lines.
 # pybind11-dev and python3-dev: the Python module and the `python` family's embedding plugin.
+# python3-venv, -pip, -setuptools, -wheel: `pip install .` of the Python package, offline
+# (docs/PYTHON.md "Install"; CTest "python: pip install . ..."). python3-tqdm: fbosim.run's
+# progress bar (a plain line without it). python3-nbclient, -nbformat, -ipykernel: the suite
+# executes examples/tutorial.ipynb in a Jupyter kernel (its cells as a script without them).
 # Slurm (slurm-wlm, munge) is not listed: only the Slurm test needs it, and
 # tools/slurm_cluster.sh installs it when it runs as root (docs/SWEEPS.md, "Slurm").
 # LibTorch (the EMNIST CNN) is optional: FBOSIM_NO_TORCH=1 skips it and builds without it.

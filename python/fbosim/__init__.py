@@ -24,6 +24,7 @@ import tempfile
 from . import _check
 from . import _objectives
 from . import _core
+from . import _progress
 from . import privacy  # noqa: F401
 
 __all__ = ["run", "privacy", "version"]
@@ -33,18 +34,21 @@ MAX_THREADS = 4096  # `fbosim run --threads` (kMaxThreads)
 
 
 def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, force=False,
-        objective=None):
+        objective=None, progress=True):
     """Runs an experiment config and returns {"trace", "server", "summary", "timing"} as pandas
     DataFrames, plus "info" (a dict: name, out_dir, runs, rounds, agents, seconds, epsilon,
-    delta). config: a path, or a dict of the config's keys (nested or dotted, as in YAML).
-    overrides: a list of "key=value" strings as for --set (not one string), or a dict
-    {key: value}. objective: a callable f(x, agent, seed) returning y or (y, f), evaluated for
-    every query (the `python` objective family: x is a list of objective.inputs floats in
-    [0, 1]; the GIL serialises the agents' evaluations, see docs/OBJECTIVES.md). runs
-    (1..100000), seed (0..2^64 - 1) and threads (1..4096): None keeps the config's (threads:
-    all cores). With out_dir the files stay there (as `fbosim run --out`); otherwise they are
-    written to a temporary directory and removed. A bad argument raises TypeError or
-    ValueError naming it and its value."""
+    delta, resumed_runs: finished runs reused from an interrupted call). config: a path, or a
+    dict of the config's keys (nested or dotted, as in YAML). overrides: a list of "key=value"
+    strings as for --set (not one string), or a dict {key: value}. objective: a callable
+    f(x, agent, seed) returning y or (y, f), evaluated for every query (the `python` objective
+    family: x is a list of objective.inputs floats in [0, 1]; the GIL serialises the agents'
+    evaluations, see docs/OBJECTIVES.md). runs (1..100000), seed (0..2^64 - 1) and threads
+    (1..4096): None keeps the config's (threads: all cores). With out_dir the files stay there
+    (as `fbosim run --out`); otherwise they are written to a temporary directory and removed.
+    progress: a tqdm bar (a line on stderr without tqdm) once the run has taken a second; False
+    for none. A bad argument raises TypeError or ValueError naming it and its value. Ctrl-C
+    raises KeyboardInterrupt within a second, keeping the finished runs in out_dir for a resume
+    (the same call again)."""
     import pandas as pd
 
     if isinstance(config, dict):
@@ -52,7 +56,7 @@ def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, 
             path = os.path.join(tmp, "experiment.yaml")
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(config, f)  # JSON is YAML 1.2
-            return run(path, overrides, runs, seed, threads, out_dir, force, objective)
+            return run(path, overrides, runs, seed, threads, out_dir, force, objective, progress)
     config = _check.path("config", config)
     if isinstance(overrides, dict):
         for key in overrides:
@@ -68,7 +72,7 @@ def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, 
         try:
             return run(config, list(sets) + ["objective.family=python",
                                              f"objective.callable=fbosim._objectives:{name}"],
-                       runs, seed, threads, out_dir, force)
+                       runs, seed, threads, out_dir, force, progress=progress)
         finally:
             _objectives.remove(name)
     if runs is not None:
@@ -80,9 +84,16 @@ def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, 
     if out_dir is not None:
         out_dir = _check.path("out_dir", out_dir)
     force = _check.boolean("force", force)
+    progress = _check.boolean("progress", progress)
 
     def go(directory):
-        info = _core.run(config, sets, runs, seed, threads, directory, force)
+        bar = _progress.reporter(progress)
+        try:
+            info = _core.run(config, sets, runs, seed, threads, directory, force,
+                             bar.update if bar else None)
+        finally:
+            if bar:
+                bar.close()
         tables = {name: pd.read_csv(os.path.join(directory, f"{name}.csv"))
                   for name in ("trace", "server", "summary", "timing")}
         tables["info"] = info

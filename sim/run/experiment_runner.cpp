@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -45,16 +47,19 @@ int stop_after_runs() {
 class RunSource {
  public:
   RunSource(const RunEngine& engine, const RunCheckpoints& checkpoints, std::vector<RunResult> kept,
-            int runs, bool progress)
+            int runs, bool progress, std::function<void(int, int, int)> on_round, int rounds)
       : engine_(engine),
         checkpoints_(checkpoints),
         kept_(std::move(kept)),
         runs_(runs),
-        progress_(progress, runs) {}
+        rounds_(rounds),
+        progress_(progress, runs),
+        on_round_(std::move(on_round)) {}
 
   RunResult get(int r) {
     if (static_cast<std::size_t>(r) < kept_.size()) {
       ++reused_;
+      if (on_round_) on_round_(r, rounds_, rounds_);
       return std::move(kept_[static_cast<std::size_t>(r)]);
     }
     CheckpointRead read = checkpoints_.load(r);
@@ -63,11 +68,13 @@ class RunSource {
                    read.problem.c_str(), r);
     if (read.result) {
       ++resumed_;
+      if (on_round_) on_round_(r, rounds_, rounds_);
       return std::move(*read.result);
     }
     try {
       RunResult res = engine_.run(r, [&](int t, int rounds) {
         progress_.update(r, t, rounds);
+        if (on_round_) on_round_(r, t, rounds);
         output::check_interrupt();
         if (stop_after_ >= 0 && fresh_ >= stop_after_) throw output::Interrupted();
       });
@@ -93,8 +100,9 @@ class RunSource {
   const RunEngine& engine_;
   const RunCheckpoints& checkpoints_;
   std::vector<RunResult> kept_;
-  int runs_;
+  int runs_, rounds_;
   ProgressLine progress_;
+  std::function<void(int, int, int)> on_round_;
   const int stop_after_ = stop_after_runs();
   int resumed_ = 0, fresh_ = 0, reused_ = 0;
 };
@@ -111,7 +119,8 @@ void write_outputs(const config::ExperimentSpec& spec, const RunEngine& engine,
                  out.out_dir.c_str(), KeptRuns::kFolder, note.c_str(), finished.size());
   ResultFiles files(out.out_dir, spec);
   SummaryTable summary(spec);
-  RunSource runs(engine, checkpoints, std::move(finished), spec.runs, options.progress);
+  RunSource runs(engine, checkpoints, std::move(finished), spec.runs, options.progress,
+                 options.on_round, spec.rounds);
   std::vector<RunResult> records;
   for (int r = 0; r < spec.runs; ++r) {
     const RunResult res = runs.get(r);

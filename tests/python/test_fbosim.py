@@ -4,6 +4,7 @@
     PYTHONPATH=build/python tests/python/test_fbosim.py build/fbosim
 """
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -185,6 +186,7 @@ BAD = [
     ("out_dir a number", run(out_dir=5), TypeError, ["out_dir", "5"]),
     ("force an int", run(force=1), TypeError, ["force", "1"]),
     ("force a string", run(force="no"), TypeError, ["force", "'no'"]),
+    ("progress an int", run(progress=1), TypeError, ["progress", "1"]),
     ("run unknown keyword", run(rounds=3), TypeError, ["rounds"]),
 ]
 
@@ -304,6 +306,65 @@ class Run(unittest.TestCase):
             os.chdir(cwd)
 
 
+class Progress(unittest.TestCase):
+    """fbosim.run's progress (issue 28): tqdm's bar, else a line; off with progress=False."""
+    SETS = ["agents.count=8", "rounds=4", "objective.grid_points=200"]
+
+    def setUp(self):
+        import io
+        from fbosim import _progress
+        self.stderr = io.StringIO()
+        for name, value in (("DELAY", 0.0), ("reporter", _progress.reporter)):
+            self.addCleanup(setattr, _progress, name, getattr(_progress, name))
+        _progress.DELAY = 0.0  # shown at once (a tiny run takes well under the 1 s delay)
+        self.addCleanup(setattr, sys, "stderr", sys.stderr)
+        sys.stderr = self.stderr
+
+    def run_it(self, **kw):
+        return fbosim.run(CONFIG, self.SETS, runs=3, threads=1, **kw)
+
+    def test_the_counts_reach_every_round_of_every_run(self):
+        from fbosim import _progress
+        seen = []
+
+        class Record:
+            def update(self, done, total, runs):
+                seen.append((done, total, runs))
+
+            def close(self):
+                seen.append("closed")
+
+        _progress.reporter = lambda enabled: Record() if enabled else None
+        self.run_it()
+        self.assertEqual(seen[-1], "closed")
+        self.assertEqual(seen[-2], (15, 15, 3))  # 3 runs x (4 rounds + round 0)
+        dones = [d for d, _, _ in seen[:-1]]
+        self.assertEqual(dones, sorted(set(dones)))  # increasing, each count once
+        seen.clear()
+        self.run_it(progress=False)
+        self.assertEqual(seen, [])
+
+    def test_a_line_without_tqdm(self):
+        from fbosim import _progress
+        _progress.reporter = lambda enabled: _progress._Line(sys.stderr) if enabled else None
+        self.run_it()
+        text = self.stderr.getvalue()
+        self.assertIn("fbosim: run 3/3  100%", text)
+        self.assertTrue(text.endswith("\n"), repr(text[-80:]))
+
+    def test_a_tqdm_bar_when_tqdm_is_installed(self):
+        try:
+            import tqdm  # noqa: F401
+        except ImportError:
+            self.skipTest("tqdm is not installed (Debian: python3-tqdm)")
+        self.run_it()
+        self.assertRegex(self.stderr.getvalue(), r"fbosim: 100%\|.*15/15.*run 3/3")
+
+    def test_nothing_with_progress_false(self):
+        self.run_it(progress=False)
+        self.assertEqual(self.stderr.getvalue(), "")
+
+
 class Interrupt(unittest.TestCase):
     """Ctrl-C (SIGINT) stops a long run or privacy series within a second (issue 24)."""
 
@@ -324,6 +385,48 @@ class Interrupt(unittest.TestCase):
                            out_dir=os.path.join(tmp, "r"))
             self.assertLess(time.monotonic() - fired, 3.0)
             self.assertEqual(os.listdir(tmp), [])
+
+    def test_ctrl_c_keeps_finished_runs_and_the_same_call_resumes(self):
+        # Ctrl-C once two runs are finished (sent from the progress hook, so it lands in the
+        # hook's Python code, the harder case): KeyboardInterrupt names the kept runs, their
+        # checkpoints are there, and the same call again reuses them and writes the bytes of
+        # an uninterrupted run.
+        from fbosim import _progress
+        sets = ["agents.count=8", "rounds=30", "objective.grid_points=200"]
+        fired = []
+
+        class CtrlC:
+            def update(self, done, total, runs):
+                if done >= 2 * total // runs and not fired:
+                    fired.append(time.monotonic())
+                    os.kill(os.getpid(), signal.SIGINT)
+
+            def close(self):
+                pass
+
+        self.addCleanup(setattr, _progress, "reporter", _progress.reporter)
+        _progress.reporter = lambda enabled: CtrlC()
+        with tempfile.TemporaryDirectory() as tmp:
+            out, fresh = os.path.join(tmp, "out"), os.path.join(tmp, "fresh")
+            with self.assertRaisesRegex(KeyboardInterrupt, r"(\d+) of 6 runs finished") as c:
+                fbosim.run(CONFIG, sets, runs=6, threads=1, out_dir=out)
+            self.assertLess(time.monotonic() - fired[0], 1.0)
+            kept = int(re.search(r"(\d+) of 6", str(c.exception)).group(1))
+            self.assertGreaterEqual(kept, 2)
+            self.assertLess(kept, 6)
+            ckpts = os.listdir(os.path.join(out, ".fbosim-partial"))
+            self.assertEqual(sum(f.endswith(".ckpt") for f in ckpts), kept, ckpts)
+            self.assertFalse(os.path.exists(os.path.join(out, "trace.csv")))
+            _progress.reporter = lambda enabled: None
+            resumed = fbosim.run(CONFIG, sets, runs=6, threads=1, out_dir=out)
+            self.assertEqual(resumed["info"]["resumed_runs"], kept)
+            self.assertFalse(os.path.exists(os.path.join(out, ".fbosim-partial")))
+            again = fbosim.run(CONFIG, sets, runs=6, threads=1, out_dir=fresh)
+            self.assertEqual(again["info"]["resumed_runs"], 0)
+            for name in ("trace.csv", "server.csv", "summary.csv"):
+                with open(os.path.join(out, name), "rb") as a, \
+                        open(os.path.join(fresh, name), "rb") as b:
+                    self.assertEqual(a.read(), b.read(), name)
 
     def test_ctrl_c_stops_a_long_privacy_series(self):
         fired = self.interrupt_after(1.0)

@@ -999,6 +999,12 @@ std::vector<Case> all_cases() {
   python("no_such_module_xyz:f", "",
          {"objective.callable", "No module named 'no_such_module_xyz'"});
   python("no_colon", "", {"battery.yaml", "objective.callable", "module:function"});
+  // Issue 28, section 6 ("scale-out on a real cluster"): `fbosim config --resources` sizes a
+  // batch job; a bad --threads is a usage error naming it, a bad config an error naming the key.
+  run("issue 28 resources", "config {cfg} --resources --threads 0", {"--threads", "0"}, 2);
+  run("issue 28 resources", "config {cfg} --resources --threads two", {"--threads", "two"}, 2);
+  run("issue 28 resources", "config {cfg} --resources --set rounds=-1",
+      {"battery.yaml", "rounds", "-1"});
   return cases;
 }
 
