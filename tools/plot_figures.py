@@ -55,8 +55,10 @@ except ImportError as missing:  # e.g. a pyenv or venv python3 without Debian's 
              "(tools/setup.sh does) and run it with /usr/bin/python3")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fbosim_plots import (SYMBOLS, Curve, draw_rounds, finish_axes, legend_labels,  # noqa: E402
-                          method_name, plt, pd, read_resolved, save_all)
+from fbosim_plots import (COLOURS, STYLE, SYMBOLS, Curve, add_style_arguments,  # noqa: E402
+                          apply_scale, curve_colours, draw_rounds, finish_axes, legend_labels,
+                          method_name, place_labels, plt, pd, read_resolved, save_all,
+                          set_style, set_title, utility_scale)
 from fbosim_results import ResultError, Table  # noqa: E402
 
 # --------------------------------------------------------------------------------------------
@@ -197,23 +199,30 @@ def draw_message(ax, fig, curves_by_name):
     """FTS Fig. 2a: best error after the last iteration (y, +- se) against the floats each
     source sends (x, log scale), one series per method over M; TS and the corrected variants
     as reference lines / points."""
+    notes, drawn = [], []
     for method, names in fig["series"].items():
         pts = [curves_by_name[n] for n in names]
         xs = [c.message_floats() for c in pts]
         ys, se = zip(*(final_error(c) for c in pts))
-        ax.errorbar(xs, ys, yerr=error_bars(se), fmt="o-", capsize=3, label=method)
-        for c, x, y in zip(pts, xs, ys):
-            ax.annotate(f"M={c.integer('rff.features', lo=1)}", (x, y), textcoords="offset points",
-                        xytext=(4, 4), fontsize=7)
+        ax.errorbar(xs, ys, yerr=error_bars(se), fmt="o-", capsize=3, label=method,
+                    color=COLOURS[method])
+        drawn += ys
+        notes += [(f"M={c.integer('rff.features', lo=1)}", (x, y), COLOURS[method])
+                  for c, x, y in zip(pts, xs, ys)]
     for n in fig["baselines"]:
         c = curves_by_name[n]
         y, se = final_error(c)
+        drawn.append(y)
         if method_name(c) == "TS":
-            ax.axhline(y, linestyle="--", color="0.3", label="TS (no communication)")
+            ax.axhline(y, linestyle="--", color=COLOURS["TS"], label="TS (no communication)")
         else:
             ax.errorbar([c.message_floats()], [y], yerr=error_bars([se]), fmt="s", capsize=3,
+                        mfc="white", color=COLOURS[method_name(c)],
                         label=method_name(c) + f" (M = {c.integer('rff.features', lo=1)})")
+    # The paper's log message axis ([CODE-FTS], FTS Fig. 2); a linear error axis.
     ax.set_xscale("log")
+    apply_scale(ax, utility_scale("linear"), values=drawn)
+    place_labels(ax, notes)
     ax.set_xlabel("floats sent by each source agent (log scale)")
     ax.set_ylabel("best validation error (1 - AUC) after the last iteration")
 
@@ -246,10 +255,14 @@ def time_curve(c):
 
 
 def draw_time(ax, fig, curves):
+    drawn = []
     for c in curves:
         x, y, n = time_curve(c)
-        ax.plot(x, y, label=f"{method_name(c)} ({n} runs)", linewidth=1.5)
+        ax.plot(x, y, label=f"{method_name(c)} ({n} runs)", linewidth=1.5,
+                color=COLOURS[method_name(c)])
+        drawn.extend(y)
     ax.set_xscale("log")
+    apply_scale(ax, utility_scale("linear"), values=drawn)
     ax.set_xlabel("run time (seconds, log scale; the sources' histories excluded)")
     ax.set_ylabel("best validation error (1 - AUC)")
 
@@ -260,9 +273,10 @@ def missing_names(fig, results):
             if not all(os.path.exists(os.path.join(results, n, f)) for f in files)]
 
 
-# The view of the utility-against-iterations figures (--rounds, --log): the synthetic figures
-# show the paper's T = 40 iterations by default.
-VIEW = {"rounds": 40, "log": False}
+# The view of the utility-against-iterations figures (--rounds): the synthetic figures show the
+# paper's T = 40 iterations by default. Their utility axis: fbosim_plots.draw_rounds (log for
+# simple regret, linear for an error; --log/--linear).
+VIEW = {"rounds": 40}
 
 
 def draw_curves(ax, fig, curves):
@@ -274,14 +288,14 @@ def draw_curves(ax, fig, curves):
         labels = [b + (f", clipped {c.clipped_percent():.1f}%" if c.clipped_percent() is not None
                        else "") for b, c in zip(base, curves)]
     draw_rounds(ax, curves, fig["kind"], labels=labels, epsilon_round=fig["epsilon_round"],
-                max_round=VIEW["rounds"] if synthetic else None, log=VIEW["log"])
+                max_round=VIEW["rounds"] if synthetic else None)
 
 
 def draw_privacy(ax, fig, curves_by_name):
     """Fig. 3a-c / 11: epsilon after the last iteration (x) vs final best validation error (y),
     one point per (q, z) with its standard error; non-private baselines as horizontal lines."""
-    colors = {"z sweep (q = 0.35)": "tab:green", "q sweep (z = 1)": "tab:red"}
     acc = None
+    notes, drawn = [], []
     in_both = set.intersection(*(set(names) for names in fig["series"].values()))
     annotated = set()
     for series, names in fig["series"].items():
@@ -293,8 +307,10 @@ def draw_privacy(ax, fig, curves_by_name):
         xs = [c.final_epsilon() for c in pts]
         mean = [float(c.y("error")[1][-1]) for c in pts]
         se = error_bars(float(c.y("error")[2][-1]) for c in pts)
-        ax.errorbar(xs, mean, yerr=se, fmt="o", color=colors.get(series), capsize=3,
-                    label=series)
+        # The paper's green z dots and red q dots (Sec. 5.2), in the colour-blind-safe palette.
+        colour = COLOURS[series.split(" (")[0]]
+        ax.errorbar(xs, mean, yerr=se, fmt="o", color=colour, capsize=3, label=series)
+        drawn += mean
         z_sweep = series.startswith("z")
         for n, c, x, y in zip(names, pts, xs, mean):
             q, z = c.get("server.sampling_rate"), c.get("server.noise_multiplier")
@@ -302,14 +318,18 @@ def draw_privacy(ax, fig, curves_by_name):
                 continue
             annotated.add(n)
             text = f"q={q:g}, z={z:g}" if n in in_both else (f"z={z:g}" if z_sweep else f"q={q:g}")
-            # z-sweep labels above their point, q-sweep labels below, so that they do not collide.
-            ax.annotate(text, (x, y), textcoords="offset points", fontsize=7,
-                        xytext=(4, 5) if z_sweep else (4, -11))
+            notes.append((text, (x, y), "black" if n in in_both else colour))
         acc = acc or pts[0].get("server.accountant")
     base = [curves_by_name[n] for n in fig["baselines"]]
-    for c, label, style in zip(base, legend_labels(base), ("--", "-.", ":")):
+    colours, _ = curve_colours([method_name(c) for c in base], [""] * len(base))
+    for c, label, style, colour in zip(base, legend_labels(base), ("--", "-.", ":"), colours):
         y = 1.0 - float(c.summary["mean_best_f"].iloc[-1])
-        ax.axhline(y, linestyle=style, color="0.3", label=label)
+        ax.axhline(y, linestyle=style, color=colour, label=label)
+        drawn.append(y)
+    apply_scale(ax, utility_scale("linear"), values=drawn)
+    # Each point's q or z, placed where it overlaps no other label and no point (the paper's
+    # z = 2 and z = 4 points lie close: fixed offsets wrote "z=4z=2").
+    place_labels(ax, notes)
     ax.set_xlabel(f"privacy loss epsilon after the last iteration ({acc or 'moments'} accountant)")
     ax.set_ylabel("best validation error after the last iteration")
 
@@ -335,7 +355,7 @@ def draw_figure(fig_id, results):
     except BaseException:
         plt.close(figure)
         raise
-    ax.set_title(fig["title"], fontsize=10)
+    set_title(ax, fig["title"])
     finish_axes(ax)
     return figure
 
@@ -584,7 +604,7 @@ def main():
     p.add_argument("--list", action="store_true", help="print each figure's result names")
     p.add_argument("--rounds", type=int, default=40,
                    help="iterations shown by the synthetic figures (default: the paper's 40)")
-    p.add_argument("--log", action="store_true", help="log-scale utility axis (late iterations)")
+    add_style_arguments(p)
     p.add_argument("--self-test", action="store_true", help="check the drawing on known data")
     a = p.parse_args()
     if a.self_test:
@@ -592,7 +612,8 @@ def main():
         return 0
     if a.rounds < 0:
         p.error(f"--rounds must be >= 0, got {a.rounds}")
-    VIEW.update(rounds=a.rounds, log=a.log)
+    VIEW.update(rounds=a.rounds)
+    set_style(p, a)
     try:
         ids = select(a.only)
     except ValueError as e:

@@ -4,6 +4,7 @@
 
     tools/plot_results.py DIR [DIR ...] [--where KEY=VALUE ...] [--out STEM] [--title TEXT]
     tools/plot_results.py SWEEP --vs-epsilon [--series KEY] [--accountant A] [--out STEM]
+    (both also take --log | --linear, --no-title, --no-footnote, --bare, --format png,pdf,svg)
 
 Without --vs-epsilon: utility against iterations, one line with its standard-error band per
 result (the mean and s.e. of summary.csv), labelled by the config keys in which the results
@@ -13,8 +14,9 @@ KEY joins the points that share KEY's value (e.g. --series server.sampling_rate 
 grid: one line per q along z). --accountant reads that accountant's column (epsilon_<name>,
 recorded with `--accountants`); the default is each config's server.accountant. --where keeps
 the results whose resolved config has KEY = VALUE. Utility is simple regret where the optimum is
-known (synthetic families), else the best validation or test error 1 - score. Writes STEM.png
-and STEM.pdf (default: DIR/<DIR's name>_<rounds|epsilon> for the first input DIR: a figure lies
+known (synthetic families; log axis by default), else the best validation or test error 1 -
+score (linear axis); --log / --linear choose. Writes STEM.png
+and STEM.pdf (--format) (default: DIR/<DIR's name>_<rounds|epsilon> for the first input DIR: a figure lies
 beside the results it draws, never in the checkout's tracked results/figures/).
 
 Every input is read in full and checked before anything is drawn (tools/fbosim_results.py): a
@@ -44,8 +46,8 @@ except ImportError as missing:
              "python3-yaml (tools/setup.sh does) and run it with /usr/bin/python3")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fbosim_plots import (Curve, draw_rounds, draw_vs_epsilon, finish_axes, plt,  # noqa: E402
-                          save)
+from fbosim_plots import (STYLE, Curve, add_style_arguments, draw_rounds,  # noqa: E402
+                          draw_vs_epsilon, finish_axes, plt, save, set_style, set_title)
 from fbosim_results import ResultError, Table, check_output_stem, inside  # noqa: E402
 
 
@@ -104,8 +106,7 @@ def plot(paths, vs_epsilon=False, series=None, accountant=None, where=(), title=
     except BaseException:
         plt.close(figure)
         raise
-    if title:
-        ax.set_title(title, fontsize=10)
+    set_title(ax, title)
     finish_axes(ax)
     return save(figure, stem)
 
@@ -197,9 +198,11 @@ def main():
     p.add_argument("--accountant", help="with --vs-epsilon: whose epsilon (default: each config's)")
     p.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
                    help="keep the results whose resolved config has this value (repeatable)")
-    p.add_argument("--title")
-    p.add_argument("--out", help="output stem (STEM.png, STEM.pdf)")
+    p.add_argument("--title", help="the figure's title (none by default; --no-title drops it)")
+    p.add_argument("--out", help="output stem (STEM.png, STEM.pdf; see --format)")
+    add_style_arguments(p)
     a = p.parse_args()
+    set_style(p, a)
     for cond in a.where:
         key, eq, _ = cond.partition("=")
         if not eq or not key.strip():
@@ -210,7 +213,8 @@ def main():
         png = plot(a.inputs, a.vs_epsilon, a.series, a.accountant, a.where, a.title, a.out)
     except ResultError as e:
         sys.exit(f"plot_results: {e}")
-    print(f"plot_results: wrote {png} and its .pdf")
+    others = [f for f in STYLE["formats"][1:]]
+    print(f"plot_results: wrote {png}" + "".join(f" and its .{f}" for f in others))
 
 
 if __name__ == "__main__":
