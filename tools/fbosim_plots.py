@@ -93,8 +93,9 @@ def curve_colours(methods, settings):
     """Colours for the curves of one figure: methods[i] is curve i's method (or accountant,
     series) name, settings[i] what else tells it from the others ("" for a bare method). A
     method drawn once takes its COLOURS entry in every figure; a method drawn with several
-    settings takes VARIANT_COLOURS per setting (the same setting the same colour, e.g. Fig. 9's
-    weight schemes for FTS-DE and DP-FTS-DE), skipping the colours of the lone methods.
+    settings takes its own colour for the first setting, then VARIANT_COLOURS per setting (the
+    same setting the same colour, e.g. Fig. 9's weight schemes for FTS-DE and DP-FTS-DE),
+    skipping the colours of the lone methods.
     Returns (colours, linestyles): the methods of a multi-setting group are told apart by line
     style (solid, dashed, dash-dot, dotted in order of appearance)."""
     count = {}
@@ -103,7 +104,7 @@ def curve_colours(methods, settings):
     lone = {m for m in methods if count[m] == 1 and m in COLOURS}
     taken = {COLOURS[m] for m in lone}
     free = [c for c in VARIANT_COLOURS if c not in taken] or VARIANT_COLOURS
-    by_setting, grouped = {}, []
+    by_setting, grouped, used = {}, [], set()
     colours, styles = [], []
     for m, s in zip(methods, settings):
         if m in lone:
@@ -112,7 +113,11 @@ def curve_colours(methods, settings):
             continue
         key = s or m
         if key not in by_setting:
-            by_setting[key] = free[len(by_setting) % len(free)]
+            # The method's own colour for its first setting, then the free ones in order.
+            own = COLOURS.get(m)
+            rest = [c for c in free if c not in used] or free
+            by_setting[key] = own if own in free and own not in used else rest[0]
+            used.add(by_setting[key])
         colours.append(by_setting[key])
         if m not in grouped:
             grouped.append(m)
@@ -412,21 +417,20 @@ def y_label(kind, curves):
 
 
 def corner_note(ax, curves):
-    """The runs and (run, agent) pairs behind the means, in the lower left corner (the
-    footnote; none with --no-footnote)."""
+    """The runs and (run, agent) pairs behind the means (the footnote; none with
+    --no-footnote), in the right margin under the legend, where it hides no data."""
     if not STYLE["footnote"]:
         return
     runs = sorted({c.integer("runs") for c in curves})
     pairs = sorted({int(c.summary["n"].iloc[-1]) for c in curves if "n" in c.summary})
-    text = "runs: " + "/".join(map(str, runs)) if runs else ""
+    lines = ["runs: " + "/".join(map(str, runs))] if runs else []
     if pairs:
-        text += ("; " if text else "") + "means over " + "/".join(map(str, pairs)) + \
-            " (run, agent) pairs"
+        lines.append("means over " + "/".join(map(str, pairs)) + " (run, agent) pairs")
     # summary.csv's bands: over the runs' means unless a config asked for the pairs' version.
     over = {c.get("standard_error", "runs") for c in curves}
-    text += ("; " if text else "") + "bands: s.e. over " + \
-        "/".join("(run, agent) pairs" if o == "pairs" else "runs" for o in sorted(over))
-    ax.text(0.01, 0.01, text, transform=ax.transAxes, fontsize=7, color="0.35",
+    lines.append("bands: s.e. over " + "/".join("(run, agent) pairs" if o == "pairs" else "runs"
+                                                 for o in sorted(over)))
+    ax.text(1.01, 0.0, "\n".join(lines), transform=ax.transAxes, fontsize=7, color="0.35",
             ha="left", va="bottom")
 
 

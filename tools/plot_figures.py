@@ -38,6 +38,8 @@ shebang: /usr/bin/python3, where Debian's packages live).
 """
 
 import argparse
+import contextlib
+import io
 import math
 import os
 import shutil
@@ -592,7 +594,140 @@ def self_test():
         _check(plot_all(root, out, ["fig2a", "fig4"]) == (1, 0), "fig2a drawn, fig4 missing")
         _check(all(os.path.getsize(os.path.join(out, f"fig2a.{e}")) > 0 for e in ("png", "pdf")),
                "fig2a files written")
+        style_self_test(root, out)
     print("plot_figures: self-test passed")
+
+
+def _boxes_overlap(a, b):
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def style_self_test(root, out):
+    """Issue 28 sec. 5 on the self-test's results in root (fig2a, fig2c, fig3a, fts_fig2a):
+    the paper scales and --log/--linear, --bare, vector PDF, --format, one colour per named
+    curve across figures, and point labels that do not overlap where fixed offsets did."""
+    saved = dict(STYLE)
+    try:
+        # Scales: simple regret on a log axis, errors and epsilon linear, FTS Fig. 2a's
+        # message length on a log axis; --linear / --log switch the utility axis only.
+        scales = {}
+        for fig_id in ("fig2c", "fig3a", "fts_fig2a"):
+            figure = draw_figure(fig_id, root)
+            ax = figure.axes[0]
+            scales[fig_id] = (ax.get_xscale(), ax.get_yscale())
+            plt.close(figure)
+        _check(scales == {"fig2c": ("linear", "log"), "fig3a": ("linear", "linear"),
+                          "fts_fig2a": ("log", "linear")}, f"default scales {scales}")
+        for scale in ("linear", "log"):
+            STYLE["scale"] = scale
+            for fig_id in ("fig2c", "fig3a", "fts_fig2a"):
+                figure = draw_figure(fig_id, root)
+                _check(figure.axes[0].get_yscale() == scale and
+                       figure.axes[0].get_xscale() == scales[fig_id][0],
+                       f"--{scale}: {fig_id} utility axis {figure.axes[0].get_yscale()}")
+                plt.close(figure)
+        STYLE["scale"] = None
+
+        # Title and footnote by default; --bare leaves no text but the axes' own (labels,
+        # ticks, legend).
+        figure = draw_figure("fig2c", root)
+        ax = figure.axes[0]
+        _check(ax.get_title() == FIGURES["fig2c"]["title"] and
+               any("runs: 2" in t.get_text() for t in ax.texts), "title and footnote drawn")
+        plt.close(figure)
+        parser = argparse.ArgumentParser()
+        add_style_arguments(parser)
+        set_style(parser, parser.parse_args(["--bare"]))
+        for fig_id in ("fig2c", "fig3a", "fts_fig2a"):
+            figure = draw_figure(fig_id, root)
+            ax = figure.axes[0]
+            notes = {t.get_text() for t in ax.texts}
+            _check(ax.get_title() == "" and figure._suptitle is None and
+                   not any("runs:" in n or "bands:" in n for n in notes),
+                   f"--bare: {fig_id} has title {ax.get_title()!r} / notes {notes}")
+            plt.close(figure)
+        set_style(parser, parser.parse_args(["--no-footnote"]))
+        figure = draw_figure("fig2c", root)
+        _check(figure.axes[0].get_title() and not figure.axes[0].texts, "--no-footnote")
+        plt.close(figure)
+        for bad in ("jpeg", "png,", ""):
+            try:
+                with contextlib.redirect_stderr(io.StringIO()):  # argparse's usage message
+                    set_style(parser, parser.parse_args(["--format", bad]))
+                _check(bad == "png,", f"--format {bad!r} accepted")
+            except SystemExit as e:
+                _check(e.code == 2 and bad != "png,", f"--format {bad!r}: exit {e.code}")
+
+        # Vector PDF (no raster image inside) and PNG by default; --format svg: SVG only.
+        set_style(parser, parser.parse_args([]))
+        pdf = open(os.path.join(out, "fig2a.pdf"), "rb").read()
+        _check(pdf.startswith(b"%PDF-") and b"/Subtype /Image" not in pdf,
+               "fig2a.pdf is a vector PDF")
+        png = open(os.path.join(out, "fig2a.png"), "rb").read(8)
+        _check(png == b"\x89PNG\r\n\x1a\n", "fig2a.png is a PNG")
+        svg_out = os.path.join(root, "svg")
+        set_style(parser, parser.parse_args(["--format", "svg"]))
+        plot_all(root, svg_out, ["fig2a"])
+        _check(sorted(os.listdir(svg_out)) == ["fig2a.svg"], f"--format svg: {os.listdir(svg_out)}")
+        set_style(parser, parser.parse_args([]))
+
+        # One colour per named curve: TS and FTS are the same in Fig. 2a (lines), Fig. 3a
+        # (baselines) and FTS Fig. 2a (TS line); FTS-DE (P = 4) alone in Fig. 3a takes FTS-DE's.
+        colours = {}
+        for fig_id in ("fig2a", "fig3a", "fts_fig2a"):
+            figure = draw_figure(fig_id, root)
+            for line in figure.axes[0].get_lines():
+                name = line.get_label().split(" (")[0]
+                if name in ("TS", "FTS", "FTS-DE") and not line.get_label().startswith("_"):
+                    colours.setdefault(name, {})[fig_id] = matplotlib.colors.to_hex(
+                        line.get_color())
+            plt.close(figure)
+        _check(set(colours["TS"].values()) == {COLOURS["TS"].lower()} and
+               len(colours["TS"]) == 3, f"TS colours {colours['TS']}")
+        _check(set(colours["FTS"].values()) == {COLOURS["FTS"].lower()} and
+               len(colours["FTS"]) == 2, f"FTS colours {colours['FTS']}")
+        _check(colours["FTS-DE"]["fig3a"] == COLOURS["FTS-DE"].lower(), "FTS-DE colour")
+
+        # Labels: Fig. 3b with its z = 2, 3, 4 points and q = 0.1 within a few points of one
+        # another (as the paper's landmine points are): every label's box is clear of every
+        # other and inside the axes, although fixed offsets make them collide.
+        close = {(0.35, 1): (9.0, 0.20), (0.35, 1.6): (4.0, 0.21), (0.35, 2): (2.10, 0.2150),
+                 (0.35, 3): (1.95, 0.2155), (0.35, 4): (2.00, 0.2145),
+                 (0.1, 1): (2.05, 0.2152), (0.15, 1): (3.0, 0.212), (0.2, 1): (4.5, 0.209),
+                 (0.25, 1): (6.0, 0.205)}
+        for (q, z), (eps, err) in close.items():
+            name = grid_name("fig3_activity", q, z)
+            _write_result(root, name, [(0, None, None, 0.5, 0.1, 0.0, 30),
+                                       (60, None, None, 1 - err, 0.001, eps, 30)],
+                          _config(name, p=4, q=q, z=z, s=22), delta=0.01)
+        for name, alg, p in (("activity_ts", "ts", 1), ("activity_fts", "fts", 1),
+                             ("activity_fts_de", "fts_de", 4)):
+            _write_result(root, name, [(60, None, None, 0.75, 0.002, 0.0, 30)],
+                          _config(name, alg, p, dp=False))
+        figure = draw_figure("fig3b", root)
+        ax = figure.axes[0]
+        renderer = figure.canvas.get_renderer()
+        notes = [t for t in ax.texts if t.get_text().startswith(("q=", "z="))]
+        _check(len(notes) == 9, f"fig3b: {len(notes)} point labels, want 9")
+        boxes = [t.get_window_extent(renderer) for t in notes]
+        frame = ax.get_window_extent(renderer)
+        for i, a in enumerate(boxes):
+            _check(frame.x0 <= a.x0 and a.x1 <= frame.x1 and frame.y0 <= a.y0 and
+                   a.y1 <= frame.y1, f"fig3b: label {notes[i].get_text()} leaves the axes")
+            for j in range(i):
+                _check(not _boxes_overlap(a, boxes[j]), f"fig3b: labels "
+                       f"{notes[i].get_text()} and {notes[j].get_text()} overlap")
+        # The same labels at the old fixed offsets (z above, q below, 4 points right) collide.
+        old = [ax.annotate(t.get_text(), t.xy, textcoords="offset points", fontsize=7,
+                           xytext=(4, 5) if t.get_text().startswith("z") else (4, -11))
+               for t in notes]
+        old_boxes = [t.get_window_extent(renderer) for t in old]
+        _check(any(_boxes_overlap(a, b) for i, a in enumerate(old_boxes)
+                   for b in old_boxes[:i]), "fig3b: the test case does not collide")
+        plt.close(figure)
+    finally:
+        STYLE.clear()
+        STYLE.update(saved)
 
 
 def main():
