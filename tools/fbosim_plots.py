@@ -181,6 +181,7 @@ def place_labels(ax, labels):
     nearest ring gets a thin leader line to its point. Returns the annotations."""
     figure = ax.figure
     renderer = figure.canvas.get_renderer()
+    ax.get_xlim(), ax.get_ylim()  # applies pending autoscaling: transData is then final
     obstacles = _obstacles(ax)
     frame = ax.get_window_extent(renderer)
     placed, notes = [], []

@@ -296,6 +296,20 @@ def self_test():
                 fh.write(f"rounds: 7\nagents:\n  count: 13\nserver:\n  sampling_rate: {q}\n"
                          f"  noise_multiplier: {z}\n  delta: 0.01\n  accountant: moments\n")
         df = fig3a_tight(compute, root, os.path.join(root, "figures"))
+        # Issue 28 sec. 5: each accountant in its one colour (fbosim_plots.COLOURS), a title
+        # unless --no-title / --bare.
+        ax = PENDING[0][0].axes[0]
+        import matplotlib.colors as mc
+        colours = {c.get_label(): mc.to_hex(c.lines[0].get_color()) for c in ax.containers}
+        style_ok = colours == {LABEL[a]: plots.COLOURS[a].lower() for a in ("moments", "pld")}
+        style_ok = style_ok and ax.get_title() != ""
+        plots.STYLE["title"] = False
+        fig3a_tight(compute, root, os.path.join(root, "bare"))
+        style_ok = style_ok and PENDING[1][0].axes[0].get_title() == ""
+        plots.STYLE["title"] = True
+        calls.clear()
+        drop_pending()
+        df = fig3a_tight(compute, root, os.path.join(root, "figures"))
         write_pending()
         ok = df is not None and os.path.exists(os.path.join(root, "figures", "fig3a_tight.png"))
         got = {(r.accountant, r.q): r.epsilon for r in df.itertuples()} if ok else {}
@@ -306,7 +320,9 @@ def self_test():
         ok = ok and len(calls) == 1 and calls[0][0] == "pld"
         ok = ok and calls[0][1] == {"q": 0.1, "z": 1, "rounds": 7, "delta": 0.01, "agents": 13,
                                     "sampling": "poisson"}
-    print("plot_privacy self-test: " + ("ok" if ok else f"FAILED: {got}, {calls}"))
+    ok = ok and style_ok
+    print("plot_privacy self-test: " + ("ok" if ok else f"FAILED: {got}, {calls}, "
+                                        f"colours and title {'ok' if style_ok else 'wrong'}"))
     return 0 if ok else 1
 
 

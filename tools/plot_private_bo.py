@@ -412,6 +412,28 @@ def self_test():
         assert "| 10 | 13 | 0.700 +- 0.000 | 1 | 4.0 |" in land, land
         # omega at the paper's check values (spec sec. 6.6 / its test 1)
         assert abs(omega(math.exp(1.1), 1e-5, 10) - 976.1) < 0.1
+        # Issue 28 sec. 5: titles by default, none with --bare; the settings in the
+        # colour-blind-safe sequence; --format pdf writes the PDFs alone.
+        po_fig2a(res, out)
+        titled = FIGURES[-1].axes[0].get_title()
+        colours = [c.lines[0].get_color() for c in FIGURES[-1].axes[0].containers]
+        assert titled and colours == VARIANT_COLOURS[:3], (titled, colours)
+        parser = argparse.ArgumentParser()
+        add_style_arguments(parser)
+        saved = dict(STYLE)
+        try:
+            set_style(parser, parser.parse_args(["--bare", "--format", "pdf"]))
+            bare = os.path.join(tmp, "bare")
+            assert draw(res, bare) == 0
+            assert not [f for f in os.listdir(bare) if f.endswith(".png")], os.listdir(bare)
+            assert open(os.path.join(bare, "po_fig2a.pdf"), "rb").read(5) == b"%PDF-"
+            po_fig2a(res, bare)
+            assert all(a.get_title() == "" for a in FIGURES[-1].axes)
+        finally:
+            STYLE.update(saved)
+            for f in FIGURES:
+                plt.close(f)
+            FIGURES.clear()
         # nothing to draw: exit status 1
         assert draw(os.path.join(tmp, "empty"), os.path.join(tmp, "f2")) == 1
     print("plot_private_bo self-test: ok")

@@ -13,11 +13,11 @@ the last iteration (+- s.e.) against the privacy loss after it, one point per re
 KEY joins the points that share KEY's value (e.g. --series server.sampling_rate for a q x z
 grid: one line per q along z). --accountant reads that accountant's column (epsilon_<name>,
 recorded with `--accountants`); the default is each config's server.accountant. --where keeps
-the results whose resolved config has KEY = VALUE. Utility is simple regret where the optimum is
-known (synthetic families; log axis by default), else the best validation or test error 1 -
-score (linear axis); --log / --linear choose. Writes STEM.png
-and STEM.pdf (--format) (default: DIR/<DIR's name>_<rounds|epsilon> for the first input DIR: a figure lies
-beside the results it draws, never in the checkout's tracked results/figures/).
+the results whose resolved config has KEY = VALUE. Utility is simple regret where the optimum
+is known (synthetic families; log axis by default), else the best validation or test error
+1 - score (linear axis); --log / --linear choose. Writes STEM.png and STEM.pdf (--format) (default: DIR/<DIR's name>_<rounds|epsilon>
+for the first input DIR: a figure lies beside the results it draws, never in the checkout's
+tracked results/figures/).
 
 Every input is read in full and checked before anything is drawn (tools/fbosim_results.py): a
 missing or damaged config.resolved.yaml or summary.csv, a NaN or inf where fbosim writes a
@@ -46,7 +46,7 @@ except ImportError as missing:
              "python3-yaml (tools/setup.sh does) and run it with /usr/bin/python3")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fbosim_plots import (STYLE, Curve, add_style_arguments, draw_rounds,  # noqa: E402
+from fbosim_plots import (COLOURS, STYLE, Curve, add_style_arguments, draw_rounds,  # noqa: E402
                           draw_vs_epsilon, finish_axes, plt, save, set_style, set_title)
 from fbosim_results import ResultError, Table, check_output_stem, inside  # noqa: E402
 
@@ -179,7 +179,39 @@ def self_test():
             checks.append((f"y = final error, q = {q}",
                            all(abs(a - b) < 1e-12 for a, b in
                                zip(line.get_ydata(), [0.1 + q / 10 + 0.02, 0.1 + q / 10 + 0.01]))))
+        # Issue 28 sec. 5: the point labels do not overlap; a lone DP-FTS-DE curve has the
+        # colour it has in every figure; error on a linear axis unless --log; --bare drops the
+        # --title and the footnote.
+        renderer = figure.canvas.get_renderer()
+        boxes = [t.get_window_extent(renderer) for t in ax.texts if t.get_text().startswith("z=")]
+        checks.append(("four point labels", len(boxes) == 4))
+        checks.append(("labels apart", not any(
+            a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+            for i, a in enumerate(boxes) for b in boxes[:i])))
         plt.close(figure)
+        figure, ax = plt.subplots()
+        draw_rounds(ax, [c for c in curves if matches(c, ["server.sampling_rate=0.1",
+                                                          "server.noise_multiplier=1"])])
+        checks.append(("DP-FTS-DE's colour", ax.get_lines()[0].get_color() == COLOURS["DP-FTS-DE"]))
+        checks.append(("error axis linear", ax.get_yscale() == "linear"))
+        plt.close(figure)
+        parser = argparse.ArgumentParser()
+        add_style_arguments(parser)
+        saved = dict(STYLE)
+        try:
+            set_style(parser, parser.parse_args(["--bare", "--log", "--format", "pdf"]))
+            pdf = plot([sweep], out=os.path.join(root, "bare"), title="a title")
+            checks.append(("--format pdf: the PDF alone", pdf.endswith(".pdf") and
+                           sorted(f for f in os.listdir(root) if f.startswith("bare")) ==
+                           ["bare.pdf"] and open(pdf, "rb").read(5) == b"%PDF-"))
+            figure, ax = plt.subplots()
+            draw_rounds(ax, curves)
+            set_title(ax, "a title")
+            checks.append(("--bare: no title, no footnote", ax.get_title() == "" and not ax.texts))
+            checks.append(("--log", ax.get_yscale() == "log"))
+            plt.close(figure)
+        finally:
+            STYLE.update(saved)
     failed = [what for what, ok in checks if not ok]
     print("plot_results self-test: " + ("ok" if not failed else "FAILED: " + ", ".join(failed)))
     return 1 if failed else 0

@@ -37,8 +37,9 @@
 # set the utility axis of every figure, whose default is its paper's scale; --bare drops titles
 # and footnotes: tools/plot_figures.py, docs/FIGURES.md). --only takes figure ids or prefixes
 # (fig3 = fig3a-f, fig7 = fig7a,b); --jobs runs J experiments (curves) at once (each with
-# nproc/J threads; results do not depend on the thread count). The real-world experiments run only when their data is found
-# under ${FBOSIM_DATA:-data} (and their config exists); otherwise one "skipped:" line says why.
+# nproc/J threads; results do not depend on the thread count). The real-world experiments run
+# only when their data is found under ${FBOSIM_DATA:-data} (and their config exists); otherwise
+# one "skipped:" line says why.
 # Environment: FBOSIM_BIN (default build/fbosim), FBOSIM_DATA, FBOSIM_PYTHON (default
 # /usr/bin/python3, Debian's, which has matplotlib and pandas).
 set -euo pipefail
