@@ -6,10 +6,14 @@ their "Federated Bayesian Optimization via Thompson Sampling" (NeurIPS 2020; ids
 config.resolved.yaml, and for FTS's Fig. 3a trace.csv and timing.csv).
 
     tools/plot_figures.py [--results DIR] [--out DIR] [--only fig2a,fig3,...] [--list]
+                          [--log | --linear] [--bare | --no-title --no-footnote]
+                          [--format png,pdf,svg] [--rounds T]
     tools/plot_figures.py --self-test
 
 --results defaults to results/, --out to <results>/figures/; each figure is <id>.png and
-<id>.pdf. --only takes ids or prefixes (fig3 = fig3a-f, fig7 = fig7a,b); --list prints the
+<id>.pdf (--format). Simple regret is drawn on a log axis, errors on a linear one, FTS Fig.
+2a's message length on a log axis (--log / --linear set the utility axis of every figure);
+--bare drops titles and footnotes; colours and label placement: docs/FIGURES.md. --only takes ids or prefixes (fig3 = fig3a-f, fig7 = fig7a,b); --list prints the
 result names each figure reads; --self-test draws known data and checks what was drawn.
 
 Every curve is mean +- standard error over runs, as summary.csv gives it (the runs are the
