@@ -123,8 +123,8 @@ def write_pending():
     for fig, out_dir, name in PENDING:
         for ext in plots.STYLE["formats"]:
             outputs.append((os.path.join(out_dir, f"{name}.{ext}"),
-                            lambda temp, fig=fig, ext=ext: fig.savefig(temp, format=ext,
-                                                                       dpi=120)))
+                            lambda temp, fig=fig, ext=ext: fig.savefig(
+                                temp, format=ext, dpi=120, bbox_inches="tight")))
     written = [(out_dir, name) for _, out_dir, name in PENDING]
     try:
         results_io.write_all(outputs)
@@ -235,16 +235,17 @@ def fig3a_tight(compute, results, out_dir):
         ax.errorbar(d.epsilon, d.error, yerr=d.se, fmt=marker, color=plots.COLOURS[acc],
                     label=LABEL[acc], capsize=2)
     # The non-private baselines as horizontal lines, as in the paper, in their methods' colours.
-    for name, colour in (("landmine_ts", plots.COLOURS["TS"]),
-                         ("landmine_fts", plots.COLOURS["FTS"]),
-                         ("landmine_fts_de", plots.COLOURS["FTS-DE"])):
+    # (Line styles as in plot_figures.py's Fig. 3a.)
+    for name, colour, style in (("landmine_ts", plots.COLOURS["TS"], "--"),
+                                ("landmine_fts", plots.COLOURS["FTS"], "-."),
+                                ("landmine_fts_de", plots.COLOURS["FTS-DE"], ":")):
         path = os.path.join(results, name, "summary.csv")
         if os.path.exists(path):
             config_path = os.path.join(results, name, "config.resolved.yaml")
             summary = results_io.read_summary(path, results_io.read_config(config_path),
                                               config_path)
             ax.axhline(1 - summary.iloc[-1]["mean_best_f"], color=colour,
-                       linestyle="--", linewidth=1,
+                       linestyle=style, linewidth=1,
                        label={"ts": "TS", "fts": "FTS", "fts_de": "FTS-DE"}[
                            name.replace("landmine_", "")])
     after = f"{rounds.pop()} rounds" if len(rounds) == 1 else "the last round"
