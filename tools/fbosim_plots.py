@@ -62,6 +62,8 @@ matplotlib.rcParams["axes.prop_cycle"] = cycler(color=VARIANT_COLOURS)
 
 # What the figures show (--log/--linear, --no-title, --no-footnote, --bare, --format):
 # tools/fbosim_style.py, which needs no matplotlib.
+
+
 def set_title(ax, text, **kw):
     """The axes' title unless --no-title."""
     if STYLE["title"] and text:

@@ -13,8 +13,9 @@ config.resolved.yaml, and for FTS's Fig. 3a trace.csv and timing.csv).
 --results defaults to results/, --out to <results>/figures/; each figure is <id>.png and
 <id>.pdf (--format). Simple regret is drawn on a log axis, errors on a linear one, FTS Fig.
 2a's message length on a log axis (--log / --linear set the utility axis of every figure);
---bare drops titles and footnotes; colours and label placement: docs/FIGURES.md. --only takes ids or prefixes (fig3 = fig3a-f, fig7 = fig7a,b); --list prints the
-result names each figure reads; --self-test draws known data and checks what was drawn.
+--bare drops titles and footnotes; colours and label placement: docs/FIGURES.md. --only takes
+ids or prefixes (fig3 = fig3a-f, fig7 = fig7a,b); --list prints the result names each figure
+reads; --self-test draws known data and checks what was drawn.
 
 Every curve is mean +- standard error over runs, as summary.csv gives it (the runs are the
 independent replications; a run's agents share its function). The paper's "All error bars

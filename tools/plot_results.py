@@ -15,9 +15,9 @@ grid: one line per q along z). --accountant reads that accountant's column (epsi
 recorded with `--accountants`); the default is each config's server.accountant. --where keeps
 the results whose resolved config has KEY = VALUE. Utility is simple regret where the optimum
 is known (synthetic families; log axis by default), else the best validation or test error
-1 - score (linear axis); --log / --linear choose. Writes STEM.png and STEM.pdf (--format) (default: DIR/<DIR's name>_<rounds|epsilon>
-for the first input DIR: a figure lies beside the results it draws, never in the checkout's
-tracked results/figures/).
+1 - score (linear axis); --log / --linear choose. Writes STEM.png and STEM.pdf (--format;
+default: DIR/<DIR's name>_<rounds|epsilon> for the first input DIR: a figure lies beside the
+results it draws, never in the checkout's tracked results/figures/).
 
 Every input is read in full and checked before anything is drawn (tools/fbosim_results.py): a
 missing or damaged config.resolved.yaml or summary.csv, a NaN or inf where fbosim writes a

@@ -43,8 +43,9 @@ grep -q "fig2a: FTS converges faster than standard TS" "$tmp/r/FIDELITY.md" || f
 # Issue 28 sec. 5: reproduce.sh passes the drawing options on to plot_figures.py (--bare,
 # --log, --format): fig2a again, as an SVG alone, into a fresh figures folder.
 rm -rf "$tmp/r/figures"
-FBOSIM_DATA="$tmp/no-data" "$root/tools/reproduce.sh" --tiny --only fig2a --jobs 2 --results "$tmp/r" \
-  --bare --log --format svg >"$tmp/out" 2>"$tmp/err" || fail "reproduce.sh --bare --log --format svg exited $?"
+FBOSIM_DATA="$tmp/no-data" "$root/tools/reproduce.sh" --tiny --only fig2a --jobs 2 \
+  --results "$tmp/r" --bare --log --format svg >"$tmp/out" 2>"$tmp/err" ||
+  fail "reproduce.sh --bare --log --format svg exited $?"
 [ "$(ls "$tmp/r/figures")" = fig2a.svg ] || fail "--format svg: $(ls "$tmp/r/figures")"
 grep -q '<svg' "$tmp/r/figures/fig2a.svg" || fail "fig2a.svg is not an SVG"
 # matplotlib's SVG keeps every text drawn as a comment: no title, no footnote, log ticks.
