@@ -23,10 +23,201 @@ import matplotlib
 matplotlib.use("Agg")  # files only; never needs a display
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402,F401 (plot_figures reads its CSVs with it)
+from cycler import cycler  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
+from fbosim_style import FORMATS, STYLE, add_style_arguments, set_style  # noqa: E402,F401
 from fbosim_results import (ResultError, Table, check_output_stem,  # noqa: E402
                             read_config, read_summary, write_all)
+
+
+# --------------------------------------------------------------------------------------------
+# Style shared by every figure of the tools (issue 28 sec. 5): colour-blind-safe colours, one
+# colour per curve across figures, optional title and footnote, the output formats, the
+# utility axis scale, labels that do not overlap.
+# --------------------------------------------------------------------------------------------
+# Okabe & Ito, "Color Universal Design" (2008): distinguishable under the common colour-vision
+# deficiencies. Yellow is left out of the sequences (it vanishes on white).
+OKABE_ITO = {"black": "#000000", "orange": "#E69F00", "sky blue": "#56B4E9",
+             "bluish green": "#009E73", "yellow": "#F0E442", "blue": "#0072B2",
+             "vermillion": "#D55E00", "reddish purple": "#CC79A7", "grey": "#999999"}
+_O = OKABE_ITO
+# The one mapping from a named curve to its colour, in every figure of every tool: methods
+# (method_name), the privacy accountants (plot_privacy.py) and the two privacy sweeps of
+# Fig. 3a-c (the paper's green z dots and red q dots).
+COLOURS = {
+    "TS": _O["black"], "FTS": _O["sky blue"], "FTS-DE": _O["blue"], "DP-FTS": _O["orange"],
+    "DP-FTS-DE": _O["vermillion"], "RGPE": _O["bluish green"], "TAF": _O["reddish purple"],
+    "RGPE (corrected)": _O["bluish green"], "TAF (corrected)": _O["reddish purple"],
+    "GP-UCB": _O["black"], "PO-GP-UCB": _O["vermillion"],
+    "moments": _O["vermillion"], "rdp": _O["blue"], "pld": _O["bluish green"],
+    "gdp": _O["grey"],
+    "z sweep": _O["bluish green"], "q sweep": _O["vermillion"],
+}
+# Curves that are not a bare method (several settings of one method in a figure) take these in
+# the order of their settings' first appearance, skipping the colours of the figure's methods.
+VARIANT_COLOURS = [_O[k] for k in ("blue", "orange", "bluish green", "reddish purple",
+                                   "sky blue", "vermillion", "black", "grey")]
+matplotlib.rcParams["axes.prop_cycle"] = cycler(color=VARIANT_COLOURS)
+
+# What the figures show (--log/--linear, --no-title, --no-footnote, --bare, --format):
+# tools/fbosim_style.py, which needs no matplotlib.
+
+
+def set_title(ax, text, **kw):
+    """The axes' title unless --no-title."""
+    if STYLE["title"] and text:
+        ax.set_title(text, **{"fontsize": 10, **kw})
+
+
+def utility_scale(default):
+    """The utility axis scale: --log/--linear, else the figure's default."""
+    return STYLE["scale"] or default
+
+
+def apply_scale(ax, scale, axis="y", values=()):
+    """Sets a log or linear scale on axis. A log axis with a zero or negative value among
+    `values` (a mean regret of exactly 0) becomes symlog, linear below the smallest positive
+    value, so that no point disappears."""
+    setter = ax.set_yscale if axis == "y" else ax.set_xscale
+    if scale != "log":
+        setter("linear")
+        return
+    finite = [float(v) for v in values if v == v]
+    positive = [v for v in finite if v > 0]
+    if positive and any(v <= 0 for v in finite):
+        setter("symlog", linthresh=min(positive))
+    else:
+        setter("log")
+
+
+def curve_colours(methods, settings):
+    """Colours for the curves of one figure: methods[i] is curve i's method (or accountant,
+    series) name, settings[i] what else tells it from the others ("" for a bare method). A
+    method drawn once takes its COLOURS entry in every figure; a method drawn with several
+    settings takes its own colour for the first setting, then VARIANT_COLOURS per setting (the
+    same setting the same colour, e.g. Fig. 9's weight schemes for FTS-DE and DP-FTS-DE),
+    skipping the colours of the lone methods.
+    Returns (colours, linestyles): the methods of a multi-setting group are told apart by line
+    style (solid, dashed, dash-dot, dotted in order of appearance)."""
+    count = {}
+    for m in methods:
+        count[m] = count.get(m, 0) + 1
+    lone = {m for m in methods if count[m] == 1 and m in COLOURS}
+    taken = {COLOURS[m] for m in lone}
+    free = [c for c in VARIANT_COLOURS if c not in taken] or VARIANT_COLOURS
+    by_setting, grouped, used = {}, [], set()
+    colours, styles = [], []
+    for m, s in zip(methods, settings):
+        if m in lone:
+            colours.append(COLOURS[m])
+            styles.append("-")
+            continue
+        key = s or m
+        if key not in by_setting:
+            # The method's own colour for its first setting, then the free ones in order.
+            own = COLOURS.get(m)
+            rest = [c for c in free if c not in used] or free
+            by_setting[key] = own if own in free and own not in used else rest[0]
+            used.add(by_setting[key])
+        colours.append(by_setting[key])
+        if m not in grouped:
+            grouped.append(m)
+        styles.append(["-", "--", "-.", ":"][grouped.index(m) % 4])
+    return colours, styles
+
+
+def _overlap(a, b):
+    """The area two display boxes (x0, y0, x1, y1) share."""
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * \
+        max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def _obstacles(ax):
+    """Display boxes around everything drawn in the axes that a label must not cover: each
+    marker, and lines (axhline included) and error bars sampled every few pixels."""
+    import numpy as np
+    from matplotlib.collections import LineCollection
+    px = ax.figure.dpi / 72.0  # pixels per point
+    sampled = []  # (display xy array, half width in pixels)
+    boxes = []
+    for line in ax.get_lines():
+        xy = line.get_transform().transform(line.get_xydata())
+        xy = xy[np.isfinite(xy).all(axis=1)]
+        if line.get_linestyle() not in ("None", "", " "):
+            sampled.append((xy, (line.get_linewidth() / 2 + 0.5) * px))
+        if line.get_marker() not in (None, "None", "", " "):
+            h = (line.get_markersize() / 2 + 0.5) * px
+            boxes += [(x - h, y - h, x + h, y + h) for x, y in xy]
+    for coll in ax.collections:
+        if isinstance(coll, LineCollection):  # error bars
+            sampled += [(coll.get_transform().transform(seg), 1.0 * px)
+                        for seg in coll.get_segments()]
+    for xy, h in sampled:
+        for a, b in zip(xy[:-1], xy[1:]):
+            n = int(np.hypot(*(b - a)) // h) + 1
+            boxes += [(x - h, y - h, x + h, y + h)
+                      for x, y in (a + (b - a) * k / n for k in range(n + 1))]
+    return boxes
+
+
+# Where a point's label may go, in points from the point (and its alignment): right of it,
+# right-above, right-below, left, left-above, left-below, above, below, then further out.
+_CANDIDATES = [(sx * d, sy * d) for d in (6, 14, 24)
+               for sx, sy in ((1, 0), (1, 1), (1, -1), (-1, 0), (-1, 1), (-1, -1),
+                              (0, 1.4), (0, -1.4))]
+
+
+def _align(note, dx, dy):
+    note.set_position((dx, dy))
+    note.set_ha("left" if dx > 0 else "right" if dx < 0 else "center")
+    note.set_va("bottom" if dy > 0 else "top" if dy < 0 else "center")
+
+
+def place_labels(ax, labels):
+    """Point labels that overlap neither one another nor what is drawn (markers, lines, error
+    bars) and stay inside the axes: labels is [(text, (x, y), colour)] (colour optional: the
+    point's) in data coordinates, to be called once the axes' limits and scales are final.
+    Each label is tried at the offsets of _CANDIDATES and keeps the first free one, else the
+    one that overlaps least (a greedy placement, in the order given); a label moved beyond the
+    nearest ring gets a thin leader line to its point. Returns the annotations."""
+    figure = ax.figure
+    renderer = figure.canvas.get_renderer()
+    ax.get_xlim(), ax.get_ylim()  # applies pending autoscaling: transData is then final
+    obstacles = _obstacles(ax)
+    frame = ax.get_window_extent(renderer)
+    placed, notes = [], []
+    for text, xy, *colour in labels:
+        colour = colour[0] if colour else "black"
+        note = ax.annotate(text, xy, xytext=_CANDIDATES[0], textcoords="offset points",
+                           fontsize=7, color=colour)
+        notes.append(note)
+        best = None
+        for dx, dy in _CANDIDATES:
+            _align(note, dx, dy)
+            e = note.get_window_extent(renderer)
+            box = (e.x0, e.y0, e.x1, e.y1)
+            inside = _overlap(box, (frame.x0, frame.y0, frame.x1, frame.y1))
+            cost = 10 * ((e.x1 - e.x0) * (e.y1 - e.y0) - inside) + \
+                10 * sum(_overlap(box, o) for o in placed) + \
+                sum(_overlap(box, o) for o in obstacles)
+            if best is None or cost < best[0]:
+                best = (cost, dx, dy, box)
+            if cost == 0:
+                break
+        _, dx, dy, box = best
+        _align(note, dx, dy)
+        if max(abs(dx), abs(dy)) > _CANDIDATES[0][0]:
+            note.arrow_patch = None
+            note.remove()
+            note = ax.annotate(text, xy, xytext=(dx, dy), textcoords="offset points",
+                               fontsize=7, color=colour, ha=note.get_ha(), va=note.get_va(),
+                               arrowprops={"arrowstyle": "-", "color": colour, "lw": 0.6,
+                                           "shrinkA": 1, "shrinkB": 4})
+            notes[-1] = note
+        placed.append(box)
+    return notes
+
 
 # --------------------------------------------------------------------------------------------
 # Reading results (every file checked by fbosim_results: a ResultError names the bad file)
@@ -229,18 +420,20 @@ def y_label(kind, curves):
 
 
 def corner_note(ax, curves):
-    """The runs and (run, agent) pairs behind the means, in the lower left corner."""
+    """The runs and (run, agent) pairs behind the means (the footnote; none with
+    --no-footnote), in the right margin under the legend, where it hides no data."""
+    if not STYLE["footnote"]:
+        return
     runs = sorted({c.integer("runs") for c in curves})
     pairs = sorted({int(c.summary["n"].iloc[-1]) for c in curves if "n" in c.summary})
-    text = "runs: " + "/".join(map(str, runs)) if runs else ""
+    lines = ["runs: " + "/".join(map(str, runs))] if runs else []
     if pairs:
-        text += ("; " if text else "") + "means over " + "/".join(map(str, pairs)) + \
-            " (run, agent) pairs"
+        lines.append("means over " + "/".join(map(str, pairs)) + " (run, agent) pairs")
     # summary.csv's bands: over the runs' means unless a config asked for the pairs' version.
     over = {c.get("standard_error", "runs") for c in curves}
-    text += ("; " if text else "") + "bands: s.e. over " + \
-        "/".join("(run, agent) pairs" if o == "pairs" else "runs" for o in sorted(over))
-    ax.text(0.01, 0.01, text, transform=ax.transAxes, fontsize=7, color="0.35",
+    lines.append("bands: s.e. over " + "/".join("(run, agent) pairs" if o == "pairs" else "runs"
+                                                 for o in sorted(over)))
+    ax.text(1.01, 0.0, "\n".join(lines), transform=ax.transAxes, fontsize=7, color="0.35",
             ha="left", va="bottom")
 
 
@@ -252,24 +445,31 @@ def finish_axes(ax, legend=True):
 
 
 def draw_rounds(ax, curves, kind=None, labels=None, epsilon_round=-1, max_round=None,
-                log=False):
+                scale=None):
     """Utility against iterations, mean +- standard error (as summary.csv gives them), one line
-    and band per curve; integer iteration ticks. max_round: the iterations 0..max_round only;
-    log: a log-scale utility axis (the late iterations' small regrets)."""
+    and band per curve, coloured by curve_colours; integer iteration ticks. max_round: the
+    iterations 0..max_round only; scale: "log" or "linear" utility axis (default: log for
+    simple regret, which spans decades as the curves converge, linear for an error 1 - score;
+    --log/--linear win)."""
     kind = kind or kind_of(curves)
     if labels is None:
         show_eps = any(len({c.get(k) for c in curves if c.is_dp()}) > 1
                        for k in ("server.sampling_rate", "server.noise_multiplier"))
         labels = legend_labels(curves, epsilon_round if show_eps else -1)
-    for c, label in zip(curves, labels):
+    methods = [method_name(c) if c.config else c.name for c in curves]
+    colours, styles = curve_colours(methods, [label[len(m):] if label.startswith(m) else label
+                                              for m, label in zip(methods, labels)])
+    drawn = []
+    for c, label, colour, style in zip(curves, labels, colours, styles):
         x, mean, se = c.y(kind)
         if max_round is not None:
             keep = x <= max_round
             x, mean, se = x[keep], mean[keep], se[keep]
-        (line,) = ax.plot(x, mean, label=label, linewidth=1.5)
+        (line,) = ax.plot(x, mean, label=label, linewidth=1.5, color=colour, linestyle=style)
         ax.fill_between(x, mean - se, mean + se, color=line.get_color(), alpha=0.2, linewidth=0)
-    if log:
-        ax.set_yscale("log")
+        drawn.extend(mean)
+    apply_scale(ax, utility_scale(scale or ("log" if kind == "regret" else "linear")),
+                values=drawn)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("iteration (0 = the initial queries)")
     ax.set_ylabel(y_label(kind, curves))
@@ -300,7 +500,7 @@ def _bars(se):
     return se if any(v == v for v in se) else None
 
 
-def draw_vs_epsilon(ax, curves, series_key=None, accountant=None, labels=None):
+def draw_vs_epsilon(ax, curves, series_key=None, accountant=None, labels=None, scale=None):
     """Final utility (+- s.e.) against the final epsilon, one point per curve; with series_key
     the points sharing its value are joined (e.g. one line per q along z). Every curve must be
     private (a non-private one has no privacy loss to draw against: ResultError naming it) and
@@ -317,7 +517,10 @@ def draw_vs_epsilon(ax, curves, series_key=None, accountant=None, labels=None):
     groups = {}
     for c in curves:
         groups.setdefault(c.get(series_key) if series_key else None, []).append(c)
-    for value, members in groups.items():
+    colours, _ = curve_colours([series_key or "runs"] * len(groups),
+                               [repr(v) for v in groups])
+    notes, drawn = [], []
+    for (value, members), colour in zip(groups.items(), colours):
         pts = sorted(((float(c.summary[epsilon_column(c, accountant)].iloc[-1]), c)
                       for c in members), key=lambda p: p[0])
         xs = [x for x, _ in pts]
@@ -328,12 +531,16 @@ def draw_vs_epsilon(ax, curves, series_key=None, accountant=None, labels=None):
             if series_key and number else \
             (f"{series_key} = {value}" if series_key else "runs")
         ax.errorbar(xs, ys, yerr=_bars(se), fmt="o-" if series_key else "o", capsize=3,
-                    label=label)
+                    label=label, color=colour)
+        drawn.extend(ys)
         # Each point names the other settings that vary (e.g. z along a q series).
         for (x, c), y in zip(pts, ys):
             text = ", ".join(_describe_short(k, c.get(k)) for k in others)
             if text:
-                ax.annotate(text, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
+                notes.append((text, (x, y), colour))
+    apply_scale(ax, utility_scale(scale or ("log" if kind == "regret" else "linear")),
+                values=drawn)
+    place_labels(ax, notes)  # after the scale: the placement is measured on the canvas
     acc = accountant or curves[0].get("server.accountant", "moments")
     ax.set_xlabel(f"privacy loss epsilon after the last iteration ({acc} accountant)")
     ax.set_ylabel(y_label(kind, curves))
@@ -346,15 +553,16 @@ def _describe_short(key, value):
 
 
 def figure_outputs(figure, stem, **savefig):
-    """[(stem.png, write), (stem.pdf, write)] for fbosim_results.write_all."""
+    """[(stem.<format>, write)] for every format of STYLE (--format; default png and pdf, the
+    PDF a vector drawing) for fbosim_results.write_all."""
     def writer(ext):
         return lambda temp: figure.savefig(temp, format=ext, **savefig)
-    return [(f"{stem}.{ext}", writer(ext)) for ext in ("png", "pdf")]
+    return [(f"{stem}.{ext}", writer(ext)) for ext in STYLE["formats"]]
 
 
 def save_all(figures, **savefig):
-    """figures: [(figure, stem)]; every stem.png and stem.pdf written under temporary names and
-    renamed once all are complete (nothing is left when one fails); the figures are closed."""
+    """figures: [(figure, stem)]; every stem.<format> written under temporary names and renamed
+    once all are complete (nothing is left when one fails); the figures are closed."""
     savefig = {"dpi": 150, "bbox_inches": "tight", **savefig}
     try:
         outputs = []
@@ -368,6 +576,6 @@ def save_all(figures, **savefig):
 
 
 def save(figure, stem):
-    """stem.png and stem.pdf (as save_all); returns the PNG's path."""
+    """stem.<format> for each format (as save_all); returns the first one's path."""
     save_all([(figure, stem)])
-    return f"{stem}.png"
+    return f"{stem}.{STYLE['formats'][0]}"

@@ -6,11 +6,16 @@ their "Federated Bayesian Optimization via Thompson Sampling" (NeurIPS 2020; ids
 config.resolved.yaml, and for FTS's Fig. 3a trace.csv and timing.csv).
 
     tools/plot_figures.py [--results DIR] [--out DIR] [--only fig2a,fig3,...] [--list]
+                          [--log | --linear] [--bare | --no-title --no-footnote]
+                          [--format png,pdf,svg] [--rounds T]
     tools/plot_figures.py --self-test
 
 --results defaults to results/, --out to <results>/figures/; each figure is <id>.png and
-<id>.pdf. --only takes ids or prefixes (fig3 = fig3a-f, fig7 = fig7a,b); --list prints the
-result names each figure reads; --self-test draws known data and checks what was drawn.
+<id>.pdf (--format). Simple regret is drawn on a log axis, errors on a linear one, FTS Fig.
+2a's message length on a log axis (--log / --linear set the utility axis of every figure);
+--bare drops titles and footnotes; colours and label placement: docs/FIGURES.md. --only takes
+ids or prefixes (fig3 = fig3a-f, fig7 = fig7a,b); --list prints the result names each figure
+reads; --self-test draws known data and checks what was drawn.
 
 Every curve is mean +- standard error over runs, as summary.csv gives it (the runs are the
 independent replications; a run's agents share its function). The paper's "All error bars
@@ -38,6 +43,8 @@ shebang: /usr/bin/python3, where Debian's packages live).
 """
 
 import argparse
+import contextlib
+import io
 import math
 import os
 import shutil
@@ -55,8 +62,10 @@ except ImportError as missing:  # e.g. a pyenv or venv python3 without Debian's 
              "(tools/setup.sh does) and run it with /usr/bin/python3")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fbosim_plots import (SYMBOLS, Curve, draw_rounds, finish_axes, legend_labels,  # noqa: E402
-                          method_name, plt, pd, read_resolved, save_all)
+from fbosim_plots import (COLOURS, STYLE, SYMBOLS, Curve, add_style_arguments,  # noqa: E402
+                          apply_scale, curve_colours, draw_rounds, finish_axes, legend_labels,
+                          method_name, place_labels, plt, pd, read_resolved, save_all,
+                          set_style, set_title, utility_scale)
 from fbosim_results import ResultError, Table  # noqa: E402
 
 # --------------------------------------------------------------------------------------------
@@ -197,23 +206,30 @@ def draw_message(ax, fig, curves_by_name):
     """FTS Fig. 2a: best error after the last iteration (y, +- se) against the floats each
     source sends (x, log scale), one series per method over M; TS and the corrected variants
     as reference lines / points."""
+    notes, drawn = [], []
     for method, names in fig["series"].items():
         pts = [curves_by_name[n] for n in names]
         xs = [c.message_floats() for c in pts]
         ys, se = zip(*(final_error(c) for c in pts))
-        ax.errorbar(xs, ys, yerr=error_bars(se), fmt="o-", capsize=3, label=method)
-        for c, x, y in zip(pts, xs, ys):
-            ax.annotate(f"M={c.integer('rff.features', lo=1)}", (x, y), textcoords="offset points",
-                        xytext=(4, 4), fontsize=7)
+        ax.errorbar(xs, ys, yerr=error_bars(se), fmt="o-", capsize=3, label=method,
+                    color=COLOURS[method])
+        drawn += ys
+        notes += [(f"M={c.integer('rff.features', lo=1)}", (x, y), COLOURS[method])
+                  for c, x, y in zip(pts, xs, ys)]
     for n in fig["baselines"]:
         c = curves_by_name[n]
         y, se = final_error(c)
+        drawn.append(y)
         if method_name(c) == "TS":
-            ax.axhline(y, linestyle="--", color="0.3", label="TS (no communication)")
+            ax.axhline(y, linestyle="--", color=COLOURS["TS"], label="TS (no communication)")
         else:
             ax.errorbar([c.message_floats()], [y], yerr=error_bars([se]), fmt="s", capsize=3,
+                        mfc="white", color=COLOURS[method_name(c)],
                         label=method_name(c) + f" (M = {c.integer('rff.features', lo=1)})")
+    # The paper's log message axis ([CODE-FTS], FTS Fig. 2); a linear error axis.
     ax.set_xscale("log")
+    apply_scale(ax, utility_scale("linear"), values=drawn)
+    place_labels(ax, notes)
     ax.set_xlabel("floats sent by each source agent (log scale)")
     ax.set_ylabel("best validation error (1 - AUC) after the last iteration")
 
@@ -246,10 +262,14 @@ def time_curve(c):
 
 
 def draw_time(ax, fig, curves):
+    drawn = []
     for c in curves:
         x, y, n = time_curve(c)
-        ax.plot(x, y, label=f"{method_name(c)} ({n} runs)", linewidth=1.5)
+        ax.plot(x, y, label=f"{method_name(c)} ({n} runs)", linewidth=1.5,
+                color=COLOURS[method_name(c)])
+        drawn.extend(y)
     ax.set_xscale("log")
+    apply_scale(ax, utility_scale("linear"), values=drawn)
     ax.set_xlabel("run time (seconds, log scale; the sources' histories excluded)")
     ax.set_ylabel("best validation error (1 - AUC)")
 
@@ -260,9 +280,10 @@ def missing_names(fig, results):
             if not all(os.path.exists(os.path.join(results, n, f)) for f in files)]
 
 
-# The view of the utility-against-iterations figures (--rounds, --log): the synthetic figures
-# show the paper's T = 40 iterations by default.
-VIEW = {"rounds": 40, "log": False}
+# The view of the utility-against-iterations figures (--rounds): the synthetic figures show the
+# paper's T = 40 iterations by default. Their utility axis: fbosim_plots.draw_rounds (log for
+# simple regret, linear for an error; --log/--linear).
+VIEW = {"rounds": 40}
 
 
 def draw_curves(ax, fig, curves):
@@ -274,14 +295,14 @@ def draw_curves(ax, fig, curves):
         labels = [b + (f", clipped {c.clipped_percent():.1f}%" if c.clipped_percent() is not None
                        else "") for b, c in zip(base, curves)]
     draw_rounds(ax, curves, fig["kind"], labels=labels, epsilon_round=fig["epsilon_round"],
-                max_round=VIEW["rounds"] if synthetic else None, log=VIEW["log"])
+                max_round=VIEW["rounds"] if synthetic else None)
 
 
 def draw_privacy(ax, fig, curves_by_name):
     """Fig. 3a-c / 11: epsilon after the last iteration (x) vs final best validation error (y),
     one point per (q, z) with its standard error; non-private baselines as horizontal lines."""
-    colors = {"z sweep (q = 0.35)": "tab:green", "q sweep (z = 1)": "tab:red"}
     acc = None
+    notes, drawn = [], []
     in_both = set.intersection(*(set(names) for names in fig["series"].values()))
     annotated = set()
     for series, names in fig["series"].items():
@@ -293,8 +314,10 @@ def draw_privacy(ax, fig, curves_by_name):
         xs = [c.final_epsilon() for c in pts]
         mean = [float(c.y("error")[1][-1]) for c in pts]
         se = error_bars(float(c.y("error")[2][-1]) for c in pts)
-        ax.errorbar(xs, mean, yerr=se, fmt="o", color=colors.get(series), capsize=3,
-                    label=series)
+        # The paper's green z dots and red q dots (Sec. 5.2), in the colour-blind-safe palette.
+        colour = COLOURS[series.split(" (")[0]]
+        ax.errorbar(xs, mean, yerr=se, fmt="o", color=colour, capsize=3, label=series)
+        drawn += mean
         z_sweep = series.startswith("z")
         for n, c, x, y in zip(names, pts, xs, mean):
             q, z = c.get("server.sampling_rate"), c.get("server.noise_multiplier")
@@ -302,14 +325,18 @@ def draw_privacy(ax, fig, curves_by_name):
                 continue
             annotated.add(n)
             text = f"q={q:g}, z={z:g}" if n in in_both else (f"z={z:g}" if z_sweep else f"q={q:g}")
-            # z-sweep labels above their point, q-sweep labels below, so that they do not collide.
-            ax.annotate(text, (x, y), textcoords="offset points", fontsize=7,
-                        xytext=(4, 5) if z_sweep else (4, -11))
+            notes.append((text, (x, y), "black" if n in in_both else colour))
         acc = acc or pts[0].get("server.accountant")
     base = [curves_by_name[n] for n in fig["baselines"]]
-    for c, label, style in zip(base, legend_labels(base), ("--", "-.", ":")):
+    colours, _ = curve_colours([method_name(c) for c in base], [""] * len(base))
+    for c, label, style, colour in zip(base, legend_labels(base), ("--", "-.", ":"), colours):
         y = 1.0 - float(c.summary["mean_best_f"].iloc[-1])
-        ax.axhline(y, linestyle=style, color="0.3", label=label)
+        ax.axhline(y, linestyle=style, color=colour, label=label)
+        drawn.append(y)
+    apply_scale(ax, utility_scale("linear"), values=drawn)
+    # Each point's q or z, placed where it overlaps no other label and no point (the paper's
+    # z = 2 and z = 4 points lie close: fixed offsets wrote "z=4z=2").
+    place_labels(ax, notes)
     ax.set_xlabel(f"privacy loss epsilon after the last iteration ({acc or 'moments'} accountant)")
     ax.set_ylabel("best validation error after the last iteration")
 
@@ -335,7 +362,7 @@ def draw_figure(fig_id, results):
     except BaseException:
         plt.close(figure)
         raise
-    ax.set_title(fig["title"], fontsize=10)
+    set_title(ax, fig["title"])
     finish_axes(ax)
     return figure
 
@@ -572,7 +599,140 @@ def self_test():
         _check(plot_all(root, out, ["fig2a", "fig4"]) == (1, 0), "fig2a drawn, fig4 missing")
         _check(all(os.path.getsize(os.path.join(out, f"fig2a.{e}")) > 0 for e in ("png", "pdf")),
                "fig2a files written")
+        style_self_test(root, out)
     print("plot_figures: self-test passed")
+
+
+def _boxes_overlap(a, b):
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+
+
+def style_self_test(root, out):
+    """Issue 28 sec. 5 on the self-test's results in root (fig2a, fig2c, fig3a, fts_fig2a):
+    the paper scales and --log/--linear, --bare, vector PDF, --format, one colour per named
+    curve across figures, and point labels that do not overlap where fixed offsets did."""
+    saved = dict(STYLE)
+    try:
+        # Scales: simple regret on a log axis, errors and epsilon linear, FTS Fig. 2a's
+        # message length on a log axis; --linear / --log switch the utility axis only.
+        scales = {}
+        for fig_id in ("fig2c", "fig3a", "fts_fig2a"):
+            figure = draw_figure(fig_id, root)
+            ax = figure.axes[0]
+            scales[fig_id] = (ax.get_xscale(), ax.get_yscale())
+            plt.close(figure)
+        _check(scales == {"fig2c": ("linear", "log"), "fig3a": ("linear", "linear"),
+                          "fts_fig2a": ("log", "linear")}, f"default scales {scales}")
+        for scale in ("linear", "log"):
+            STYLE["scale"] = scale
+            for fig_id in ("fig2c", "fig3a", "fts_fig2a"):
+                figure = draw_figure(fig_id, root)
+                _check(figure.axes[0].get_yscale() == scale and
+                       figure.axes[0].get_xscale() == scales[fig_id][0],
+                       f"--{scale}: {fig_id} utility axis {figure.axes[0].get_yscale()}")
+                plt.close(figure)
+        STYLE["scale"] = None
+
+        # Title and footnote by default; --bare leaves no text but the axes' own (labels,
+        # ticks, legend).
+        figure = draw_figure("fig2c", root)
+        ax = figure.axes[0]
+        _check(ax.get_title() == FIGURES["fig2c"]["title"] and
+               any("runs: 2" in t.get_text() for t in ax.texts), "title and footnote drawn")
+        plt.close(figure)
+        parser = argparse.ArgumentParser()
+        add_style_arguments(parser)
+        set_style(parser, parser.parse_args(["--bare"]))
+        for fig_id in ("fig2c", "fig3a", "fts_fig2a"):
+            figure = draw_figure(fig_id, root)
+            ax = figure.axes[0]
+            notes = {t.get_text() for t in ax.texts}
+            _check(ax.get_title() == "" and figure._suptitle is None and
+                   not any("runs:" in n or "bands:" in n for n in notes),
+                   f"--bare: {fig_id} has title {ax.get_title()!r} / notes {notes}")
+            plt.close(figure)
+        set_style(parser, parser.parse_args(["--no-footnote"]))
+        figure = draw_figure("fig2c", root)
+        _check(figure.axes[0].get_title() and not figure.axes[0].texts, "--no-footnote")
+        plt.close(figure)
+        for bad in ("jpeg", "png,", ""):
+            try:
+                with contextlib.redirect_stderr(io.StringIO()):  # argparse's usage message
+                    set_style(parser, parser.parse_args(["--format", bad]))
+                _check(bad == "png,", f"--format {bad!r} accepted")
+            except SystemExit as e:
+                _check(e.code == 2 and bad != "png,", f"--format {bad!r}: exit {e.code}")
+
+        # Vector PDF (no raster image inside) and PNG by default; --format svg: SVG only.
+        set_style(parser, parser.parse_args([]))
+        pdf = open(os.path.join(out, "fig2a.pdf"), "rb").read()
+        _check(pdf.startswith(b"%PDF-") and b"/Subtype /Image" not in pdf,
+               "fig2a.pdf is a vector PDF")
+        png = open(os.path.join(out, "fig2a.png"), "rb").read(8)
+        _check(png == b"\x89PNG\r\n\x1a\n", "fig2a.png is a PNG")
+        svg_out = os.path.join(root, "svg")
+        set_style(parser, parser.parse_args(["--format", "svg"]))
+        plot_all(root, svg_out, ["fig2a"])
+        _check(sorted(os.listdir(svg_out)) == ["fig2a.svg"], f"--format svg: {os.listdir(svg_out)}")
+        set_style(parser, parser.parse_args([]))
+
+        # One colour per named curve: TS and FTS are the same in Fig. 2a (lines), Fig. 3a
+        # (baselines) and FTS Fig. 2a (TS line); FTS-DE (P = 4) alone in Fig. 3a takes FTS-DE's.
+        colours = {}
+        for fig_id in ("fig2a", "fig3a", "fts_fig2a"):
+            figure = draw_figure(fig_id, root)
+            for line in figure.axes[0].get_lines():
+                name = line.get_label().split(" (")[0]
+                if name in ("TS", "FTS", "FTS-DE") and not line.get_label().startswith("_"):
+                    colours.setdefault(name, {})[fig_id] = matplotlib.colors.to_hex(
+                        line.get_color())
+            plt.close(figure)
+        _check(set(colours["TS"].values()) == {COLOURS["TS"].lower()} and
+               len(colours["TS"]) == 3, f"TS colours {colours['TS']}")
+        _check(set(colours["FTS"].values()) == {COLOURS["FTS"].lower()} and
+               len(colours["FTS"]) == 2, f"FTS colours {colours['FTS']}")
+        _check(colours["FTS-DE"]["fig3a"] == COLOURS["FTS-DE"].lower(), "FTS-DE colour")
+
+        # Labels: Fig. 3b with its z = 2, 3, 4 points and q = 0.1 within a few points of one
+        # another (as the paper's landmine points are): every label's box is clear of every
+        # other and inside the axes, although fixed offsets make them collide.
+        close = {(0.35, 1): (9.0, 0.20), (0.35, 1.6): (4.0, 0.21), (0.35, 2): (2.10, 0.2150),
+                 (0.35, 3): (1.95, 0.2155), (0.35, 4): (2.00, 0.2145),
+                 (0.1, 1): (2.05, 0.2152), (0.15, 1): (3.0, 0.212), (0.2, 1): (4.5, 0.209),
+                 (0.25, 1): (6.0, 0.205)}
+        for (q, z), (eps, err) in close.items():
+            name = grid_name("fig3_activity", q, z)
+            _write_result(root, name, [(0, None, None, 0.5, 0.1, 0.0, 30),
+                                       (60, None, None, 1 - err, 0.001, eps, 30)],
+                          _config(name, p=4, q=q, z=z, s=22), delta=0.01)
+        for name, alg, p in (("activity_ts", "ts", 1), ("activity_fts", "fts", 1),
+                             ("activity_fts_de", "fts_de", 4)):
+            _write_result(root, name, [(60, None, None, 0.75, 0.002, 0.0, 30)],
+                          _config(name, alg, p, dp=False))
+        figure = draw_figure("fig3b", root)
+        ax = figure.axes[0]
+        renderer = figure.canvas.get_renderer()
+        notes = [t for t in ax.texts if t.get_text().startswith(("q=", "z="))]
+        _check(len(notes) == 9, f"fig3b: {len(notes)} point labels, want 9")
+        boxes = [t.get_window_extent(renderer) for t in notes]
+        frame = ax.get_window_extent(renderer)
+        for i, a in enumerate(boxes):
+            _check(frame.x0 <= a.x0 and a.x1 <= frame.x1 and frame.y0 <= a.y0 and
+                   a.y1 <= frame.y1, f"fig3b: label {notes[i].get_text()} leaves the axes")
+            for j in range(i):
+                _check(not _boxes_overlap(a, boxes[j]), f"fig3b: labels "
+                       f"{notes[i].get_text()} and {notes[j].get_text()} overlap")
+        # The same labels at the old fixed offsets (z above, q below, 4 points right) collide.
+        old = [ax.annotate(t.get_text(), t.xy, textcoords="offset points", fontsize=7,
+                           xytext=(4, 5) if t.get_text().startswith("z") else (4, -11))
+               for t in notes]
+        old_boxes = [t.get_window_extent(renderer) for t in old]
+        _check(any(_boxes_overlap(a, b) for i, a in enumerate(old_boxes)
+                   for b in old_boxes[:i]), "fig3b: the test case does not collide")
+        plt.close(figure)
+    finally:
+        STYLE.clear()
+        STYLE.update(saved)
 
 
 def main():
@@ -584,7 +744,7 @@ def main():
     p.add_argument("--list", action="store_true", help="print each figure's result names")
     p.add_argument("--rounds", type=int, default=40,
                    help="iterations shown by the synthetic figures (default: the paper's 40)")
-    p.add_argument("--log", action="store_true", help="log-scale utility axis (late iterations)")
+    add_style_arguments(p)
     p.add_argument("--self-test", action="store_true", help="check the drawing on known data")
     a = p.parse_args()
     if a.self_test:
@@ -592,7 +752,8 @@ def main():
         return 0
     if a.rounds < 0:
         p.error(f"--rounds must be >= 0, got {a.rounds}")
-    VIEW.update(rounds=a.rounds, log=a.log)
+    VIEW.update(rounds=a.rounds)
+    set_style(p, a)
     try:
         ids = select(a.only)
     except ValueError as e:

@@ -36,7 +36,7 @@ import tempfile
 
 # matplotlib, pandas and fbosim_results are imported by load_plotting(), after the privacy
 # processes were started, so that the imports (about 0.6 s) overlap their work.
-plt = pd = results_io = None
+plt = pd = results_io = plots = None
 
 
 class ToolError(Exception):
@@ -45,19 +45,20 @@ class ToolError(Exception):
 
 def load_plotting(results=True):
     """matplotlib, pandas and fbosim_results (the checked readers, the atomic writer)."""
-    global plt, pd, results_io
+    global plt, pd, results_io, plots
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as pyplot
     plt = pyplot
     import pandas
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import fbosim_plots
     import fbosim_results
-    pd, results_io = pandas, fbosim_results
+    pd, results_io, plots = pandas, fbosim_results, fbosim_plots
 
 ACCOUNTANTS = ["moments", "rdp", "pld", "gdp"]
-STYLE = {"moments": ("tab:red", "-"), "rdp": ("tab:blue", "--"), "pld": ("tab:green", "-"),
-         "gdp": ("tab:gray", ":")}
+# Line styles per accountant; the colours are fbosim_plots.COLOURS' (one mapping for every tool).
+LINESTYLE = {"moments": "-", "rdp": "--", "pld": "-", "gdp": ":"}
 LABEL = {"moments": "moments (paper)", "rdp": "RDP (improved conversion)",
          "pld": "PLD (upper bound)", "gdp": "GDP (CLT approximation)"}
 SETTINGS = [("synthetic", 200, 0.25, 1.0), ("landmine", 29, 0.35, 1.0)]
@@ -120,17 +121,17 @@ def write_pending():
     complete (nothing is left if one fails); the figures are closed."""
     outputs = []
     for fig, out_dir, name in PENDING:
-        for ext in ("png", "pdf"):
+        for ext in plots.STYLE["formats"]:
             outputs.append((os.path.join(out_dir, f"{name}.{ext}"),
-                            lambda temp, fig=fig, ext=ext: fig.savefig(temp, format=ext,
-                                                                       dpi=120)))
+                            lambda temp, fig=fig, ext=ext: fig.savefig(
+                                temp, format=ext, dpi=120, bbox_inches="tight")))
     written = [(out_dir, name) for _, out_dir, name in PENDING]
     try:
         results_io.write_all(outputs)
     finally:
         drop_pending()
     for out_dir, name in written:
-        print(f"wrote {out_dir}/{name}.png and .pdf")
+        print(f"wrote {out_dir}/{name}." + " and .".join(plots.STYLE["formats"]))
 
 
 def drop_pending():
@@ -154,10 +155,10 @@ def privacy_vs_rounds(started, out_dir):
     curves = finish_all(started)
     for ax, (name, n, q, z) in zip(axes, SETTINGS):
         for acc in ACCOUNTANTS:
-            colour, ls = STYLE[acc]
             ts, eps = zip(*curves[(name, acc)])
-            ax.plot(ts, eps, color=colour, linestyle=ls, label=LABEL[acc])
-        ax.set_title(f"{name}: N = {n}, q = {q}, z = {z}\ndelta = N^-1.1", fontsize=10)
+            ax.plot(ts, eps, color=plots.COLOURS[acc], linestyle=LINESTYLE[acc],
+                    label=LABEL[acc])
+        plots.set_title(ax, f"{name}: N = {n}, q = {q}, z = {z}\ndelta = N^-1.1")
         ax.set_xlabel("rounds T")
         ax.set_ylabel("epsilon")
         ax.grid(alpha=0.3)
@@ -231,24 +232,29 @@ def fig3a_tight(compute, results, out_dir):
     fig, ax = plt.subplots(figsize=(5, 3.8))
     for acc, marker in (("moments", "o"), ("pld", "s")):
         d = df[df.accountant == acc].sort_values("epsilon")
-        ax.errorbar(d.epsilon, d.error, yerr=d.se, fmt=marker, color=STYLE[acc][0],
+        ax.errorbar(d.epsilon, d.error, yerr=d.se, fmt=marker, color=plots.COLOURS[acc],
                     label=LABEL[acc], capsize=2)
-    # The non-private baselines as horizontal lines, as in the paper.
-    for name, colour in (("landmine_ts", "black"), ("landmine_fts", "tab:purple"),
-                         ("landmine_fts_de", "tab:orange")):
+    # The non-private baselines as horizontal lines, as in the paper, in their methods' colours.
+    # (Line styles as in plot_figures.py's Fig. 3a.)
+    for name, colour, style in (("landmine_ts", plots.COLOURS["TS"], "--"),
+                                ("landmine_fts", plots.COLOURS["FTS"], "-."),
+                                ("landmine_fts_de", plots.COLOURS["FTS-DE"], ":")):
         path = os.path.join(results, name, "summary.csv")
         if os.path.exists(path):
             config_path = os.path.join(results, name, "config.resolved.yaml")
             summary = results_io.read_summary(path, results_io.read_config(config_path),
                                               config_path)
             ax.axhline(1 - summary.iloc[-1]["mean_best_f"], color=colour,
-                       linestyle="--", linewidth=1, label=name.replace("landmine_", "").upper())
+                       linestyle=style, linewidth=1,
+                       label={"ts": "TS", "fts": "FTS", "fts_de": "FTS-DE"}[
+                           name.replace("landmine_", "")])
     after = f"{rounds.pop()} rounds" if len(rounds) == 1 else "the last round"
     ax.set_xlabel(f"privacy loss epsilon after {after} (as recorded)")
     ax.set_ylabel("best validation error (1 - AUC)")
-    ax.set_title("Fig. 3a (landmine) with the tight epsilon")
+    plots.apply_scale(ax, plots.utility_scale("linear"), values=df.error)
+    plots.set_title(ax, "Fig. 3a (landmine) with the tight epsilon")
     ax.grid(alpha=0.3)
-    ax.legend()
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     save(fig, out_dir, "fig3a_tight")
     return df
 
@@ -291,6 +297,20 @@ def self_test():
                 fh.write(f"rounds: 7\nagents:\n  count: 13\nserver:\n  sampling_rate: {q}\n"
                          f"  noise_multiplier: {z}\n  delta: 0.01\n  accountant: moments\n")
         df = fig3a_tight(compute, root, os.path.join(root, "figures"))
+        # Issue 28 sec. 5: each accountant in its one colour (fbosim_plots.COLOURS), a title
+        # unless --no-title / --bare.
+        ax = PENDING[0][0].axes[0]
+        import matplotlib.colors as mc
+        colours = {c.get_label(): mc.to_hex(c.lines[0].get_color()) for c in ax.containers}
+        style_ok = colours == {LABEL[a]: plots.COLOURS[a].lower() for a in ("moments", "pld")}
+        style_ok = style_ok and ax.get_title() != ""
+        plots.STYLE["title"] = False
+        fig3a_tight(compute, root, os.path.join(root, "bare"))
+        style_ok = style_ok and PENDING[1][0].axes[0].get_title() == ""
+        plots.STYLE["title"] = True
+        calls.clear()
+        drop_pending()
+        df = fig3a_tight(compute, root, os.path.join(root, "figures"))
         write_pending()
         ok = df is not None and os.path.exists(os.path.join(root, "figures", "fig3a_tight.png"))
         got = {(r.accountant, r.q): r.epsilon for r in df.itertuples()} if ok else {}
@@ -301,7 +321,9 @@ def self_test():
         ok = ok and len(calls) == 1 and calls[0][0] == "pld"
         ok = ok and calls[0][1] == {"q": 0.1, "z": 1, "rounds": 7, "delta": 0.01, "agents": 13,
                                     "sampling": "poisson"}
-    print("plot_privacy self-test: " + ("ok" if ok else f"FAILED: {got}, {calls}"))
+    ok = ok and style_ok
+    print("plot_privacy self-test: " + ("ok" if ok else f"FAILED: {got}, {calls}, "
+                                        f"colours and title {'ok' if style_ok else 'wrong'}"))
     return 0 if ok else 1
 
 
@@ -328,7 +350,11 @@ def main():
                    help="rounds of the privacy_vs_rounds panel (the paper's settings)")
     p.add_argument("--binary", default=os.environ.get("FBOSIM_BIN", "build/fbosim"))
     p.add_argument("--self-test", action="store_true")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import fbosim_style  # no matplotlib: the import still overlaps the privacy processes
+    fbosim_style.add_style_arguments(p)
     a = p.parse_args()
+    fbosim_style.set_style(p, a)
     if a.self_test:
         load_plotting()
         sys.exit(self_test())

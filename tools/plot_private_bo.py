@@ -31,13 +31,11 @@ import os
 import sys
 import tempfile
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
+import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fbosim_plots import (COLOURS, STYLE, VARIANT_COLOURS, add_style_arguments,  # noqa: E402
+                          apply_scale, plt, set_style, set_title, utility_scale)
 from fbosim_results import (ResultError, Table, inside, read_config,  # noqa: E402
                             read_summary, text_writer, write_all)
 
@@ -103,7 +101,7 @@ def save(fig, out, stem):
     FIGURES.append(fig)
     def writer(ext):
         return lambda temp: fig.savefig(temp, format=ext, bbox_inches="tight")
-    return [(os.path.join(out, f"{stem}.{ext}"), writer(ext)) for ext in ("png", "pdf")]
+    return [(os.path.join(out, f"{stem}.{ext}"), writer(ext)) for ext in STYLE["formats"]]
 
 
 FIGURES = []  # the figures made by the products of one draw()
@@ -122,7 +120,7 @@ def po_fig2a(results, out):
         if s is None:
             continue
         s = s.sort_values("curator.epsilon")
-        color = f"C{k}"
+        color = VARIANT_COLOURS[k]
         ax.errorbar(s["curator.epsilon"], s["mean_regret"], yerr=s["se_regret"], marker="o",
                     capsize=3, color=color, label=f"PO-GP-UCB, {label}")
         b = final_regret(results, base)
@@ -136,13 +134,17 @@ def po_fig2a(results, out):
         return None
     ax.axvline(omega(1, 1e-5, 10) / SIGMA_MIN, color="grey", ls=":", lw=1)
     ax.set_xscale("log")
-    # Regrets span 1e-3 (l = 6.25) to 1 (l = 1.25), and GP-UCB's is often exactly 0.
-    ax.set_yscale("symlog", linthresh=1e-3)
-    ax.set_ylim(0, 3)
+    # Regrets span 1e-3 (l = 6.25) to 1 (l = 1.25), and GP-UCB's is often exactly 0: symlog
+    # by default; --linear draws a linear axis, --log the same symlog (a log axis hides 0).
+    if utility_scale("log") == "log":
+        ax.set_yscale("symlog", linthresh=1e-3)
+        ax.set_ylim(0, 3)
+    else:
+        apply_scale(ax, "linear")
     ax.set_xlabel("epsilon (delta = 1e-5, r = 10); dotted: omega = sigma_min")
     ax.set_ylabel("simple regret after T = 50")
-    ax.set_title("PO-GP-UCB, synthetic GP data (Fig. 2a)")
-    ax.legend(fontsize=7)
+    set_title(ax, "PO-GP-UCB, synthetic GP data (Fig. 2a)")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     return save(fig, out, "po_fig2a")
 
 
@@ -259,10 +261,11 @@ def dpbo_landmine(results, out):
         if rows is None:
             continue
         s = summarise(rows, mech, value_mech)
-        a.errorbar(s["epsilon"], s["f"], yerr=s["f_se"], marker="o", capsize=3, color=f"C{k}",
-                   label=label)
+        a.errorbar(s["epsilon"], s["f"], yerr=s["f_se"], marker="o", capsize=3,
+                   color=VARIANT_COLOURS[k], label=label)
         if s["value_error"].notna().any():
-            b.plot(s["epsilon"], s["value_error"], marker="o", color=f"C{k}", label=label)
+            b.plot(s["epsilon"], s["value_error"], marker="o", color=VARIANT_COLOURS[k],
+                   label=label)
         reference = s["reference_f"].mean()
         lines.append(f"\n{label} ({name})\n")
         lines.append("| epsilon | sensitivity | AUC of the released C, gamma | |released - best| "
@@ -277,7 +280,7 @@ def dpbo_landmine(results, out):
               file=sys.stderr)
         plt.close(fig)
         return None
-    a.axhline(reference, color="k", ls="--", lw=1, label="non-private: argmax of mu_T")
+    a.axhline(reference, color=COLOURS["TS"], ls="--", lw=1, label="non-private: argmax of mu_T")
     lines.append(f"\nnon-private reference (argmax mu_T): AUC {reference:.3f}\n")
     for ax in (a, b):
         ax.set_xscale("log")
@@ -285,8 +288,8 @@ def dpbo_landmine(results, out):
     b.set_yscale("log")
     a.set_ylabel("validation AUC of the released hyperparameter")
     b.set_ylabel("|released best AUC - max_t y_t|")
-    a.set_title("(a) released hyperparameter")
-    b.set_title("(b) released best validation score")
+    set_title(a, "(a) released hyperparameter")
+    set_title(b, "(b) released best validation score")
     a.legend(fontsize=7)
     b.legend(fontsize=7)
     return save(fig, out, "dpbo_landmine") + [
@@ -305,9 +308,9 @@ def dpbo_synthetic(results, out):
         if rows is None:
             continue
         s = summarise(rows, mech)
-        ax.plot(s["epsilon"], s["regret"], marker="o", color=f"C{k}", label=label)
+        ax.plot(s["epsilon"], s["regret"], marker="o", color=VARIANT_COLOURS[k], label=label)
         ref = rows[(rows["quantity"] == "hyperparameter") & (rows["mechanism"] == "none")]
-        ax.axhline(ref["regret"].mean(), color="k", ls="--", lw=1)
+        ax.axhline(ref["regret"].mean(), color=COLOURS["TS"], ls="--", lw=1)
         drawn = True
     if not drawn:
         print("plot_private_bo: skipped dpbo_synthetic: no results/dpbo_synthetic*_sweep",
@@ -317,7 +320,7 @@ def dpbo_synthetic(results, out):
     ax.set_xscale("log")
     ax.set_xlabel("epsilon of the release")
     ax.set_ylabel("regret of the released candidate (dashed: argmax mu_T)")
-    ax.set_title("DP release of BO results, synthetic check")
+    set_title(ax, "DP release of BO results, synthetic check")
     ax.legend(fontsize=7)
     return save(fig, out, "dpbo_synthetic")
 
@@ -409,6 +412,28 @@ def self_test():
         assert "| 10 | 13 | 0.700 +- 0.000 | 1 | 4.0 |" in land, land
         # omega at the paper's check values (spec sec. 6.6 / its test 1)
         assert abs(omega(math.exp(1.1), 1e-5, 10) - 976.1) < 0.1
+        # Issue 28 sec. 5: titles by default, none with --bare; the settings in the
+        # colour-blind-safe sequence; --format pdf writes the PDFs alone.
+        po_fig2a(res, out)
+        titled = FIGURES[-1].axes[0].get_title()
+        colours = [c.lines[0].get_color() for c in FIGURES[-1].axes[0].containers]
+        assert titled and colours == VARIANT_COLOURS[:3], (titled, colours)
+        parser = argparse.ArgumentParser()
+        add_style_arguments(parser)
+        saved = dict(STYLE)
+        try:
+            set_style(parser, parser.parse_args(["--bare", "--format", "pdf"]))
+            bare = os.path.join(tmp, "bare")
+            assert draw(res, bare) == 0
+            assert not [f for f in os.listdir(bare) if f.endswith(".png")], os.listdir(bare)
+            assert open(os.path.join(bare, "po_fig2a.pdf"), "rb").read(5) == b"%PDF-"
+            po_fig2a(res, bare)
+            assert all(a.get_title() == "" for a in FIGURES[-1].axes)
+        finally:
+            STYLE.update(saved)
+            for f in FIGURES:
+                plt.close(f)
+            FIGURES.clear()
         # nothing to draw: exit status 1
         assert draw(os.path.join(tmp, "empty"), os.path.join(tmp, "f2")) == 1
     print("plot_private_bo self-test: ok")
@@ -420,7 +445,9 @@ def main():
     p.add_argument("--results", default="results")
     p.add_argument("--out", default=None)
     p.add_argument("--self-test", action="store_true")
+    add_style_arguments(p)
     a = p.parse_args()
+    set_style(p, a)
     if a.self_test:
         return self_test()
     if not os.path.isdir(a.results):

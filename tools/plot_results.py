@@ -4,6 +4,7 @@
 
     tools/plot_results.py DIR [DIR ...] [--where KEY=VALUE ...] [--out STEM] [--title TEXT]
     tools/plot_results.py SWEEP --vs-epsilon [--series KEY] [--accountant A] [--out STEM]
+    (both also take --log | --linear, --no-title, --no-footnote, --bare, --format png,pdf,svg)
 
 Without --vs-epsilon: utility against iterations, one line with its standard-error band per
 result (the mean and s.e. of summary.csv), labelled by the config keys in which the results
@@ -12,10 +13,11 @@ the last iteration (+- s.e.) against the privacy loss after it, one point per re
 KEY joins the points that share KEY's value (e.g. --series server.sampling_rate for a q x z
 grid: one line per q along z). --accountant reads that accountant's column (epsilon_<name>,
 recorded with `--accountants`); the default is each config's server.accountant. --where keeps
-the results whose resolved config has KEY = VALUE. Utility is simple regret where the optimum is
-known (synthetic families), else the best validation or test error 1 - score. Writes STEM.png
-and STEM.pdf (default: DIR/<DIR's name>_<rounds|epsilon> for the first input DIR: a figure lies
-beside the results it draws, never in the checkout's tracked results/figures/).
+the results whose resolved config has KEY = VALUE. Utility is simple regret where the optimum
+is known (synthetic families; log axis by default), else the best validation or test error
+1 - score (linear axis); --log / --linear choose. Writes STEM.png and STEM.pdf (--format;
+default: DIR/<DIR's name>_<rounds|epsilon> for the first input DIR: a figure lies beside the
+results it draws, never in the checkout's tracked results/figures/).
 
 Every input is read in full and checked before anything is drawn (tools/fbosim_results.py): a
 missing or damaged config.resolved.yaml or summary.csv, a NaN or inf where fbosim writes a
@@ -44,8 +46,8 @@ except ImportError as missing:
              "python3-yaml (tools/setup.sh does) and run it with /usr/bin/python3")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fbosim_plots import (Curve, draw_rounds, draw_vs_epsilon, finish_axes, plt,  # noqa: E402
-                          save)
+from fbosim_plots import (COLOURS, STYLE, Curve, add_style_arguments, draw_rounds,  # noqa: E402
+                          draw_vs_epsilon, finish_axes, plt, save, set_style, set_title)
 from fbosim_results import ResultError, Table, check_output_stem, inside  # noqa: E402
 
 
@@ -104,8 +106,7 @@ def plot(paths, vs_epsilon=False, series=None, accountant=None, where=(), title=
     except BaseException:
         plt.close(figure)
         raise
-    if title:
-        ax.set_title(title, fontsize=10)
+    set_title(ax, title)
     finish_axes(ax)
     return save(figure, stem)
 
@@ -178,7 +179,39 @@ def self_test():
             checks.append((f"y = final error, q = {q}",
                            all(abs(a - b) < 1e-12 for a, b in
                                zip(line.get_ydata(), [0.1 + q / 10 + 0.02, 0.1 + q / 10 + 0.01]))))
+        # Issue 28 sec. 5: the point labels do not overlap; a lone DP-FTS-DE curve has the
+        # colour it has in every figure; error on a linear axis unless --log; --bare drops the
+        # --title and the footnote.
+        renderer = figure.canvas.get_renderer()
+        boxes = [t.get_window_extent(renderer) for t in ax.texts if t.get_text().startswith("z=")]
+        checks.append(("four point labels", len(boxes) == 4))
+        checks.append(("labels apart", not any(
+            a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
+            for i, a in enumerate(boxes) for b in boxes[:i])))
         plt.close(figure)
+        figure, ax = plt.subplots()
+        draw_rounds(ax, [c for c in curves if matches(c, ["server.sampling_rate=0.1",
+                                                          "server.noise_multiplier=1"])])
+        checks.append(("DP-FTS-DE's colour", ax.get_lines()[0].get_color() == COLOURS["DP-FTS-DE"]))
+        checks.append(("error axis linear", ax.get_yscale() == "linear"))
+        plt.close(figure)
+        parser = argparse.ArgumentParser()
+        add_style_arguments(parser)
+        saved = dict(STYLE)
+        try:
+            set_style(parser, parser.parse_args(["--bare", "--log", "--format", "pdf"]))
+            pdf = plot([sweep], out=os.path.join(root, "bare"), title="a title")
+            checks.append(("--format pdf: the PDF alone", pdf.endswith(".pdf") and
+                           sorted(f for f in os.listdir(root) if f.startswith("bare")) ==
+                           ["bare.pdf"] and open(pdf, "rb").read(5) == b"%PDF-"))
+            figure, ax = plt.subplots()
+            draw_rounds(ax, curves)
+            set_title(ax, "a title")
+            checks.append(("--bare: no title, no footnote", ax.get_title() == "" and not ax.texts))
+            checks.append(("--log", ax.get_yscale() == "log"))
+            plt.close(figure)
+        finally:
+            STYLE.update(saved)
     failed = [what for what, ok in checks if not ok]
     print("plot_results self-test: " + ("ok" if not failed else "FAILED: " + ", ".join(failed)))
     return 1 if failed else 0
@@ -197,9 +230,11 @@ def main():
     p.add_argument("--accountant", help="with --vs-epsilon: whose epsilon (default: each config's)")
     p.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
                    help="keep the results whose resolved config has this value (repeatable)")
-    p.add_argument("--title")
-    p.add_argument("--out", help="output stem (STEM.png, STEM.pdf)")
+    p.add_argument("--title", help="the figure's title (none by default; --no-title drops it)")
+    p.add_argument("--out", help="output stem (STEM.png, STEM.pdf; see --format)")
+    add_style_arguments(p)
     a = p.parse_args()
+    set_style(p, a)
     for cond in a.where:
         key, eq, _ = cond.partition("=")
         if not eq or not key.strip():
@@ -210,7 +245,8 @@ def main():
         png = plot(a.inputs, a.vs_epsilon, a.series, a.accountant, a.where, a.title, a.out)
     except ResultError as e:
         sys.exit(f"plot_results: {e}")
-    print(f"plot_results: wrote {png} and its .pdf")
+    others = [f for f in STYLE["formats"][1:]]
+    print(f"plot_results: wrote {png}" + "".join(f" and its .{f}" for f in others))
 
 
 if __name__ == "__main__":

@@ -9,11 +9,13 @@
 #     for every curve.
 #
 #   tools/private_bo.sh [--tiny] [--jobs J] [--threads K] [--results DIR] [--only po|dp_bo]
+#                       [--log | --linear] [--bare | --no-title --no-footnote] [--format LIST]
 #
 # Full scale writes to results/ (each sweep to results/<curve name>_sweep/, each run to
 # results/<curve name>/); --tiny (2 runs, 5 rounds, a 30 x 30 grid; landmine 1 run, 3 rounds) to
 # results/tiny/, a smoke test of the pipeline and not a result. --jobs: sweep points at once
-# (default 2), --threads: per point (default 1). Environment: FBOSIM_BIN (default build/fbosim),
+# (default 2), --threads: per point (default 1). The drawing options go to
+# tools/plot_private_bo.py (docs/FIGURES.md). Environment: FBOSIM_BIN (default build/fbosim),
 # FBOSIM_DATA (default data), FBOSIM_PYTHON (default /usr/bin/python3).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -23,6 +25,7 @@ jobs=2
 threads=1
 results=""
 only=""
+plot_opts=()  # drawing options passed to tools/plot_private_bo.py
 while (($#)); do
   case $1 in
     --tiny) tiny=1 ;;
@@ -30,7 +33,9 @@ while (($#)); do
     --threads) threads=${2:?--threads needs a number}; shift ;;
     --results) results=${2:?--results needs a directory}; shift ;;
     --only) only=${2:?--only needs po or dp_bo}; shift ;;
-    -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --log | --linear | --no-title | --no-footnote | --bare) plot_opts+=("$1") ;;
+    --format) plot_opts+=(--format "${2:?--format needs a list}"); shift ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "private_bo.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -110,6 +115,7 @@ if [ "$only" != po ]; then
 fi
 echo "private_bo.sh: experiments took $(($(date +%s) - t0)) s"
 plot_status=0
-"$python" tools/plot_private_bo.py --results "$results" --out "$results/figures" || plot_status=$?
+"$python" tools/plot_private_bo.py --results "$results" --out "$results/figures" \
+  ${plot_opts[@]+"${plot_opts[@]}"} || plot_status=$?
 ((failed == 0)) || { echo "private_bo.sh: $failed experiment(s) failed" >&2; exit 1; }
 exit "$plot_status"

@@ -4,7 +4,8 @@
 # synthetic functions, Fig. 2a and 3a on landmine).
 #
 #   tools/reproduce.sh [--power | --quick | --tiny] [--only fig2a,fig3,...] [--jobs J]
-#                      [--results DIR]
+#                      [--results DIR] [--log | --linear] [--bare | --no-title --no-footnote]
+#                      [--format png,pdf,svg]
 #   tools/reproduce.sh --landmine-study [--split-runs R] [--splits K] [--jobs J] [--plan]
 #                      [--tiny]
 #
@@ -32,10 +33,13 @@
 # (-> results/landmine_study/, its FIDELITY.md). --plan prints the tasks and the predicted time
 # from the measured cost of one run (below) without running anything. With --tiny (or --quick)
 # the study runs at that scale instead of 30 runs (a check of the pipeline, into its root).
-# Figures go to <results root>/figures/. --only takes figure ids or prefixes (fig3 = fig3a-f,
-# fig7 = fig7a,b); --jobs runs J experiments (curves) at once (each with nproc/J threads; results
-# do not depend on the thread count). The real-world experiments run only when their data is found
-# under ${FBOSIM_DATA:-data} (and their config exists); otherwise one "skipped:" line says why.
+# Figures go to <results root>/figures/ (PNG and vector PDF; --format chooses; --log / --linear
+# set the utility axis of every figure, whose default is its paper's scale; --bare drops titles
+# and footnotes: tools/plot_figures.py, docs/FIGURES.md). --only takes figure ids or prefixes
+# (fig3 = fig3a-f, fig7 = fig7a,b); --jobs runs J experiments (curves) at once (each with
+# nproc/J threads; results do not depend on the thread count). The real-world experiments run
+# only when their data is found under ${FBOSIM_DATA:-data} (and their config exists); otherwise
+# one "skipped:" line says why.
 # Environment: FBOSIM_BIN (default build/fbosim), FBOSIM_DATA, FBOSIM_PYTHON (default
 # /usr/bin/python3, Debian's, which has matplotlib and pandas).
 set -euo pipefail
@@ -49,6 +53,7 @@ plan=0
 study=0
 split_runs=20
 splits=4
+plot_opts=()  # drawing options passed to tools/plot_figures.py
 while (($#)); do
   case $1 in
     --power) scale=power ;;
@@ -64,7 +69,10 @@ while (($#)); do
     --jobs=*) jobs=${1#--jobs=} ;;
     --results) results=${2:?--results needs a directory}; shift ;;
     --results=*) results=${1#--results=} ;;
-    -h | --help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --log | --linear | --no-title | --no-footnote | --bare) plot_opts+=("$1") ;;
+    --format) plot_opts+=(--format "${2:?--format needs a list}"); shift ;;
+    --format=*) plot_opts+=("$1") ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "reproduce.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -281,7 +289,7 @@ echo "reproduce.sh: experiments took $(elapsed "$t0") s"
 
 plot_status=0
 "$python" tools/plot_figures.py --results "$results" --out "$results/figures" \
-  --only "$(IFS=,; echo "${figures[*]}")" || plot_status=$?
+  --only "$(IFS=,; echo "${figures[*]}")" ${plot_opts[@]+"${plot_opts[@]}"} || plot_status=$?
 # The papers' claims, checked on these results (docs/FIDELITY.md for the whole set at power
 # scale, which has the runs to resolve them).
 fidelity=$results/FIDELITY.md

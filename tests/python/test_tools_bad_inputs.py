@@ -360,6 +360,21 @@ CASES = [
     ("claims: out under a file", ["claims.py", "--results", "{R}/clm", "--claims",
                                   "{R}/clm/claims.yaml", "--out", "{R}/dp/summary.csv/F.md"],
      None, ["{R}/dp/summary.csv", "not a directory"]),
+    # Issue 28 sec. 5: the drawing options of every plotting tool; a bad one is a usage error
+    # (exit 2) and nothing is written.
+    ("figures: unknown format",
+     ["plot_figures.py", "--results", "{R}/figs", "--only", "fig2c", "--out", "{R}/out",
+      "--format", "png,jpeg"], None, ["--format", "png,jpeg"], 2),
+    ("figures: log and linear",
+     ["plot_figures.py", "--results", "{R}/figs", "--only", "fig2c", "--out", "{R}/out",
+      "--log", "--linear"], None, ["--linear", "--log"], 2),
+    ("results: empty format", PR + ["--format", ","], None, ["--format", "','"], 2),
+    ("privacy: unknown format",
+     ["plot_privacy.py", "--results", "{R}/priv", "--out", "{R}/out", "--binary", "{B}",
+      "--format", "eps"], None, ["--format", "eps"], 2),
+    ("private_bo: unknown format",
+     ["plot_private_bo.py", "--results", "{R}/pbo", "--out", "{R}/out", "--format", "gif"],
+     None, ["--format", "gif"], 2),
 ]
 
 # The good runs: the same trees undamaged must draw (rc 0) and write these outputs.
@@ -376,6 +391,11 @@ GOOD = [
      ["out/po_fig2a.png", "out/dpbo_synthetic.pdf"]),
     (["claims.py", "--results", "{R}/clm", "--claims", "{R}/clm/claims.yaml", "--out",
       "{R}/out/F.md"], ["out/F.md"]),
+    # Issue 28 sec. 5: --bare and --format (the formats named only).
+    (["plot_figures.py", "--results", "{R}/figs", "--only", "fig2c", "--out", "{R}/out",
+      "--bare", "--linear", "--format", "pdf,svg"], ["out/fig2c.pdf", "out/fig2c.svg"]),
+    (["plot_results.py", "{R}/sw", "--vs-epsilon", "--out", "{R}/out/eps", "--no-title",
+      "--format", "svg"], ["out/eps.svg"]),
 ]
 
 

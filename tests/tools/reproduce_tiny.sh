@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # CTest "tools: reproduce --tiny draws every figure": runs tools/reproduce.sh at tiny scale
 # into a temporary results root, with no datasets, and checks that every synthetic figure
-# (Fig. 2a-d, 4, 5, 6, 7a, 7b, 12a; FTS Fig. 1a-c) was drawn as a non-empty PNG and PDF, that every curve ran
-# at the tiny scale (rounds 0..4), and that the real-world parts were skipped with a line
-# naming the missing data. Usage: reproduce_tiny.sh FBOSIM_BINARY
+# (Fig. 2a-d, 4, 5, 6, 7a, 7b, 12a; FTS Fig. 1a-c) was drawn as a non-empty PNG and PDF, that
+# every curve ran at the tiny scale (rounds 0..4), and that the real-world parts were skipped
+# with a line naming the missing data; then that --bare, --log and --format reach the plotting
+# script.
+# Usage: reproduce_tiny.sh FBOSIM_BINARY
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export FBOSIM_BIN=${1:?usage: reproduce_tiny.sh FBOSIM_BINARY}
@@ -38,4 +40,17 @@ grep -q "total .* s (tiny scale" "$tmp/out" || fail "no total time printed"
 [ ! -e "$tmp/r/figures/fig3a.png" ] || fail "fig3a drawn without its results"
 [ ! -e "$tmp/r/figures/fts_fig2a.png" ] || fail "fts_fig2a drawn without its results"
 grep -q "fig2a: FTS converges faster than standard TS" "$tmp/r/FIDELITY.md" || fail "no FIDELITY.md with the claims"
+# Issue 28 sec. 5: reproduce.sh passes the drawing options on to plot_figures.py (--bare,
+# --log, --format): fig2a again, as an SVG alone, into a fresh figures folder.
+rm -rf "$tmp/r/figures"
+FBOSIM_DATA="$tmp/no-data" "$root/tools/reproduce.sh" --tiny --only fig2a --jobs 2 \
+  --results "$tmp/r" --bare --log --format svg >"$tmp/out" 2>"$tmp/err" ||
+  fail "reproduce.sh --bare --log --format svg exited $?"
+[ "$(ls "$tmp/r/figures")" = fig2a.svg ] || fail "--format svg: $(ls "$tmp/r/figures")"
+grep -q '<svg' "$tmp/r/figures/fig2a.svg" || fail "fig2a.svg is not an SVG"
+# matplotlib's SVG keeps every text drawn as a comment: no title, no footnote, log ticks.
+! grep -q 'Fig. 2a' "$tmp/r/figures/fig2a.svg" || fail "--bare: fig2a.svg has its title"
+! grep -q 'runs: ' "$tmp/r/figures/fig2a.svg" || fail "--bare: fig2a.svg has its footnote"
+grep -qF '10^{' "$tmp/r/figures/fig2a.svg" || fail "--log: fig2a.svg has no log ticks"
+"$root/tools/reproduce.sh" --format >/dev/null 2>&1 && fail "--format without a list accepted"
 echo "reproduce --tiny: every synthetic figure drawn"
