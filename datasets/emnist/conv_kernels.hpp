@@ -11,8 +11,8 @@
 //
 // Order of summation (the same for any vector width and thread count): each output lane sums
 // its bias, then input channel by input channel, kernel row ky, column kx, ascending; the weight
-// gradients sum over the pooled positions in (channel, row, column) order. Every accumulation
-// is a separate multiply and add (no FMA).
+// gradients sum over the pooled positions in row-major order (conv_weight_grad). Every
+// accumulation is a separate multiply and add (no FMA).
 namespace fbosim::datasets::cnn {
 
 inline constexpr int kTaps = 5;      // 5x5 filters
@@ -57,10 +57,10 @@ void conv_14(const float* in, int cin, const float* w, int cout, float* out);
 /// (cout x nq, nq <= 196 pooled positions per channel) and their PoolArg: for each output
 /// channel c and pooled position q with arg >= 0,
 ///   db[c] += g,   dw[c][ci][ky][kx] += g * in[ci * plane + arg + ky * stride + kx]
-/// (the other three positions of the pool window have zero gradient). dw sums over q in order;
-/// db sums the active g of a channel in eight lanes (the k-th active one in lane k mod 8), then
-/// across them by hsum(). dw: cout x cin x 5 rows
-/// of kGradRow floats (the last 3 are scratch); it and db are accumulated into.
+/// (the other three positions of the pool window have zero gradient). dw: cout x cin x 5 rows of
+/// kGradRow floats (the last 3 are scratch), summed over q in order; db: the active g of a
+/// channel summed in eight lanes (the k-th in lane k mod 8), then across them by hsum(). Both
+/// are accumulated into.
 void conv_weight_grad(const float* in, int cin, int plane, int stride, const PoolArg* arg,
                       const float* g, int cout, int nq, float* dw, float* db);
 
