@@ -60,7 +60,7 @@ case $scale in
         realworld=(--runs 1 --set rounds=2); : "${results:=results/tiny}" ;;
   *) echo "reproduce.sh: scale must be full, power, quick or tiny, got '$scale'" >&2; exit 2 ;;
 esac
-# EMNIST trains a CNN per query (~0.4 s): the reduced scales also use fewer writers and epochs.
+# EMNIST trains a CNN per query (~0.03 s): the reduced scales also use fewer writers and epochs.
 case $scale in
   full | power) emnist=() ;;
   quick) emnist=(--set agents.count=10 --set agents.init_points=3 --set objective.epochs=3) ;;

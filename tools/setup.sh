@@ -12,18 +12,6 @@ packages=(build-essential cmake libeigen3-dev libyaml-cpp-dev libcli11-dev libbo
           python3-yaml)
 # Slurm (slurm-wlm, munge) is not listed: only the Slurm test needs it, and
 # tools/slurm_cluster.sh installs it when it runs as root (docs/SWEEPS.md, "Slurm").
-# LibTorch (the EMNIST CNN) is optional: FBOSIM_NO_TORCH=1 skips it and builds without it.
-torch_flag=-DFBOSIM_TORCH=ON
-if [ "${FBOSIM_NO_TORCH:-0}" = 1 ]; then
-  torch_flag=-DFBOSIM_TORCH=OFF
-else
-  # libtorch-dev pulls in Debian's reference BLAS; OpenBLAS replaces it (through
-  # update-alternatives) and makes an EMNIST evaluation ~22 % faster. The pthread build, kept to
-  # one thread per call by the plugin (OPENBLAS_NUM_THREADS=1), because fbosim runs one training
-  # per core: Debian's serial build is not safe when two threads call it at once (about 1 in 5
-  # tiny EMNIST runs with --threads 2 gave other accuracies; 0 in 10 with the pthread build).
-  packages+=(libtorch-dev libopenblas0-pthread)
-fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -39,7 +27,7 @@ fi
 jobs=$(nproc 2>/dev/null || echo 2)
 mkdir -p build
 echo "fbosim: building in build/ (log: build/build.log)" >&2
-if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFBOSIM_WERROR=ON "$torch_flag" &&
+if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFBOSIM_WERROR=ON &&
        cmake --build build -j"$jobs"; } >build/build.log 2>&1; then
   tail -n 40 build/build.log >&2
   echo "fbosim: build failed; the whole log is build/build.log" >&2
