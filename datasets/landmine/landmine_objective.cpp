@@ -91,12 +91,16 @@ std::vector<double> decisions(const svm_model* m, const svm_node* const* rows, s
 
 // One evaluation's SVMs, trained and queried through libsvm with the kernel given either as
 // features (kernel_type RBF: libsvm computes every entry in every training) or precomputed once
-// (PrecomputedRbf: the same values).
+// (PrecomputedRbf: the same values, from the split's gamma-free distances).
 class SvmRunner {
  public:
+  using Points = PrecomputedRbf::Points;
   SvmRunner(const LandmineSplit& s, const SvmHyperparameters& h, SvmKernel kernel)
       : s_(s), h_(h), kernel_(kernel) {
-    if (kernel_ == SvmKernel::precomputed) rbf_.emplace(s.train_x, h.gamma);
+    if (kernel_ != SvmKernel::precomputed) return;
+    distances_ = s.distances;
+    if (!distances_) distances_ = std::make_shared<const RbfDistances>(s.train_x, s.valid_x);
+    rbf_.emplace(*distances_, h.gamma);
   }
   // Trains on the training rows `fit` (in that order), class `first` labelled +1.
   Model train(const std::vector<int>& fit, int first) {
@@ -108,22 +112,23 @@ class SvmRunner {
     for (int r : fit) rows.push_back(rbf_->training_row(r));
     return datasets::train(s_.train_y, fit, h_, PRECOMPUTED, rows.data(), first);
   }
-  // Decision values of the model m (trained by train()) at the rows `rows` of x.
-  std::vector<double> decide(const svm_model* m, const Eigen::MatrixXd& x,
-                             const std::vector<int>& rows) {
+  // Decision values of the model m (trained by train()) at the rows `rows` of the training or
+  // validation points.
+  std::vector<double> decide(const svm_model* m, Points which, const std::vector<int>& rows) {
     if (kernel_ == SvmKernel::rbf) {
-      const SvmRows nodes(x, rows);
+      const SvmRows nodes(which == Points::training ? s_.train_x : s_.valid_x, rows);
       std::vector<const svm_node*> r;
       for (std::size_t i = 0; i < rows.size(); ++i) r.push_back(nodes.row(i));
       return decisions(m, r.data(), rows.size());
     }
-    return decisions(m, rbf_->prediction_rows(x, rows, *m).data(), rows.size());
+    return decisions(m, rbf_->prediction_rows(which, rows, *m).data(), rows.size());
   }
 
  private:
   const LandmineSplit& s_;
   SvmHyperparameters h_;
   SvmKernel kernel_;
+  std::shared_ptr<const RbfDistances> distances_;
   std::optional<PrecomputedRbf> rbf_;
   std::optional<SvmRows> fit_nodes_;  // RBF: the rows of the latest model (libsvm points into them)
 };
@@ -173,7 +178,7 @@ std::vector<double> fold_decisions(SvmRunner& svm, const LandmineSplit& s,
       d.assign(test.size(), positives > 0 ? 1.0 : -1.0);
     } else {
       const Model m = svm.train(fit, 1);
-      d = svm.decide(m.get(), s.train_x, test);
+      d = svm.decide(m.get(), SvmRunner::Points::training, test);
     }
     for (std::size_t i = 0; i < test.size(); ++i) held_out[begin + i] = d[i];
   }
@@ -264,7 +269,8 @@ double landmine_auc(const LandmineSplit& s, const Eigen::VectorXd& x, const SvmO
 
   const int first = sklearn_order ? 0 : 1;
   const Model model = svm.train(rows, first);
-  const std::vector<double> f = svm.decide(model.get(), s.valid_x, all_rows(s.valid_x.rows()));
+  const std::vector<double> f =
+      svm.decide(model.get(), SvmRunner::Points::validation, all_rows(s.valid_x.rows()));
   std::vector<double> p(f.size());
   for (std::size_t i = 0; i < f.size(); ++i) {
     const double p_first = first_class_probability(sigmoid, f[i], o.probability);

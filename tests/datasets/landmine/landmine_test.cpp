@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <svm.h>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +12,7 @@
 
 #include "datasets/landmine/landmine_objective.hpp"
 #include "datasets/landmine/platt_scaling.hpp"
+#include "datasets/landmine/rbf_distances.hpp"
 #include "datasets/landmine/roc_auc.hpp"
 #include "datasets/sklearn/stratified_split.hpp"
 
@@ -147,6 +150,70 @@ TEST_CASE("the precomputed kernel trains the same SVMs as libsvm's own RBF kerne
     }
   }
   CHECK(evaluations == 20);
+}
+
+TEST_CASE("the cached distances give libsvm's kernel values of a point and a support vector") {
+  // libsvm's own k_function: the decision value of a model with one support vector x_c, the
+  // coefficient 1 and rho 0 is exactly K(p, x_c) = exp(-gamma sum_k (p_k - x_ck)^2).
+  const LandmineSplit s = split_field(fields()[5], 0, 5);
+  REQUIRE(s.distances);
+  const RbfDistances& d = *s.distances;
+  const auto n = static_cast<std::size_t>(s.train_x.rows());
+  const auto m = static_cast<std::size_t>(s.valid_x.rows());
+  REQUIRE(d.train_size() == static_cast<int>(n));
+  REQUIRE(d.valid_size() == static_cast<int>(m));
+  const auto nodes = [](const Eigen::MatrixXd& x, Eigen::Index r) {
+    std::vector<svm_node> v;
+    for (Eigen::Index k = 0; k < x.cols(); ++k) v.push_back({static_cast<int>(k + 1), x(r, k)});
+    v.push_back({-1, 0.0});
+    return v;
+  };
+  int mismatches = 0, checked = 0;
+  for (double gamma : {0.01, 0.7, 10.0}) {
+    for (std::size_t c = 0; c < n; c += 13) {
+      std::vector<svm_node> sv = nodes(s.train_x, static_cast<Eigen::Index>(c));
+      svm_node* sv_row = sv.data();
+      double coef = 1, rho = 0;
+      double* coefs = &coef;
+      int nsv[2] = {1, 0}, label[2] = {1, -1};
+      svm_model model{};
+      model.param.svm_type = C_SVC;
+      model.param.kernel_type = RBF;
+      model.param.gamma = gamma;
+      model.nr_class = 2;
+      model.l = 1;
+      model.SV = &sv_row;
+      model.sv_coef = &coefs;
+      model.rho = &rho;
+      model.nSV = nsv;
+      model.label = label;
+      const auto libsvm = [&](const std::vector<svm_node>& p) {
+        double value = 0;
+        svm_predict_values(&model, p.data(), &value);
+        return value;
+      };
+      for (std::size_t r = 0; r < n; r += 7) {
+        const double sum = r >= c ? d.train_diff()[RbfDistances::packed(r, c)]
+                                  : d.train_diff()[RbfDistances::packed(c, r)];
+        mismatches +=
+            std::exp(-sum * gamma) != libsvm(nodes(s.train_x, static_cast<Eigen::Index>(r)));
+        ++checked;
+      }
+      for (std::size_t i = 0; i < m; i += 7) {
+        const double sum = d.valid_diff()[c * m + i];
+        mismatches +=
+            std::exp(-sum * gamma) != libsvm(nodes(s.valid_x, static_cast<Eigen::Index>(i)));
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 2000);
+  CHECK(mismatches == 0);
+  // The diagonal of the training distances is exactly 0 in both forms (K(x, x) = 1).
+  for (std::size_t r = 0; r < n; ++r) {
+    CHECK(d.train_diff()[RbfDistances::packed(r, r)] == 0.0);
+    CHECK(d.train_rbf()[RbfDistances::packed(r, r)] == 0.0);
+  }
 }
 
 TEST_CASE("the family gives one objective per field, refuses more agents than fields") {
