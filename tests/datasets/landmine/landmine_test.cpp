@@ -129,27 +129,36 @@ TEST_CASE("an SVM learns a real field well above chance, reproducibly from its s
   CHECK(a == b);
 }
 
-TEST_CASE("the precomputed kernel trains the same SVMs as libsvm's own RBF kernel") {
-  // Bit-identical decision values, held-out and validation, hence identical AUCs, over fields
-  // and hyperparameters from the corners of [0,1]^2 to the middle.
-  const Eigen::Vector2d xs[] = {{0.0, 0.0}, {1.0, 1.0}, {0.5, 0.05}, {0.02, 0.9}, {0.9, 0.3}};
+TEST_CASE("fbosim's kernels and solver give libsvm's own decision values and AUCs, bit for bit") {
+  // libsvm 3.24 with kernel_type RBF computes every kernel value itself in every training: the
+  // same held-out and validation decision values, hence the same AUCs, over both splits, both
+  // class orders, fields of several sizes, and hyperparameters from the corners of [0,1]^2 to
+  // the middle and at random.
+  std::vector<Eigen::Vector2d> xs = {{0.0, 0.0}, {1.0, 1.0}, {0.5, 0.05}, {0.02, 0.9}, {0.9, 0.3}};
+  fbosim::core::RngStream draw(2027);
+  for (int i = 0; i < 5; ++i) xs.emplace_back(draw.uniform(), draw.uniform());
   int evaluations = 0;
   for (int field : {0, 7, 15, 28}) {
-    const LandmineSplit s = split_field(fields()[field], 0, field);
-    for (const Eigen::Vector2d& x : xs) {
-      fbosim::core::RngStream r1 = fbosim::core::RngFactory(3, 0).stream("t", field);
-      fbosim::core::RngStream r2 = fbosim::core::RngFactory(3, 0).stream("t", field);
-      SvmDecisions pre, rbf;
-      const double a = landmine_auc(s, x, SvmOptions{}, r1, SvmKernel::precomputed, &pre);
-      const double b = landmine_auc(s, x, SvmOptions{}, r2, SvmKernel::rbf, &rbf);
-      INFO("field " << field << " x " << x.transpose());
-      CHECK(a == b);
-      CHECK(pre.held_out == rbf.held_out);
-      CHECK(pre.validation == rbf.validation);
-      ++evaluations;
+    for (const LandmineSplit& s :
+         {split_field(fields()[field], 0, field), authors_split(fields()[field])}) {
+      for (SvmClassOrder order : {SvmClassOrder::sklearn, SvmClassOrder::mine_first}) {
+        const SvmOptions o{5, order, SvmProbability::sklearn};
+        for (const Eigen::Vector2d& x : xs) {
+          fbosim::core::RngStream r1 = fbosim::core::RngFactory(3, 0).stream("t", field);
+          fbosim::core::RngStream r2 = fbosim::core::RngFactory(3, 0).stream("t", field);
+          SvmDecisions own, reference;
+          const double a = landmine_auc(s, x, o, r1, SvmEngine::fbosim, &own);
+          const double b = landmine_auc(s, x, o, r2, SvmEngine::libsvm, &reference);
+          INFO("field " << field << " x " << x.transpose() << " order " << to_string(order));
+          CHECK(a == b);
+          CHECK(own.held_out == reference.held_out);
+          CHECK(own.validation == reference.validation);
+          ++evaluations;
+        }
+      }
     }
   }
-  CHECK(evaluations == 20);
+  CHECK(evaluations == 4 * 2 * 2 * 10);
 }
 
 TEST_CASE("the cached distances give libsvm's kernel values of a point and a support vector") {
@@ -306,10 +315,10 @@ TEST_CASE("scikit-learn's class order: grouped rows, the same model up to the so
     SvmDecisions mine, sk;
     const double a =
         landmine_auc(s, x, SvmOptions{5, SvmClassOrder::mine_first, SvmProbability::sigmoid}, r1,
-                     SvmKernel::precomputed, &mine);
+                     SvmEngine::fbosim, &mine);
     const double b =
         landmine_auc(s, x, SvmOptions{5, SvmClassOrder::sklearn, SvmProbability::sigmoid}, r2,
-                     SvmKernel::precomputed, &sk);
+                     SvmEngine::fbosim, &sk);
     double largest = 0;
     for (std::size_t i = 0; i < mine.validation.size(); ++i)
       largest = std::max(largest, std::abs(mine.validation[i] + sk.validation[i]));
