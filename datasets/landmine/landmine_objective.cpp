@@ -27,10 +27,11 @@ class SvmRunner {
   using Points = RbfKernels::Points;
   SvmRunner(const LandmineSplit& s, const SvmHyperparameters& h, SvmEngine engine)
       : s_(s), h_(h), engine_(engine) {
-    if (engine_ != SvmEngine::fbosim) return;
+    if (engine_ == SvmEngine::libsvm) return;
     distances_ = s.distances;
     if (!distances_) distances_ = std::make_shared<const RbfDistances>(s.train_x, s.valid_x);
-    kernels_.emplace(*distances_, h.gamma);
+    kernels_.emplace(*distances_, h.gamma,
+                     engine_ == SvmEngine::fbosim ? KernelExp::vector : KernelExp::std);
   }
   // Trains on the training rows `fit` (in that order), class `first` labelled +1, and returns
   // the decision values (oriented towards `first`) at the rows `rows` of `which`.

@@ -68,11 +68,12 @@ struct SvmHyperparameters {
 };
 
 /// Who trains and scores an evaluation's SVMs: `fbosim`, the kernels from the split's
-/// gamma-free distances once per evaluation (RbfKernels) and fbosim's solver in libsvm 3.24's
-/// arithmetic (train_svc), or `libsvm` itself with kernel_type RBF (computing every kernel value
-/// in each of its cv_folds + 1 trainings; the reference the tests compare with). Both give the
-/// same models and decision values bit for bit (tested).
-enum class SvmEngine { fbosim, libsvm };
+/// gamma-free distances once per evaluation (RbfKernels, with the vectorised exp that gives the
+/// same bits on every x86-64 CPU) and fbosim's solver in libsvm 3.24's arithmetic (train_svc);
+/// `fbosim_std_exp`, the same with std::exp; or `libsvm` itself with kernel_type RBF
+/// (computing every kernel value in each of its cv_folds + 1 trainings). The last two give the
+/// same models and decision values bit for bit (tested): `libsvm` is the reference.
+enum class SvmEngine { fbosim, fbosim_std_exp, libsvm };
 
 /// An evaluation's decision values (for tests): the fold models' on their held-out rows (in the
 /// shuffled order; with sklearn's class order, in the order of the grouped training rows,

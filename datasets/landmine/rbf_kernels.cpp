@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "sim/core/fast_exp.hpp"
 #include "sim/core/simd_clones.hpp"
 
 namespace fbosim::datasets {
@@ -15,8 +16,12 @@ namespace {
 constexpr std::size_t kLanes = 4;
 using D4 = double __attribute__((vector_size(kLanes * sizeof(double))));
 
-// a[i] = exp(a[i]) (std::exp: libsvm's values).
-void exp_in_place(double* a, std::size_t n) {
+// a[i] = exp(a[i]).
+void exp_in_place(double* a, std::size_t n, KernelExp exp) {
+  if (exp == KernelExp::vector) {
+    core::fast_exp(a, a, static_cast<std::ptrdiff_t>(n));
+    return;
+  }
   for (std::size_t i = 0; i < n; ++i) a[i] = std::exp(a[i]);
 }
 
@@ -38,14 +43,14 @@ FBOSIM_SIMD_CLONES void weighted_sums(const double* k, const double* coef, std::
 
 }  // namespace
 
-RbfKernels::RbfKernels(const RbfDistances& d, double gamma)
-    : d_(d), n_(static_cast<std::size_t>(d.train_size())), gamma_(gamma) {
+RbfKernels::RbfKernels(const RbfDistances& d, double gamma, KernelExp exp)
+    : d_(d), n_(static_cast<std::size_t>(d.train_size())), gamma_(gamma), exp_(exp) {
   if (!(gamma > 0)) throw std::invalid_argument("RbfKernels: gamma must be > 0");
   // Kernel::kernel_rbf: exp(-gamma*(x_square[i]+x_square[j]-2*dot(x[i],x[j]))).
   const std::size_t pairs = d.train_rbf().size();
   const auto k = std::make_unique_for_overwrite<double[]>(pairs);
   for (std::size_t i = 0; i < pairs; ++i) k[i] = -gamma_ * d.train_rbf()[i];
-  exp_in_place(k.get(), pairs);
+  exp_in_place(k.get(), pairs, exp_);
   values_ = std::make_unique_for_overwrite<float[]>(n_ * n_);
   diagonal_.resize(n_);
   for (std::size_t r = 0; r < n_; ++r) {
@@ -78,7 +83,7 @@ std::vector<double> RbfKernels::decisions(const SvcModel& model, Points which,
     }
     std::fill(row + points, row + stride, 0.0);
   }
-  exp_in_place(k.get(), count * stride);
+  exp_in_place(k.get(), count * stride, exp_);
   std::vector<double> out(stride);
   weighted_sums(k.get(), model.coef.data(), count, stride, model.rho, out.data());
   out.resize(points);
