@@ -1,13 +1,13 @@
 #pragma once
 // Two-class C-SVC (Cortes & Vapnik 1995) trained by the SMO method of libsvm 3.24 (Chang & Lin,
-// "LIBSVM: a library for support vector machines", ACM TIST 2011, sec. 4.1-4.1.5 and 5.1):
-// the dual min_a 1/2 a'Qa - e'a subject to y'a = 0, 0 <= a_i <= C, with Q_ij = y_i y_j K_ij held
-// in float (libsvm's Qfloat), solved from a = 0 by pairs chosen with second-order working-set
+// "LIBSVM: a library for support vector machines", ACM TIST 2011, sec. 4.1 and 5.1): the dual
+// min_a 1/2 a'Qa - e'a subject to y'a = 0, 0 <= a_i <= C, with Q_ij = y_i y_j K_ij held in
+// float (libsvm's Qfloat), solved from a = 0 by pairs chosen with second-order working-set
 // selection (Fan, Chen & Lin 2005, "Working set selection using second order information for
-// training SVM", JMLR 6, WSS 3 with tau = 1e-12), stopping when m(a) - M(a) < eps = 1e-3
-// (eq. (4.8) of Chang & Lin), with their shrinking (every min(l, 1000) iterations; the whole
-// gradient reconstructed once m - M <= 10 eps), and b = -rho from the free variables (their
-// eq. (4.13)) or the midpoint of the bounds.
+// training SVM", JMLR 6, WSS 3 with tau = 1e-12), stopping when m(a) - M(a) < eps = 1e-3, with
+// their shrinking (every min(l, 1000) iterations; the whole gradient reconstructed once
+// m - M <= 10 eps), and -b = rho the mean of y_i G_i over the free variables, or the midpoint
+// of its bounds when none is free.
 //
 // The same floating-point operations in the same order as libsvm 3.24's svm_train (Debian's
 // libsvm3, which the landmine objective used through issue #26), so the same alphas, rho and
