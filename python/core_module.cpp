@@ -22,12 +22,12 @@
 
 #include "algorithms/privacy/epsilon_series.hpp"
 #include "algorithms/privacy/noise_calibration.hpp"
+#include "sim/config/config_loader.hpp"
 #include "sim/core/cancellation.hpp"
 #include "sim/core/eigen_blocking.hpp"
 #include "sim/core/thread_pool.hpp"
-#include "sim/experiment/build_info.hpp"
-#include "sim/experiment/config_loader.hpp"
-#include "sim/experiment/experiment_runner.hpp"
+#include "sim/output/build_info.hpp"
+#include "sim/run/experiment_runner.hpp"
 
 namespace py = pybind11;
 using namespace fbosim;
@@ -142,9 +142,9 @@ double calibrate(double target, double q, int steps, std::optional<double> delta
 
 // Runs a config into out_dir (as `fbosim run --quiet --out out_dir`); returns the summary's
 // headline numbers. The GIL is released while the runs go; Ctrl-C stops them (interruptible).
-py::dict run(const std::string& config, const std::vector<std::string>& overrides,
-             std::optional<int> runs, std::optional<std::uint64_t> seed, std::optional<int> threads,
-             const std::string& out_dir, bool force) {
+py::dict run_config(const std::string& config, const std::vector<std::string>& overrides,
+                    std::optional<int> runs, std::optional<std::uint64_t> seed,
+                    std::optional<int> threads, const std::string& out_dir, bool force) {
   constexpr int kMaxThreads = 4096;  // as `fbosim run --threads`
   if (runs) require(*runs >= 1, fmt::format("runs must be >= 1, got {}", *runs));
   if (threads)
@@ -154,14 +154,14 @@ py::dict run(const std::string& config, const std::vector<std::string>& override
   std::vector<std::string> sets = overrides;
   if (runs) sets.push_back(fmt::format("runs={}", *runs));
   if (seed) sets.push_back(fmt::format("seed={}", *seed));
-  const sim::LoadedConfig cfg = sim::load_config(config, sets);
-  sim::RunOptions options;
+  const config::LoadedConfig cfg = config::load_config(config, sets);
+  run::RunOptions options;
   options.threads = threads ? *threads : core::ThreadPool::hardware_threads();
   options.out_dir = out_dir;
   options.progress = false;
   options.force = force;
-  const sim::ExperimentSummary s =
-      interruptible([&] { return sim::run_experiment(cfg.spec, cfg.resolved, options); });
+  const run::ExperimentSummary s =
+      interruptible([&] { return run::run_experiment(cfg.spec, cfg.resolved, options); });
   py::dict d;
   d["name"] = cfg.spec.name;
   d["out_dir"] = s.out_dir;
@@ -183,7 +183,7 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
-    } catch (const sim::ConfigError& e) {
+    } catch (const config::ConfigError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     }
   });
@@ -191,8 +191,8 @@ PYBIND11_MODULE(_core, m) {
         py::arg("agents"), py::arg("accountant"), py::arg("sampling"));
   m.def("calibrate", &calibrate, py::arg("target"), py::arg("q"), py::arg("steps"),
         py::arg("delta"), py::arg("agents"), py::arg("accountant"), py::arg("sampling"));
-  m.def("run", &run, py::arg("config"), py::arg("overrides"), py::arg("runs"), py::arg("seed"),
-        py::arg("threads"), py::arg("out_dir"), py::arg("force"));
+  m.def("run", &run_config, py::arg("config"), py::arg("overrides"), py::arg("runs"),
+        py::arg("seed"), py::arg("threads"), py::arg("out_dir"), py::arg("force"));
   m.def("accountants", &privacy::accountant_names);
-  m.attr("version") = sim::version_line();
+  m.attr("version") = output::version_line();
 }

@@ -31,31 +31,17 @@ Eigen::VectorXd random_point(const core::Domain& domain, const core::Box& box,
   return x;
 }
 
-OwnModel parse_own_model(const std::string& s) {
-  if (s == "rff") return OwnModel::rff;
-  if (s == "exact") return OwnModel::exact;
-  throw std::invalid_argument("must be rff or exact, got '" + s + "'");
-}
+OwnModel parse_own_model(const std::string& s) { return kOwnModelNames.parse(s); }
 
-std::string to_string(OwnModel m) { return m == OwnModel::rff ? "rff" : "exact"; }
+std::string to_string(OwnModel m) { return kOwnModelNames.name(m); }
 
-Redraw parse_redraw(const std::string& s) {
-  if (s == "step") return Redraw::step;
-  if (s == "refit") return Redraw::refit;
-  throw std::invalid_argument("must be step or refit, got '" + s + "'");
-}
+Redraw parse_redraw(const std::string& s) { return kRedrawNames.parse(s); }
 
-std::string to_string(Redraw r) { return r == Redraw::step ? "step" : "refit"; }
+std::string to_string(Redraw r) { return kRedrawNames.name(r); }
 
-FitSchedule parse_fit_schedule(const std::string& s) {
-  if (s == "observations") return FitSchedule::observations;
-  if (s == "iterations") return FitSchedule::iterations;
-  throw std::invalid_argument("must be observations or iterations, got '" + s + "'");
-}
+FitSchedule parse_fit_schedule(const std::string& s) { return kFitScheduleNames.parse(s); }
 
-std::string to_string(FitSchedule s) {
-  return s == FitSchedule::observations ? "observations" : "iterations";
-}
+std::string to_string(FitSchedule s) { return kFitScheduleNames.name(s); }
 
 LocalThompson::LocalThompson(int id, const core::Domain& domain, LocalTsOptions options,
                              int init_points)

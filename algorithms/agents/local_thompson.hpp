@@ -31,6 +31,12 @@
 #include "algorithms/surrogate/circulant_grid_gp.hpp"
 #include "sim/core/box.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/schema/enum_names.hpp"
+#include "sim/schema/fwd.hpp"
+
+namespace fbosim::protocol {
+struct ExperimentFacts;
+}
 
 namespace fbosim::agents {
 
@@ -39,12 +45,16 @@ namespace fbosim::agents {
 /// point (FTS Algorithm 1 line 4 as written; grid domains only). On an equally spaced 1-D grid
 /// the exact sample costs O(G log G + n^2) (surrogate::CirculantGridGp), elsewhere O(G^3).
 enum class OwnModel { rff, exact };
+inline constexpr schema::EnumNames<OwnModel> kOwnModelNames{{OwnModel::rff, "rff"},
+                                                            {OwnModel::exact, "exact"}};
 OwnModel parse_own_model(const std::string& s);  ///< "rff" | "exact"; throws invalid_argument
 std::string to_string(OwnModel m);
 
 /// When the RFF model draws its random features: fresh at every `step` (the authors' code), or
 /// once per agent, rescaled at each change of the hyperparameters (`refit`) [choice].
 enum class Redraw { step, refit };
+inline constexpr schema::EnumNames<Redraw> kRedrawNames{{Redraw::step, "step"},
+                                                        {Redraw::refit, "refit"}};
 Redraw parse_redraw(const std::string& s);  ///< "step" | "refit"; throws invalid_argument
 std::string to_string(Redraw r);
 
@@ -57,6 +67,8 @@ std::string to_string(Redraw r);
 ///                 gp_opt_schedule == 0` in maximize, federated_bayesian_optimization.py), e.g.
 ///                 n = 9, 14, 19, ... after 3 initial points.
 enum class FitSchedule { observations, iterations };
+inline constexpr schema::EnumNames<FitSchedule> kFitScheduleNames{
+    {FitSchedule::observations, "observations"}, {FitSchedule::iterations, "iterations"}};
 FitSchedule parse_fit_schedule(const std::string& s);  ///< throws invalid_argument
 std::string to_string(FitSchedule s);
 
@@ -76,6 +88,14 @@ struct LocalTsOptions {
   gp::HyperFitter::Options fit;
   acq::BoxMaximiser::Options maximiser;
 };
+
+/// local_ts.*, gp.* (the SE hyperparameters, gp::se_hyper_keys(), and their fits) and
+/// acquisition.*: the keys of the own TS step, shared by every system that has one.
+const schema::Group<LocalTsOptions>& local_ts_keys();
+/// The conditions across keys of the group: `local_ts.method: exact` needs an equally spaced
+/// 1-D grid (the grid families gp_grid, heterogeneous).
+void check_local_ts(const LocalTsOptions& options, const protocol::ExperimentFacts& facts,
+                    std::vector<schema::Problem>& problems);
 
 class LocalThompson {
  public:

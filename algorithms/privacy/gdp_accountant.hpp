@@ -35,4 +35,7 @@ class GdpAccountant final : public Accountant {
   double mu_squared_ = 0;
 };
 
+/// The registry's entry (accountant_registry()).
+AccountantEntry gdp_accountant_entry();
+
 }  // namespace fbosim::privacy

@@ -332,4 +332,9 @@ EpsilonResult PldAccountant::private_epsilon(double delta) const {
   return {bound_epsilon(delta, grid_width(), Bound::upper), 0.0};
 }
 
+AccountantEntry pld_accountant_entry() {
+  return {"pld", "privacy-loss distribution: the tightest upper bound",
+          [] { return std::make_unique<PldAccountant>(); }, true};
+}
+
 }  // namespace fbosim::privacy

@@ -269,4 +269,10 @@ EpsilonResult RdpAccountant::private_epsilon(double delta) const {
   return best;
 }
 
+AccountantEntry rdp_accountant_entry() {
+  return {"rdp",
+          "Renyi DP at fractional orders with the improved conversion; also fixed-size sampling",
+          [] { return std::make_unique<RdpAccountant>(); }, true};
+}
+
 }  // namespace fbosim::privacy

@@ -14,6 +14,7 @@
 
 #include "algorithms/privacy/dp_event.hpp"
 #include "algorithms/protocol/agent_policy.hpp"
+#include "algorithms/protocol/auditable_release.hpp"
 #include "algorithms/protocol/mechanism.hpp"
 #include "sim/core/box.hpp"
 #include "sim/core/rng.hpp"
@@ -124,6 +125,11 @@ class Algorithm {
   /// Whether its runs release values after the last round (RunParts::final_release): the
   /// experiment then writes release.csv.
   virtual bool releases_values() const { return false; }
+  /// Its private releases an empirical audit can run (`fbosim audit`; auditable_release.hpp),
+  /// one of each kind (every agent's and every round's are alike); empty when it releases
+  /// nothing private. Throws std::invalid_argument for inputs it cannot audit with.
+  virtual std::vector<std::unique_ptr<const AuditableRelease>> auditable_releases(
+      const AuditInputs& inputs) const;
   /// Whether any release is differentially private (server.csv and summary.csv then carry
   /// delta next to epsilon).
   bool is_private(int agents) const;

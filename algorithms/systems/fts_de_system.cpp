@@ -5,6 +5,7 @@
 #include "algorithms/agents/fts_de_agent.hpp"
 #include "algorithms/server/privatized_mechanism.hpp"
 #include "algorithms/server/region_aggregator.hpp"
+#include "algorithms/server/server_release_audit.hpp"
 
 namespace fbosim::systems {
 
@@ -54,6 +55,16 @@ std::vector<privacy::DpEvent> FtsDeSystem::run_events(int agents, int rounds) co
   std::vector<privacy::DpEvent> out;
   for (const privacy::DpEvent& e : possible_events(agents))
     out.push_back(privacy::DpEvent::self_composed(e, rounds));
+  return out;
+}
+
+std::vector<std::unique_ptr<const protocol::AuditableRelease>> FtsDeSystem::auditable_releases(
+    const protocol::AuditInputs& in) const {
+  std::vector<std::unique_ptr<const protocol::AuditableRelease>> out;
+  if (!config_.server || !config_.dp) return out;
+  out.push_back(std::make_unique<const server::ServerReleaseAudit>(
+      config_.mechanism, config_.features, in.agents, config_.subregions, config_.weights,
+      in.rounds, in.noise_scale));
   return out;
 }
 

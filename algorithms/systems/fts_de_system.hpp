@@ -12,6 +12,11 @@
 #include "algorithms/de/weight_schedule.hpp"
 #include "algorithms/protocol/algorithm.hpp"
 #include "algorithms/server/dp_mechanism.hpp"
+#include "sim/schema/fwd.hpp"
+
+namespace fbosim::protocol {
+struct AlgorithmEntry;
+}
 
 namespace fbosim::systems {
 
@@ -41,10 +46,20 @@ class FtsDeSystem final : public protocol::Algorithm {
   /// received, selected, clipped, noise_std (also for TS, whose server.csv has no rows).
   std::vector<protocol::StatColumn> server_columns() const override;
 
+  /// With DP: the server's release of one round (server::ServerReleaseAudit).
+  std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable_releases(
+      const protocol::AuditInputs& inputs) const override;
+
   const FtsDeConfig& config() const { return config_; }
 
  private:
   FtsDeConfig config_;
 };
+
+/// The family's keys in reading order: agents.*, exploration.*, rff.*, local_ts.*, gp.*,
+/// acquisition.*, server.dp and the mechanism's server.*.
+const schema::Group<FtsDeConfig>& fts_de_keys();
+/// Registers fts_de, ts, fts, dp_fts and dp_fts_de, in that order.
+void register_fts_de_algorithms(schema::Registry<protocol::AlgorithmEntry>& registry);
 
 }  // namespace fbosim::systems

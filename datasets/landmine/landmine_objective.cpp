@@ -117,25 +117,13 @@ double first_class_probability(const PlattSigmoid& sigmoid, double f, SvmProbabi
 
 }  // namespace
 
-SvmClassOrder parse_class_order(const std::string& s) {
-  if (s == "mine_first") return SvmClassOrder::mine_first;
-  if (s == "sklearn") return SvmClassOrder::sklearn;
-  throw std::invalid_argument("must be mine_first or sklearn, got '" + s + "'");
-}
+SvmClassOrder parse_class_order(const std::string& s) { return kSvmClassOrderNames.parse(s); }
 
-std::string to_string(SvmClassOrder o) {
-  return o == SvmClassOrder::mine_first ? "mine_first" : "sklearn";
-}
+std::string to_string(SvmClassOrder o) { return kSvmClassOrderNames.name(o); }
 
-SvmProbability parse_probability(const std::string& s) {
-  if (s == "sigmoid") return SvmProbability::sigmoid;
-  if (s == "sklearn") return SvmProbability::sklearn;
-  throw std::invalid_argument("must be sigmoid or sklearn, got '" + s + "'");
-}
+SvmProbability parse_probability(const std::string& s) { return kSvmProbabilityNames.parse(s); }
 
-std::string to_string(SvmProbability p) {
-  return p == SvmProbability::sigmoid ? "sigmoid" : "sklearn";
-}
+std::string to_string(SvmProbability p) { return kSvmProbabilityNames.name(p); }
 
 SvmHyperparameters SvmHyperparameters::from_unit(const Eigen::VectorXd& x) {
   if (x.size() != 2 || !(x.array() >= 0).all() || !(x.array() <= 1).all())

@@ -32,16 +32,24 @@
 #include "datasets/landmine/landmine_data.hpp"
 #include "datasets/landmine/landmine_split.hpp"
 #include "datasets/objective_family.hpp"
+#include "sim/schema/enum_names.hpp"
+#include "sim/schema/fwd.hpp"
 
 namespace fbosim::datasets {
 
+struct ObjectiveFamilyEntry;
+
 /// libsvm's first class (objective.class_order): see the header comment.
 enum class SvmClassOrder { mine_first, sklearn };
+inline constexpr schema::EnumNames<SvmClassOrder> kSvmClassOrderNames{
+    {SvmClassOrder::mine_first, "mine_first"}, {SvmClassOrder::sklearn, "sklearn"}};
 SvmClassOrder parse_class_order(const std::string& s);  ///< throws invalid_argument
 std::string to_string(SvmClassOrder o);
 
 /// P(mine) from the final model's decision value (objective.probability).
 enum class SvmProbability { sigmoid, sklearn };
+inline constexpr schema::EnumNames<SvmProbability> kSvmProbabilityNames{
+    {SvmProbability::sigmoid, "sigmoid"}, {SvmProbability::sklearn, "sklearn"}};
 SvmProbability parse_probability(const std::string& s);  ///< throws invalid_argument
 std::string to_string(SvmProbability p);
 
@@ -55,7 +63,9 @@ struct SvmOptions {
 };
 
 struct LandmineSpec {
-  std::string path;  ///< <datasets.root>/landmine/LandmineData.mat
+  /// The data file, here <datasets.root>/landmine/LandmineData.mat when empty.
+  static std::string default_path(const std::string& data_root);
+  std::string path;
   LandmineSplitKind split = LandmineSplitKind::seeded;  ///< objective.split
   std::uint64_t split_seed = 0;  ///< objective.split_seed: the seeded split's seed
   SvmOptions svm;
@@ -113,5 +123,11 @@ class LandmineFamily final : public ObjectiveFamily {
   LandmineSpec spec_;
   std::vector<std::shared_ptr<const LandmineSplit>> splits_;
 };
+
+/// objective.split, objective.split_seed, objective.cv_folds, objective.class_order,
+/// objective.probability.
+const schema::Group<LandmineSpec>& landmine_keys();
+/// Registers landmine.
+void register_landmine_family(schema::Registry<ObjectiveFamilyEntry>& registry);
 
 }  // namespace fbosim::datasets

@@ -28,14 +28,10 @@ LandmineSplit take(const LandmineField& field, const std::vector<int>& train,
 }  // namespace
 
 LandmineSplitKind parse_landmine_split(const std::string& s) {
-  if (s == "seeded") return LandmineSplitKind::seeded;
-  if (s == "authors") return LandmineSplitKind::authors;
-  throw std::invalid_argument("must be seeded or authors, got '" + s + "'");
+  return kLandmineSplitNames.parse(s);
 }
 
-std::string to_string(LandmineSplitKind k) {
-  return k == LandmineSplitKind::seeded ? "seeded" : "authors";
-}
+std::string to_string(LandmineSplitKind k) { return kLandmineSplitNames.name(k); }
 
 LandmineSplit split_field(const LandmineField& field, std::uint64_t seed, int field_index) {
   core::RngStream rng = core::RngFactory(seed, 0).stream("landmine.split", field_index);

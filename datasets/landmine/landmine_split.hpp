@@ -17,10 +17,14 @@
 
 #include "datasets/landmine/landmine_data.hpp"
 #include "datasets/landmine/rbf_distances.hpp"
+#include "sim/schema/enum_names.hpp"
 
 namespace fbosim::datasets {
 
 enum class LandmineSplitKind { seeded, authors };
+/// objective.split's names.
+inline constexpr schema::EnumNames<LandmineSplitKind> kLandmineSplitNames{
+    {LandmineSplitKind::seeded, "seeded"}, {LandmineSplitKind::authors, "authors"}};
 LandmineSplitKind parse_landmine_split(const std::string& s);  ///< throws invalid_argument
 std::string to_string(LandmineSplitKind k);
 

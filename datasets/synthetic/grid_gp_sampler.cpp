@@ -26,7 +26,7 @@ GridGpSampler::GridGpSampler(int points, double lengthscale) {
     }
   }
   // One factorisation cannot be polled (10^4 points take tens of seconds): Ctrl-C during it is
-  // the watchdog's (sim/experiment/interrupt.hpp); between attempts it stops here.
+  // the watchdog's (sim/output/interrupt.hpp); between attempts it stops here.
   for (int attempt = 0; attempt < 5; ++attempt, jitter_ *= 10) {  // 1e-8 .. 1e-4
     core::throw_if_cancelled();
     Eigen::MatrixXd kj = k;

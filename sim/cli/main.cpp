@@ -13,11 +13,11 @@
 #include <CLI/CLI.hpp>
 
 #include "sim/cli/commands.hpp"
+#include "sim/config/config_reader.hpp"
+#include "sim/config/resource_estimate.hpp"
 #include "sim/core/eigen_blocking.hpp"
-#include "sim/experiment/build_info.hpp"
-#include "sim/experiment/config_reader.hpp"
-#include "sim/experiment/interrupt.hpp"
-#include "sim/experiment/resource_estimate.hpp"
+#include "sim/output/build_info.hpp"
+#include "sim/output/interrupt.hpp"
 
 namespace {
 
@@ -34,7 +34,7 @@ std::string usage_message(const CLI::App& app, int argc, char** argv, const std:
   if (!sub) {
     std::string list;
     for (const std::string& c : commands) list += (list.empty() ? "" : ", ") + c;
-    return "unknown command '" + command + "'" + fbosim::sim::did_you_mean(command, commands) +
+    return "unknown command '" + command + "'" + fbosim::config::did_you_mean(command, commands) +
            "; the commands: " + list;
   }
   std::vector<std::string> options;
@@ -45,7 +45,7 @@ std::string usage_message(const CLI::App& app, int argc, char** argv, const std:
     if (arg.rfind("--", 0) != 0) continue;
     bool known = false;
     for (const std::string& o : options) known = known || o == arg;
-    if (!known) return what + fbosim::sim::did_you_mean(arg, options);
+    if (!known) return what + fbosim::config::did_you_mean(arg, options);
   }
   return what;
 }
@@ -96,19 +96,19 @@ int error_status(const std::exception& e) {
                  "fbosim: error: out of memory (the bound on this process: %s); use smaller "
                  "sizes (rounds, agents.count, objective.grid_points, features) or fewer "
                  "threads\n",
-                 fbosim::sim::memory_limit().what.c_str());
+                 fbosim::config::memory_limit().what.c_str());
   else
     std::fprintf(stderr, "fbosim: error: %s\n", e.what());
-  return fbosim::sim::interrupted_exit_status();
+  return fbosim::output::interrupted_exit_status();
 }
 
 int run_main(int argc, char** argv) {
   fbosim::core::pin_eigen_blocking();  // the same bytes on every machine
-  CLI::App app{fbosim::sim::version_line() +
+  CLI::App app{fbosim::output::version_line() +
                ": simulator of differentially private federated Bayesian optimisation "
                "(DP-FTS-DE and its baselines)"};
   // The commit and whether the tree was modified, from the build (cmake/build_info.cmake).
-  app.set_version_flag("--version", fbosim::sim::version_line());
+  app.set_version_flag("--version", fbosim::output::version_line());
   app.require_subcommand(1);
   fbosim::cli::add_run_command(app);
   fbosim::cli::add_privacy_command(app);
@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
   // Not a terminal: one flush at the end for any output below 1 MiB, so a write error is seen
   // with its cause (a terminal keeps its line buffering).
   if (!::isatty(STDOUT_FILENO)) std::setvbuf(stdout, nullptr, _IOFBF, 1 << 20);
-  fbosim::sim::install_interrupt_handlers();  // every command: Ctrl-C/SIGTERM stop within 1 s
+  fbosim::output::install_interrupt_handlers();  // every command: Ctrl-C/SIGTERM stop within 1 s
   int status = 0;
   try {
     status = run_main(argc, argv);

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
-#include "sim/experiment/sweep_merge.hpp"
+#include "sim/sweep/sweep_merge.hpp"
 
 namespace fbosim::cli {
 
@@ -20,7 +20,7 @@ struct MergeArgs {
 };
 
 void run(const MergeArgs& a) {
-  const sim::MergeReport r = sim::merge_sweeps(a.dirs, a.out, a.force);
+  const sweep::MergeReport r = sweep::merge_sweeps(a.dirs, a.out, a.force);
   std::printf("merged %d of %d point(s) from %zu director%s into %s/sweep.csv", r.rows, r.points,
               a.dirs.size(), a.dirs.size() == 1 ? "y" : "ies", r.out_dir.c_str());
   if (r.duplicates > 0) std::printf(" (%d agreeing duplicate(s) dropped)", r.duplicates);

@@ -1,7 +1,7 @@
 #pragma once
 // Cooperative cancellation of long computations. One process-wide flag, set by fbosim's
-// SIGINT/SIGTERM handler (sim/experiment/interrupt.hpp) and polled by long loops anywhere
-// (algorithms/ and datasets/ depend only on this, never on sim/experiment): a poll is one relaxed
+// SIGINT/SIGTERM handler (sim/output/interrupt.hpp) and polled by long loops anywhere
+// (algorithms/ and datasets/ depend only on this, never on the rest of sim/): a poll is one relaxed
 // atomic load, so loops may poll every iteration that costs more than a few hundred
 // instructions, and every few thousand iterations otherwise (CancellationPoll).
 #include <atomic>

@@ -154,6 +154,23 @@ TEST_CASE("DP-BO (Kusner): candidates, sensitivities, mechanisms and events of t
     CHECK(ref_v.value == y_star);
     CHECK_FALSE(ref_v.epsilon.has_value());
   }
+  // The audited releases (`fbosim audit`) are these two, with the sensitivities of this run
+  // (init_points + rounds observations) and the events it charges.
+  protocol::AuditInputs ai;
+  ai.agents = 2;
+  ai.rounds = 9;
+  ai.domain = [&]() -> const core::Domain& { return box; };
+  const auto audited = sys.auditable_releases(ai);
+  REQUIRE(audited.size() == 2);
+  const auto sensitivity = [](const protocol::AuditableRelease& r) {
+    for (const auto& [k, v] : r.details())
+      if (k == "sensitivity") return std::stod(v);
+    return -1.0;
+  };
+  CHECK(sensitivity(*audited[0]) == Approx(*out.rows[0].sensitivity).epsilon(1e-15));
+  CHECK(sensitivity(*audited[1]) == Approx(*out.rows[1].sensitivity).epsilon(1e-15));
+  CHECK(audited[0]->event() == out.events[0]);
+  CHECK(audited[1]->event() == out.events[1]);
   // The noise-free value release cannot run without de Freitas et al.'s constants.
   c.observations = systems::Observations::noise_free;
   CHECK_THROWS_WITH(systems::DpBoSystem(c), Catch::Matchers::Contains("de Freitas"));

@@ -880,6 +880,18 @@ std::vector<Case> all_cases() {
   run("issue 26", "run {cfg} --quiet --set objective.split_seed=3",
       {"battery.yaml", "objective.split_seed", "3", "seeded"}, 1,
       with_key("objective.split", "authors", kLandmine));
+
+  // Issue 25, section 1 ("fbosim audit for any privatised mechanism"): a config whose algorithm
+  // releases nothing private, and a --noise-scale for a release without noise, are refused
+  // naming the file, the algorithm or the option.
+  run("issue 25 audit", "audit {cfg} --trials 100 --set server.dp=false",
+      {"battery.yaml", "algorithm fts_de", "releases nothing private"});
+  run("issue 25 audit", "audit {cfg} --trials 100 --set algorithm=ts",
+      {"battery.yaml", "algorithm ts", "releases nothing private"});
+  run("issue 25 audit", "audit {cfg} --trials 100 --noise-scale 0.5",
+      {"battery.yaml", "--noise-scale", "0.5", "no noise"}, 1,
+      "algorithm: po_gp_ucb\nrounds: 2\nruns: 1\nagents: {count: 1}\n"
+      "objective: {family: gp_grid2d, grid_side: 5}\n");
   return cases;
 }
 
