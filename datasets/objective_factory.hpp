@@ -9,6 +9,7 @@
 #include "datasets/landmine/landmine_objective.hpp"
 #include "datasets/objective_family.hpp"
 #include "datasets/synthetic/synthetic_family.hpp"
+#include "sim/schema/fwd.hpp"
 
 namespace fbosim::datasets {
 
@@ -24,7 +25,11 @@ struct ObjectiveSpec {
   EmnistSpec emnist;        ///< emnist (data_dir is derived from data_root when empty)
 };
 
-/// True for the families that need files under data_root.
+/// objective.family (one of objective_registry()'s names) and datasets.root: the experiment's
+/// choice of family; each family's own objective.* keys are its registry entry's.
+const schema::Group<ObjectiveSpec>& objective_keys();
+
+/// True for the families that need files under data_root (the registry's trait needs_data).
 bool is_real_world(const std::string& family);
 
 /// Builds the family; throws std::runtime_error naming the path when data is missing or

@@ -5,9 +5,16 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -15,44 +22,102 @@
 
 #include "algorithms/privacy/epsilon_series.hpp"
 #include "algorithms/privacy/noise_calibration.hpp"
+#include "sim/config/config_loader.hpp"
+#include "sim/core/cancellation.hpp"
 #include "sim/core/eigen_blocking.hpp"
 #include "sim/core/thread_pool.hpp"
-#include "sim/experiment/build_info.hpp"
-#include "sim/experiment/config_loader.hpp"
-#include "sim/experiment/experiment_runner.hpp"
+#include "sim/output/build_info.hpp"
+#include "sim/run/experiment_runner.hpp"
 
 namespace py = pybind11;
 using namespace fbosim;
 
 namespace {
 
-// delta: the given one, or N^-1.1 as the configs and `fbosim privacy --agents` use.
-double delta_of(double delta, int agents) {
-  if (delta > 0) {
-    if (!(delta < 1))
-      throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
-    return delta;
+// Runs `work` (C++ only, no Python object) on a thread of its own while the caller's thread,
+// the GIL released between looks, checks for Python's signals every 50 ms: Ctrl-C (Python's
+// KeyboardInterrupt) asks the C++ loops to stop (core::request_cancellation, what SIGINT does
+// to the fbosim command) and is raised once they have unwound, with what the run kept.
+template <typename Work>
+auto interruptible(Work work) -> decltype(work()) {
+  using Result = decltype(work());
+  std::optional<Result> result;
+  std::exception_ptr error;
+  std::mutex mutex;
+  std::condition_variable done_cv;
+  bool done = false;
+  std::thread worker([&] {
+    try {
+      result.emplace(work());
+    } catch (...) {
+      error = std::current_exception();
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    done = true;
+    done_cv.notify_all();
+  });
+  bool interrupted = false;
+  for (;;) {
+    {
+      py::gil_scoped_release release;
+      std::unique_lock<std::mutex> lock(mutex);
+      done_cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return done; });
+      if (done) break;
+    }
+    if (!interrupted && PyErr_CheckSignals() != 0) {  // KeyboardInterrupt (or another) is set
+      interrupted = true;
+      core::request_cancellation();
+    }
   }
-  if (agents < 2) throw std::invalid_argument("give delta, or agents >= 2 (delta = agents^-1.1)");
-  return std::pow(static_cast<double>(agents), -1.1);
+  worker.join();
+  if (interrupted) {
+    core::reset_cancellation();
+    if (error) {  // the stop's own message (what was kept) replaces the bare KeyboardInterrupt
+      try {
+        std::rethrow_exception(error);
+      } catch (const core::Cancelled& e) {
+        PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
+      } catch (...) {
+      }
+    }
+    throw py::error_already_set();
+  }
+  if (error) std::rethrow_exception(error);
+  return std::move(*result);
 }
 
-privacy::DpEvent event(const std::string& sampling, double q, double z, int agents) {
-  return privacy::sampled_gaussian(privacy::parse_sampling(sampling), q, z, agents);
+// The package (python/fbosim/) checks every argument's type and range with messages naming
+// the argument; these checks repeat the ranges so that _core itself never computes with a
+// value it should refuse (None, not a sentinel, means "not given").
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument(what);
+}
+
+// delta: the given one, or N^-1.1 as the configs and `fbosim privacy --agents` use.
+double delta_of(std::optional<double> delta, std::optional<int> agents) {
+  if (agents) require(*agents >= 1, fmt::format("agents must be >= 1, got {}", *agents));
+  if (delta) {
+    require(std::isfinite(*delta) && *delta > 0 && *delta < 1,
+            fmt::format("delta must be in (0, 1), got {}", *delta));
+    return *delta;
+  }
+  require(agents && *agents >= 2, "give delta, or agents >= 2 (delta = agents^-1.1)");
+  return std::pow(static_cast<double>(*agents), -1.1);
+}
+
+privacy::DpEvent event(const std::string& sampling, double q, double z, std::optional<int> agents) {
+  require(std::isfinite(q) && q > 0 && q <= 1, fmt::format("q must be in (0, 1], got {}", q));
+  require(std::isfinite(z) && z > 0, fmt::format("z must be finite and > 0, got {}", z));
+  return privacy::sampled_gaussian(privacy::parse_sampling(sampling), q, z, agents.value_or(0));
 }
 
 // (epsilon, order) for every step count, from one composition pass.
-std::pair<std::vector<double>, std::vector<double>> epsilon(double q, double z,
-                                                            const std::vector<int>& steps,
-                                                            double delta, int agents,
-                                                            const std::string& accountant,
-                                                            const std::string& sampling) {
-  if (!(q > 0 && q <= 1))
-    throw std::invalid_argument(fmt::format("q must be in (0, 1], got {}", q));
-  if (!(z > 0 && std::isfinite(z)))
-    throw std::invalid_argument(fmt::format("z must be finite and > 0, got {}", z));
-  const auto r = privacy::epsilon_series(accountant, event(sampling, q, z, agents), steps,
-                                         delta_of(delta, agents));
+std::pair<std::vector<double>, std::vector<double>> epsilon(
+    double q, double z, const std::vector<int>& steps, std::optional<double> delta,
+    std::optional<int> agents, const std::string& accountant, const std::string& sampling) {
+  const double d = delta_of(delta, agents);
+  const privacy::DpEvent e = event(sampling, q, z, agents);
+  const auto r = interruptible([&] { return privacy::epsilon_series(accountant, e, steps, d); });
   std::pair<std::vector<double>, std::vector<double>> out;
   for (const auto& e : r) {
     out.first.push_back(e.epsilon);
@@ -61,34 +126,42 @@ std::pair<std::vector<double>, std::vector<double>> epsilon(double q, double z,
   return out;
 }
 
-double calibrate(double target, double q, int steps, double delta, int agents,
-                 const std::string& accountant, const std::string& sampling) {
-  if (!(target > 0 && std::isfinite(target)))
-    throw std::invalid_argument(
-        fmt::format("target epsilon must be finite and > 0, got {}", target));
+double calibrate(double target, double q, int steps, std::optional<double> delta,
+                 std::optional<int> agents, const std::string& accountant,
+                 const std::string& sampling) {
+  require(std::isfinite(target) && target > 0,
+          fmt::format("target epsilon must be finite and > 0, got {}", target));
+  require(steps >= 1, fmt::format("steps must be >= 1 to calibrate, got {}", steps));
+  const double d = delta_of(delta, agents);
+  event(sampling, q, 1.0, agents);  // checks q, sampling and agents before the search
   const auto event_of = [&](double z) { return event(sampling, q, z, agents); };
-  return privacy::calibrate_noise(accountant, event_of, steps, delta_of(delta, agents), target)
-      .noise_multiplier;
+  return interruptible([&] {
+    return privacy::calibrate_noise(accountant, event_of, steps, d, target).noise_multiplier;
+  });
 }
 
 // Runs a config into out_dir (as `fbosim run --quiet --out out_dir`); returns the summary's
-// headline numbers. The GIL is released while the runs go.
-py::dict run(const std::string& config, const std::vector<std::string>& overrides, int runs,
-             long long seed, int threads, const std::string& out_dir, bool force) {
+// headline numbers. The GIL is released while the runs go; Ctrl-C stops them (interruptible).
+py::dict run_config(const std::string& config, const std::vector<std::string>& overrides,
+                    std::optional<int> runs, std::optional<std::uint64_t> seed,
+                    std::optional<int> threads, const std::string& out_dir, bool force) {
+  constexpr int kMaxThreads = 4096;  // as `fbosim run --threads`
+  if (runs) require(*runs >= 1, fmt::format("runs must be >= 1, got {}", *runs));
+  if (threads)
+    require(*threads >= 1 && *threads <= kMaxThreads,
+            fmt::format("threads must be in [1, {}], got {}", kMaxThreads, *threads));
+  require(!out_dir.empty(), "out_dir must be a directory name, got an empty string");
   std::vector<std::string> sets = overrides;
-  if (runs > 0) sets.push_back(fmt::format("runs={}", runs));
-  if (seed >= 0) sets.push_back(fmt::format("seed={}", seed));
-  const sim::LoadedConfig cfg = sim::load_config(config, sets);
-  sim::RunOptions options;
-  options.threads = threads > 0 ? threads : core::ThreadPool::hardware_threads();
+  if (runs) sets.push_back(fmt::format("runs={}", *runs));
+  if (seed) sets.push_back(fmt::format("seed={}", *seed));
+  const config::LoadedConfig cfg = config::load_config(config, sets);
+  run::RunOptions options;
+  options.threads = threads ? *threads : core::ThreadPool::hardware_threads();
   options.out_dir = out_dir;
   options.progress = false;
   options.force = force;
-  sim::ExperimentSummary s;
-  {
-    py::gil_scoped_release release;
-    s = sim::run_experiment(cfg.spec, cfg.resolved, options);
-  }
+  const run::ExperimentSummary s =
+      interruptible([&] { return run::run_experiment(cfg.spec, cfg.resolved, options); });
   py::dict d;
   d["name"] = cfg.spec.name;
   d["out_dir"] = s.out_dir;
@@ -110,7 +183,7 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
-    } catch (const sim::ConfigError& e) {
+    } catch (const config::ConfigError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     }
   });
@@ -118,8 +191,8 @@ PYBIND11_MODULE(_core, m) {
         py::arg("agents"), py::arg("accountant"), py::arg("sampling"));
   m.def("calibrate", &calibrate, py::arg("target"), py::arg("q"), py::arg("steps"),
         py::arg("delta"), py::arg("agents"), py::arg("accountant"), py::arg("sampling"));
-  m.def("run", &run, py::arg("config"), py::arg("overrides"), py::arg("runs"), py::arg("seed"),
-        py::arg("threads"), py::arg("out_dir"), py::arg("force"));
+  m.def("run", &run_config, py::arg("config"), py::arg("overrides"), py::arg("runs"),
+        py::arg("seed"), py::arg("threads"), py::arg("out_dir"), py::arg("force"));
   m.def("accountants", &privacy::accountant_names);
-  m.attr("version") = sim::version_line();
+  m.attr("version") = output::version_line();
 }

@@ -8,7 +8,13 @@ best validation or test error 1 - score, named for the objective), the x axis ha
 iteration ticks, the legend sits outside the axes so that it hides no data, and a corner names
 the number of runs and of (run, agent) pairs behind each mean.
 
-Uses Debian's python3-matplotlib and python3-pandas only.
+Every file is read through tools/fbosim_results.py, which checks it (a missing or damaged
+summary.csv or config.resolved.yaml, or a NaN where fbosim writes a number, is a ResultError
+naming the file, line, column and value; its docstring says which empty cells are legitimate:
+an empty standard error with one run draws no band or bar). Figures are written under temporary
+names and renamed once complete (save_all).
+
+Uses Debian's python3-matplotlib, python3-pandas and python3-yaml only.
 """
 import os
 
@@ -16,89 +22,66 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only; never needs a display
 import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
+import pandas as pd  # noqa: E402,F401 (plot_figures reads its CSVs with it)
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
+from fbosim_results import (ResultError, Table, check_output_stem,  # noqa: E402
+                            read_config, read_summary, write_all)
+
 # --------------------------------------------------------------------------------------------
-# Reading results
+# Reading results (every file checked by fbosim_results: a ResultError names the bad file)
 # --------------------------------------------------------------------------------------------
-def _scalar(text):
-    """A YAML scalar as config.resolved.yaml writes it (yaml-cpp's emitter)."""
-    t = text.strip()
-    if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
-        return t[1:-1]
-    low = t.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    for conv in (int, float):
-        try:
-            return conv(t)
-        except ValueError:
-            pass
-    return t
-
-
-def read_resolved(path):
-    """Flattens the block mappings of config.resolved.yaml to {"server.clip_norm": 11, ...}.
-
-    Only what fbosim writes is needed (block maps, scalars, block lists of scalars), so the
-    standard library suffices; a list becomes a tuple of scalars."""
-    flat, stack = {}, []  # stack of (indent, key prefix)
-    last_key = None
-    with open(path, encoding="utf-8") as fh:
-        for raw in fh:
-            line = raw.split(" #", 1)[0].rstrip()
-            if not line.strip() or line.lstrip().startswith("#") or line.strip() == "---":
-                continue
-            indent = len(line) - len(line.lstrip())
-            body = line.strip()
-            if body.startswith("- "):
-                if last_key is not None:
-                    old = flat.get(last_key)
-                    flat[last_key] = (old if isinstance(old, tuple) else ()) + (_scalar(body[2:]),)
-                continue
-            while stack and stack[-1][0] >= indent:
-                stack.pop()
-            key, _, value = body.partition(":")
-            full = ".".join([p for _, p in stack] + [key.strip()])
-            if value.strip():
-                flat[full] = _scalar(value)
-                last_key = None
-            else:
-                stack.append((indent, key.strip()))
-                last_key = full
-    return flat
-
+read_resolved = read_config  # the flattened config.resolved.yaml
 
 class Curve:
-    """One result directory: its summary.csv and resolved config."""
+    """One result directory: its summary.csv and resolved config, both checked."""
 
     def __init__(self, directory):
         self.name = os.path.basename(os.path.normpath(directory))
         self.directory = directory
-        path = os.path.join(directory, "summary.csv")
-        self.summary = pd.read_csv(path)
-        for column in ("round", "mean_regret", "se_regret", "mean_best_f", "se_best_f", "epsilon"):
-            if column not in self.summary.columns:
-                raise ValueError(f"{path}: no column '{column}'")
-        if self.summary.empty:
-            raise ValueError(f"{path}: no rows")
-        resolved = os.path.join(directory, "config.resolved.yaml")
-        self.config = read_resolved(resolved) if os.path.exists(resolved) else {}
+        if not os.path.isdir(directory):
+            raise ResultError(f"{directory}: no such result directory")
+        self.config_path = os.path.join(directory, "config.resolved.yaml")
+        self.config = read_config(self.config_path)
+        for key in ("algorithm", "runs", "rounds"):
+            if key not in self.config:
+                raise ResultError(f"{self.config_path}: no key '{key}' (not a configuration "
+                                  "fbosim wrote)")
+        self.integer("runs", lo=1)
+        self.integer("rounds", lo=0)
+        self.summary = read_summary(os.path.join(directory, "summary.csv"), self.config,
+                                    self.config_path)
 
     def get(self, key, default=None):
         return self.config.get(key, default)
 
+    def integer(self, key, default=None, lo=None):
+        """The config's integer at key (default when absent); ResultError naming the file,
+        key and value when it is not one."""
+        value = self.config.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or \
+                (lo is not None and value < lo):
+            raise ResultError(f"{self.config_path}: {key} must be an integer"
+                              f"{f' >= {lo}' if lo is not None else ''}, got {value!r}")
+        return value
+
     def is_dp(self):
         return (self.get("algorithm", "fts_de") in ("fts_de", "dp_fts", "dp_fts_de") and
                 self.get("server.dp", True) is True)
+
+    def is_private(self):
+        """Whether the results spent privacy: a delta was recorded (summary.csv's delta column;
+        results written before it had one: the config's algorithm and server.dp)."""
+        if "delta" in self.summary.columns:
+            return bool(self.summary["delta"].notna().all())
+        return self.is_dp()
 
     def target_family(self):
         return self.get("algorithm") in ("fts_target", "rgpe", "taf")
 
     def message_floats(self):
         """Floats one source sends (FTS sec. 3.2): M, M + M^2, or M + M^2 + 1 (TAF)."""
-        m = int(self.get("rff.features", 100))
+        m = self.integer("rff.features", 100, lo=1)
         alg = self.get("algorithm")
         return m if alg == "fts_target" else m + m * m + (1 if alg == "taf" else 0)
 
@@ -115,10 +98,12 @@ class Curve:
         path = os.path.join(self.directory, "server.csv")
         if not os.path.exists(path):
             return None
-        server = pd.read_csv(path)
-        if not {"clipped", "selected"} <= set(server.columns) or server["selected"].sum() == 0:
+        server = Table(path, allow_no_rows=True)
+        if not (server.has("clipped") and server.has("selected")) or len(server) == 0:
             return None
-        return 100.0 * server["clipped"].sum() / server["selected"].sum()
+        clipped = server.number("clipped", lo=0, integer=True).sum()
+        selected = server.number("selected", lo=0, integer=True).sum()
+        return None if selected == 0 else 100.0 * clipped / selected
 
     def final_epsilon(self):
         return float(self.summary[self.epsilon_column()].iloc[-1])
@@ -129,7 +114,7 @@ class Curve:
         return float(row[self.epsilon_column()]), int(row["round"])
 
     def y(self, kind):
-        """(x, mean, se) of the plotted quantity."""
+        """(x, mean, se) of the plotted quantity (se NaN where there is none: one run)."""
         s = self.summary
         if kind == "regret":
             return s["round"].to_numpy(), s["mean_regret"].to_numpy(), s["se_regret"].to_numpy()
@@ -146,7 +131,7 @@ def method_name(c):
         return alg.upper() + (" (corrected)" if c.get("ensemble.variant") == "corrected" else "")
     if alg == "fts_target":
         return "FTS"
-    de = int(c.get("exploration.subregions", 1)) > 1
+    de = c.integer("exploration.subregions", 1, lo=1) > 1
     return ("DP-" if c.is_dp() else "") + ("FTS-DE" if de else "FTS")
 
 
@@ -210,7 +195,7 @@ def legend_labels(curves, epsilon_round=-1):
                 continue
             if method_name(c) == "TS" and not k.startswith("objective."):
                 continue  # TS has no server, sub-regions, weights or sources
-            if k == "exploration.subregions" and int(v) == 1:
+            if k == "exploration.subregions" and c.integer(k, lo=1) == 1:
                 continue
             parts.append(_describe(k, v, c))
         label = method_name(c) + (f" ({', '.join(parts)})" if parts else "")
@@ -245,7 +230,7 @@ def y_label(kind, curves):
 
 def corner_note(ax, curves):
     """The runs and (run, agent) pairs behind the means, in the lower left corner."""
-    runs = sorted({int(c.get("runs", 0)) for c in curves if c.get("runs") is not None})
+    runs = sorted({c.integer("runs") for c in curves})
     pairs = sorted({int(c.summary["n"].iloc[-1]) for c in curves if "n" in c.summary})
     text = "runs: " + "/".join(map(str, runs)) if runs else ""
     if pairs:
@@ -292,19 +277,41 @@ def draw_rounds(ax, curves, kind=None, labels=None, epsilon_round=-1, max_round=
 
 
 def epsilon_column(c, accountant=None):
-    """The summary column of `accountant`'s epsilon (epsilon_<name>, or `epsilon` when it is
-    the config's server.accountant); KeyError naming what was recorded otherwise."""
+    """The summary column of `accountant`'s epsilon (epsilon_<name>, epsilon_<name>_approx for
+    an approximation such as gdp, or `epsilon` when it is the config's server.accountant);
+    ResultError naming what was recorded otherwise."""
     if accountant is None or accountant == c.get("server.accountant", "moments"):
         return c.epsilon_column()
     col = f"epsilon_{accountant}"
+    if col not in c.summary.columns and f"{col}_approx" in c.summary.columns:
+        return f"{col}_approx"
     if col not in c.summary.columns:
-        raise KeyError(f"{c.directory}: no {col} column (run with --accountants {accountant})")
+        recorded = [k for k in c.summary.columns if k.startswith("epsilon_")]
+        raise ResultError(f"{os.path.join(c.directory, 'summary.csv')}: no {col} column "
+                          f"(recorded: epsilon ({c.get('server.accountant', 'moments')})"
+                          f"{''.join(', ' + k for k in recorded)}; run with --accountants "
+                          f"{accountant})")
     return col
+
+
+def _bars(se):
+    """yerr for errorbar: None where no point has a standard error (one run), so that nothing
+    pretends to be a zero-width interval; NaN entries draw no bar."""
+    return se if any(v == v for v in se) else None
 
 
 def draw_vs_epsilon(ax, curves, series_key=None, accountant=None, labels=None):
     """Final utility (+- s.e.) against the final epsilon, one point per curve; with series_key
-    the points sharing its value are joined (e.g. one line per q along z)."""
+    the points sharing its value are joined (e.g. one line per q along z). Every curve must be
+    private (a non-private one has no privacy loss to draw against: ResultError naming it) and
+    have series_key in its config."""
+    for c in curves:
+        if not c.is_private():
+            raise ResultError(f"{c.directory}: not a private run (summary.csv records no delta "
+                              "and epsilon 0): --vs-epsilon draws private results only; leave "
+                              "it out (e.g. --where server.dp=true)")
+        if series_key and series_key not in c.config:
+            raise ResultError(f"{c.config_path}: no key '{series_key}' (--series)")
     kind = kind_of(curves)
     others = [k for k in SYMBOLS if k != series_key and len({repr(c.get(k)) for c in curves}) > 1]
     groups = {}
@@ -316,14 +323,15 @@ def draw_vs_epsilon(ax, curves, series_key=None, accountant=None, labels=None):
         xs = [x for x, _ in pts]
         ys = [float(c.y(kind)[1][-1]) for _, c in pts]
         se = [float(c.y(kind)[2][-1]) for _, c in pts]
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
         label = f"{SYMBOLS.get(series_key, series_key)} = {value:g}" \
-            if series_key and isinstance(value, (int, float)) else \
+            if series_key and number else \
             (f"{series_key} = {value}" if series_key else "runs")
-        ax.errorbar(xs, ys, yerr=se, fmt="o-" if series_key else "o", capsize=3, label=label)
+        ax.errorbar(xs, ys, yerr=_bars(se), fmt="o-" if series_key else "o", capsize=3,
+                    label=label)
         # Each point names the other settings that vary (e.g. z along a q series).
         for (x, c), y in zip(pts, ys):
-            text = ", ".join(f"{SYMBOLS.get(k, k)}={c.get(k):g}" if isinstance(c.get(k), (int, float))
-                             else f"{SYMBOLS.get(k, k)}={c.get(k)}" for k in others)
+            text = ", ".join(_describe_short(k, c.get(k)) for k in others)
             if text:
                 ax.annotate(text, (x, y), textcoords="offset points", xytext=(4, 4), fontsize=7)
     acc = accountant or curves[0].get("server.accountant", "moments")
@@ -332,10 +340,34 @@ def draw_vs_epsilon(ax, curves, series_key=None, accountant=None, labels=None):
     corner_note(ax, curves)
 
 
+def _describe_short(key, value):
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return f"{SYMBOLS.get(key, key)}={value:g}" if number else f"{SYMBOLS.get(key, key)}={value}"
+
+
+def figure_outputs(figure, stem, **savefig):
+    """[(stem.png, write), (stem.pdf, write)] for fbosim_results.write_all."""
+    def writer(ext):
+        return lambda temp: figure.savefig(temp, format=ext, **savefig)
+    return [(f"{stem}.{ext}", writer(ext)) for ext in ("png", "pdf")]
+
+
+def save_all(figures, **savefig):
+    """figures: [(figure, stem)]; every stem.png and stem.pdf written under temporary names and
+    renamed once all are complete (nothing is left when one fails); the figures are closed."""
+    savefig = {"dpi": 150, "bbox_inches": "tight", **savefig}
+    try:
+        outputs = []
+        for figure, stem in figures:
+            check_output_stem(stem)
+            outputs += figure_outputs(figure, stem, **savefig)
+        write_all(outputs)
+    finally:
+        for figure, _ in figures:
+            plt.close(figure)
+
+
 def save(figure, stem):
-    """stem.png and stem.pdf; returns the PNG's path."""
-    os.makedirs(os.path.dirname(os.path.abspath(stem)), exist_ok=True)
-    for ext in ("png", "pdf"):
-        figure.savefig(f"{stem}.{ext}", dpi=150, bbox_inches="tight")
-    plt.close(figure)
+    """stem.png and stem.pdf (as save_all); returns the PNG's path."""
+    save_all([(figure, stem)])
     return f"{stem}.png"

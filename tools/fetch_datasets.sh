@@ -17,6 +17,8 @@ set -euo pipefail
 DATA="${FBOSIM_DATA:-data}"
 
 # --- Sources and checksums -------------------------------------------------------------------
+# fbosim checks the files it reads against the same SHA-256 (datasets/data_checksum.cpp; the
+# test tests/datasets/data_checksum_test.cpp fails when the two tables differ): change both.
 # Landmine: the LandmineData.mat used by the FTS / DP-FTS-DE authors, as committed to their
 # repository (daizhongxiang/Federated_Bayesian_Optimization, pinned commit). The original
 # source named in the FTS paper, http://www.ee.duke.edu/~lcarin/LandmineData.zip (Xue et al.

@@ -25,16 +25,22 @@ epsilon after the last iteration against that error, one point per (q, z), with 
 non-private baselines as horizontal lines. Legends come from each curve's
 config.resolved.yaml (the keys in which the curves of a figure differ), not from its name.
 
-A figure with missing (or unreadable) results is skipped with one line on stderr naming the
-missing result directories (or the bad file); the exit status is 0 if at least one figure was
-drawn, else 1.
+A figure with missing results (not run yet) is skipped with one line on stderr naming the
+missing result directories. Results that are there but cannot be used (an empty, truncated or
+damaged CSV or config.resolved.yaml, a NaN where fbosim writes a number: see
+tools/fbosim_results.py) get an error line naming the file, line, column and value, for every
+figure they spoil, and then no figure is written (exit 1). Figures are written under
+temporary names and renamed once all are complete. The exit status is 0 if at least one figure
+was drawn, else 1.
 
 Uses only Debian's python3-matplotlib and python3-pandas and the standard library (hence the
 shebang: /usr/bin/python3, where Debian's packages live).
 """
 
 import argparse
+import math
 import os
+import shutil
 import sys
 import tempfile
 
@@ -50,7 +56,8 @@ except ImportError as missing:  # e.g. a pyenv or venv python3 without Debian's 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fbosim_plots import (SYMBOLS, Curve, draw_rounds, finish_axes, legend_labels,  # noqa: E402
-                          method_name, plt, pd, read_resolved)
+                          method_name, plt, pd, read_resolved, save_all)
+from fbosim_results import ResultError, Table  # noqa: E402
 
 # --------------------------------------------------------------------------------------------
 # Expected result names (results/<name>/), one table for every figure. The synthetic names are
@@ -180,6 +187,12 @@ def final_error(c):
     return 1.0 - float(c.summary["mean_best_f"].iloc[-1]), float(c.summary["se_best_f"].iloc[-1])
 
 
+def error_bars(se):
+    """Standard errors for errorbar: one run has none (NaN), drawn as no bar (matplotlib
+    refuses an all-NaN yerr)."""
+    return [0.0 if math.isnan(s) else s for s in se]
+
+
 def draw_message(ax, fig, curves_by_name):
     """FTS Fig. 2a: best error after the last iteration (y, +- se) against the floats each
     source sends (x, log scale), one series per method over M; TS and the corrected variants
@@ -188,9 +201,9 @@ def draw_message(ax, fig, curves_by_name):
         pts = [curves_by_name[n] for n in names]
         xs = [c.message_floats() for c in pts]
         ys, se = zip(*(final_error(c) for c in pts))
-        ax.errorbar(xs, ys, yerr=se, fmt="o-", capsize=3, label=method)
+        ax.errorbar(xs, ys, yerr=error_bars(se), fmt="o-", capsize=3, label=method)
         for c, x, y in zip(pts, xs, ys):
-            ax.annotate(f"M={int(c.get('rff.features'))}", (x, y), textcoords="offset points",
+            ax.annotate(f"M={c.integer('rff.features', lo=1)}", (x, y), textcoords="offset points",
                         xytext=(4, 4), fontsize=7)
     for n in fig["baselines"]:
         c = curves_by_name[n]
@@ -198,29 +211,43 @@ def draw_message(ax, fig, curves_by_name):
         if method_name(c) == "TS":
             ax.axhline(y, linestyle="--", color="0.3", label="TS (no communication)")
         else:
-            ax.errorbar([c.message_floats()], [y], yerr=[se], fmt="s", capsize=3,
-                        label=method_name(c) + f" (M = {int(c.get('rff.features'))})")
+            ax.errorbar([c.message_floats()], [y], yerr=error_bars([se]), fmt="s", capsize=3,
+                        label=method_name(c) + f" (M = {c.integer('rff.features', lo=1)})")
     ax.set_xscale("log")
     ax.set_xlabel("floats sent by each source agent (log scale)")
     ax.set_ylabel("best validation error (1 - AUC) after the last iteration")
 
 
-def time_curve(directory, config):
+def time_curve(c):
     """Mean elapsed wall time and mean best error per round over the runs whose target is
-    agent 0 (run r's target is agent r mod target.agents)."""
-    k = int(config.get("target.agents", 1))
-    trace = pd.read_csv(os.path.join(directory, "trace.csv"))
-    timing = pd.read_csv(os.path.join(directory, "timing.csv"))
+    agent 0 (run r's target is agent r mod target.agents), from trace.csv and timing.csv."""
+    k = c.integer("target.agents", 1, lo=1)
+    t = Table(os.path.join(c.directory, "trace.csv"), ("run", "agent", "round", "best_f"))
+    trace = pd.DataFrame({col: t.number(col, lo=0, integer=True)
+                          for col in ("run", "agent", "round")})
+    trace["best_f"] = t.number("best_f")
+    t = Table(os.path.join(c.directory, "timing.csv"), ("run", "round", "elapsed"))
+    timing = pd.DataFrame({"run": t.number("run", lo=0, integer=True),
+                           "round": t.number("round", lo=0, integer=True),
+                           "elapsed": t.number("elapsed", lo=0)})
+    if timing.duplicated(["run", "round"]).any():
+        raise ResultError(f"{t.path}: a (run, round) pair appears twice")
     runs = sorted(r for r in trace["run"].unique() if r % k == 0)
     mine = trace[trace["run"].isin(runs) & (trace["agent"] == 0)]
+    if mine.empty:
+        raise ResultError(f"{os.path.join(c.directory, 'trace.csv')}: no row of agent 0 in a run "
+                          f"whose target it is (target.agents = {k})")
     best = mine.groupby(["run", "round"])["best_f"].last().unstack("run")
     t = timing[timing["run"].isin(runs)].pivot(index="round", columns="run", values="elapsed")
+    if t.isna().any().any() or best.isna().any().any() or list(t.index) != list(best.index):
+        raise ResultError(f"{c.directory}: trace.csv and timing.csv do not cover the same rounds "
+                          f"of runs {', '.join(str(int(r)) for r in runs)}")
     return t.mean(axis=1).to_numpy(), 1.0 - best.mean(axis=1).to_numpy(), len(runs)
 
 
 def draw_time(ax, fig, curves):
     for c in curves:
-        x, y, n = time_curve(os.path.join(c.directory), c.config)
+        x, y, n = time_curve(c)
         ax.plot(x, y, label=f"{method_name(c)} ({n} runs)", linewidth=1.5)
     ax.set_xscale("log")
     ax.set_xlabel("run time (seconds, log scale; the sources' histories excluded)")
@@ -259,9 +286,13 @@ def draw_privacy(ax, fig, curves_by_name):
     annotated = set()
     for series, names in fig["series"].items():
         pts = [curves_by_name[n] for n in names]
+        for c in pts:
+            if not c.is_private():
+                raise ResultError(f"{c.directory}: not a private run (summary.csv records no "
+                                  "delta), but this figure draws its privacy loss")
         xs = [c.final_epsilon() for c in pts]
         mean = [float(c.y("error")[1][-1]) for c in pts]
-        se = [float(c.y("error")[2][-1]) for c in pts]
+        se = error_bars(float(c.y("error")[2][-1]) for c in pts)
         ax.errorbar(xs, mean, yerr=se, fmt="o", color=colors.get(series), capsize=3,
                     label=series)
         z_sweep = series.startswith("z")
@@ -292,14 +323,18 @@ def draw_figure(fig_id, results):
     names = list(dict.fromkeys(expected_names(fig)))
     curves = {n: Curve(os.path.join(results, n)) for n in names}
     figure, ax = plt.subplots(figsize=(6.4, 4.4))
-    if fig["kind"] == "privacy":
-        draw_privacy(ax, fig, curves)
-    elif fig["kind"] == "message":
-        draw_message(ax, fig, curves)
-    elif fig["kind"] == "time":
-        draw_time(ax, fig, [curves[n] for n in fig["curves"]])
-    else:
-        draw_curves(ax, fig, [curves[n] for n in fig["curves"]])
+    try:
+        if fig["kind"] == "privacy":
+            draw_privacy(ax, fig, curves)
+        elif fig["kind"] == "message":
+            draw_message(ax, fig, curves)
+        elif fig["kind"] == "time":
+            draw_time(ax, fig, [curves[n] for n in fig["curves"]])
+        else:
+            draw_curves(ax, fig, [curves[n] for n in fig["curves"]])
+    except BaseException:
+        plt.close(figure)
+        raise
     ax.set_title(fig["title"], fontsize=10)
     finish_axes(ax)
     return figure
@@ -314,50 +349,63 @@ def select(only):
         match = [f for f in ORDER if f == item] or \
                 [f for f in ORDER if f.startswith(item) and f[len(item):].isalpha()]
         if not match:
-            raise SystemExit(f"plot_figures: unknown figure '{item}' in --only "
-                             f"(known: {', '.join(ORDER)})")
+            raise ValueError(f"--only: unknown figure '{item}' (known: {', '.join(ORDER)})")
         chosen += [f for f in match if f not in chosen]
     return chosen
 
 
 def plot_all(results, out, figure_ids):
-    drawn = 0
+    """Draws the figures; returns (drawn, unreadable). A figure whose results are missing is
+    skipped (not run yet); one whose results cannot be read is named with the file on stderr
+    and counted as unreadable, and then nothing is written: the figures are saved, all at
+    once, only when every figure with results could be drawn. Output errors raise
+    ResultError."""
+    drawn, unreadable = [], 0
     for fig_id in figure_ids:
         try:
-            figure = draw_figure(fig_id, results)
+            drawn.append((draw_figure(fig_id, results), os.path.join(out, fig_id)))
         except FileNotFoundError as e:
             print(f"plot_figures: skipped {fig_id}: missing results {e.args[0]}", file=sys.stderr)
-            continue
-        except (ValueError, KeyError, IndexError) as e:  # malformed or empty CSV / config
-            plt.close("all")
-            print(f"plot_figures: skipped {fig_id}: unreadable results: {e}", file=sys.stderr)
-            continue
-        os.makedirs(out, exist_ok=True)
-        for ext in ("png", "pdf"):
-            figure.savefig(os.path.join(out, f"{fig_id}.{ext}"), dpi=150, bbox_inches="tight")
-        plt.close(figure)
-        drawn += 1
-    print(f"plot_figures: drew {drawn} of {len(figure_ids)} figure(s) into {out}")
-    return drawn
+        except ResultError as e:  # a damaged, truncated or foreign result file
+            print(f"plot_figures: error: {fig_id}: {e}", file=sys.stderr)
+            unreadable += 1
+    if unreadable:
+        for figure, _ in drawn:
+            plt.close(figure)
+        print(f"plot_figures: wrote nothing: {unreadable} figure(s) with unreadable results "
+              "(above); fix or remove those results", file=sys.stderr)
+        return 0, unreadable
+    save_all(drawn)
+    print(f"plot_figures: drew {len(drawn)} of {len(figure_ids)} figure(s) into {out}")
+    return len(drawn), 0
 
 
 # --------------------------------------------------------------------------------------------
 # Self-test: synthetic results with known values must give the expected lines, bands, points,
 # baselines and legend entries.
 # --------------------------------------------------------------------------------------------
-def _write_result(root, name, rows, config):
+def _write_result(root, name, rows, config, delta=None):
+    """summary.csv and config.resolved.yaml as fbosim writes them: rows (round, mean_regret,
+    se_regret, mean_best_f, se_best_f, epsilon, n) at some rounds, each repeated up to the
+    next given round so that every round 0..T has its row; runs: 2 and rounds: T added to the
+    config; delta in every row of a private result."""
     d = os.path.join(root, name)
     os.makedirs(d, exist_ok=True)
+    given = {r[0]: r for r in rows}
+    last = max(given)
+    current = given[min(given)]
     with open(os.path.join(d, "summary.csv"), "w", encoding="utf-8") as fh:
-        fh.write("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,n\n")
-        for r in rows:
-            fh.write(",".join("" if v is None else repr(v) for v in r) + "\n")
+        fh.write("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n\n")
+        for t in range(last + 1):
+            current = given.get(t, current)
+            cells = (t,) + tuple(current[1:6]) + (delta, current[6])
+            fh.write(",".join("" if v is None else repr(v) for v in cells) + "\n")
     with open(os.path.join(d, "config.resolved.yaml"), "w", encoding="utf-8") as fh:
-        fh.write(config)
+        fh.write(config + ("" if "\nruns:" in config else "runs: 2\n") + f"rounds: {last}\n")
 
 
 def _config(name, algorithm="fts_de", p=2, dp=True, q=0.25, z=1.0, s=11):
-    return (f"name: {name}\nalgorithm: {algorithm}\nrounds: 2\nobjective:\n  family: gp_grid\n"
+    return (f"name: {name}\nalgorithm: {algorithm}\nobjective:\n  family: gp_grid\n"
             f"exploration:\n  subregions: {p}\n  weights:\n    scheme: softmax\n"
             f"server:\n  dp: {str(dp).lower()}\n  sampling_rate: {q}\n  noise_multiplier: {z}\n"
             f"  clip_norm: {s}\n  accountant: moments\n  accountants:\n    - rdp\n    - pld\n")
@@ -379,7 +427,7 @@ def self_test():
                  "fig2c_q0.5": (0.5, 0.3, 0.02)}
         for name, (q, m, se) in known.items():
             rows = [(t, m / (t + 1), se, 1 - m, se / 2, 2.0 * q * t, 400) for t in range(3)]
-            _write_result(root, name, rows, _config(name, q=q))
+            _write_result(root, name, rows, _config(name, q=q), delta=0.01)
         figure = draw_figure("fig2c", root)
         ax = figure.axes[0]
         lines, bands = ax.get_lines(), ax.collections
@@ -418,7 +466,7 @@ def self_test():
             pts[(q, z)] = (eps, err)
             _write_result(root, name, [(0, None, None, 0.5, 0.1, 0.0, 29),
                                        (60, None, None, 1 - err, 0.003, eps, 29)],
-                          _config(name, p=4, q=q, z=z, s=22))
+                          _config(name, p=4, q=q, z=z, s=22), delta=0.01)
         for i, name in enumerate(["landmine_ts", "landmine_fts", "landmine_fts_de"]):
             alg, p = ("ts", 1) if i == 0 else ("fts_de", 1 + 3 * (i == 2))
             _write_result(root, name, [(60, None, None, 0.9 - 0.01 * i, 0.002, 0.0, 29)],
@@ -509,13 +557,18 @@ def self_test():
         _check(cfg["server.sampling_rate"] == 0.5 and cfg["server.dp"] is True and
                cfg["exploration.weights.scheme"] == "softmax" and
                cfg["server.accountants"] == ("rdp", "pld"), f"parser: {cfg}")
-        # A result without the expected columns is skipped, not a crash.
+        # A result without the expected columns is not drawn, named, and counted; the other
+        # figures still are (the bad-input battery, tests/python/test_tools_bad_inputs.py,
+        # checks every kind of bad file and the exit status).
         os.makedirs(os.path.join(root, "fig4_dp_fts"))
         with open(os.path.join(root, "fig4_dp_fts", "summary.csv"), "w", encoding="utf-8") as fh:
             fh.write("round,epsilon\n0,0\n")
         _write_result(root, "fig4_dp_fts_de", [(0, 0.2, 0.01, 0.8, 0.01, 0.0, 200)], _config("x"))
         out = os.path.join(root, "figures")
-        _check(plot_all(root, out, ["fig2a", "fig4"]) == 1, "one figure drawn, fig4 skipped")
+        _check(plot_all(root, out, ["fig2a", "fig4"]) == (0, 1), "fig4 unreadable: nothing")
+        _check(not os.path.exists(out), "nothing written with an unreadable result")
+        shutil.rmtree(os.path.join(root, "fig4_dp_fts"))
+        _check(plot_all(root, out, ["fig2a", "fig4"]) == (1, 0), "fig2a drawn, fig4 missing")
         _check(all(os.path.getsize(os.path.join(out, f"fig2a.{e}")) > 0 for e in ("png", "pdf")),
                "fig2a files written")
     print("plot_figures: self-test passed")
@@ -536,14 +589,27 @@ def main():
     if a.self_test:
         self_test()
         return 0
+    if a.rounds < 0:
+        p.error(f"--rounds must be >= 0, got {a.rounds}")
     VIEW.update(rounds=a.rounds, log=a.log)
-    ids = select(a.only)
+    try:
+        ids = select(a.only)
+    except ValueError as e:
+        p.error(str(e))
     if a.list:
         for f in ids:
             print(f"{f}: {' '.join(dict.fromkeys(expected_names(FIGURES[f])))}")
         return 0
+    if not os.path.isdir(a.results):
+        print(f"plot_figures: --results {a.results}: no such directory", file=sys.stderr)
+        return 1
     out = a.out or os.path.join(a.results, "figures")
-    return 0 if plot_all(a.results, out, ids) > 0 else 1
+    try:
+        drawn, unreadable = plot_all(a.results, out, ids)
+    except ResultError as e:
+        print(f"plot_figures: {e}", file=sys.stderr)
+        return 1
+    return 0 if drawn > 0 and unreadable == 0 else 1
 
 
 if __name__ == "__main__":

@@ -17,8 +17,13 @@
 Epsilons not recorded come from `fbosim privacy --format csv` (build/fbosim, or $FBOSIM_BIN):
 one process per curve (`--steps 1:60` prints every round; pld, ~10 ms a query, 12 counts
 over the rounds and the last), all run at once.
-Only python3-matplotlib and python3-pandas are needed. --self-test checks the recorded values
-are the ones drawn (no binary needed).
+Every result read is checked (tools/fbosim_results.py): a missing, empty, truncated or damaged
+summary.csv or config.resolved.yaml of a grid point or baseline, a NaN or inf where fbosim
+writes a number, a point that is not private, or a failing `fbosim privacy` is an error
+naming the file (or the command), exit 1, and nothing written: both figures are drawn first,
+then written under temporary names and renamed. Only python3-matplotlib, python3-pandas and
+python3-yaml are needed. --self-test checks the recorded values are the ones drawn (no binary
+needed).
 """
 import argparse
 import csv
@@ -29,23 +34,26 @@ import subprocess
 import sys
 import tempfile
 
-# matplotlib, pandas and plot_figures are imported by load_plotting(), after the privacy
+# matplotlib, pandas and fbosim_results are imported by load_plotting(), after the privacy
 # processes were started, so that the imports (about 0.6 s) overlap their work.
-plt = pd = read_resolved = None
+plt = pd = results_io = None
+
+
+class ToolError(Exception):
+    """An input or output this tool cannot use (the message names it); exit 1."""
 
 
 def load_plotting(results=True):
-    """matplotlib; pandas and plot_figures only when there are results to read."""
-    global plt, pd, read_resolved
+    """matplotlib, pandas and fbosim_results (the checked readers, the atomic writer)."""
+    global plt, pd, results_io
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as pyplot
     plt = pyplot
-    if results:
-        import pandas
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        from fbosim_plots import read_resolved as reader
-        pd, read_resolved = pandas, reader
+    import pandas
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import fbosim_results
+    pd, results_io = pandas, fbosim_results
 
 ACCOUNTANTS = ["moments", "rdp", "pld", "gdp"]
 STYLE = {"moments": ("tab:red", "-"), "rdp": ("tab:blue", "--"), "pld": ("tab:green", "-"),
@@ -70,23 +78,65 @@ def start_all(commands):
 
 
 def finish_all(started):
-    """{key: [(steps, epsilon), ...]} in step order."""
+    """{key: [(steps, epsilon), ...]} in step order; ToolError naming the command when one
+    failed or printed anything but finite epsilons."""
     commands, procs = started
     out = {}
     for k, p in procs.items():
         stdout, stderr = p.communicate()
+        command = " ".join(commands[k])
         if p.returncode != 0:
-            sys.exit(f"plot_privacy: {' '.join(commands[k])} failed: {stderr.strip()}")
-        out[k] = [(int(r["steps"]), float(r["epsilon"])) for r in csv.DictReader(io.StringIO(stdout))]
+            raise ToolError(f"{command} failed (exit {p.returncode}): {stderr.strip()}")
+        out[k] = parse_privacy_csv(stdout, command)
     return out
 
 
+def parse_privacy_csv(text, command):
+    """[(steps, epsilon), ...] of `fbosim privacy --format csv`'s output, every epsilon finite."""
+    rows = []
+    try:
+        for r in csv.DictReader(io.StringIO(text)):
+            steps, eps = int(r["steps"]), float(r["epsilon"])
+            if not eps >= 0 or eps == float("inf"):
+                raise ValueError(f"epsilon {r['epsilon']}")
+            rows.append((steps, eps))
+    except (KeyError, TypeError, ValueError) as e:
+        raise ToolError(f"{command}: unexpected output ({e}): {text[:200]!r}") from None
+    if not rows:
+        raise ToolError(f"{command}: printed no epsilon: {text[:200]!r}")
+    return rows
+
+
+PENDING = []  # (figure, out_dir, name) drawn, written by write_pending()
+
+
 def save(fig, out_dir, name):
-    os.makedirs(out_dir, exist_ok=True)
-    for ext in ("png", "pdf"):
-        fig.savefig(os.path.join(out_dir, f"{name}.{ext}"), dpi=120)
-    plt.close(fig)
-    print(f"wrote {out_dir}/{name}.png and .pdf")
+    """Keeps name.png and name.pdf for write_pending(), which writes every figure at once."""
+    PENDING.append((fig, out_dir, name))
+
+
+def write_pending():
+    """Every pending figure's PNG and PDF, under temporary names, renamed once all are
+    complete (nothing is left if one fails); the figures are closed."""
+    outputs = []
+    for fig, out_dir, name in PENDING:
+        for ext in ("png", "pdf"):
+            outputs.append((os.path.join(out_dir, f"{name}.{ext}"),
+                            lambda temp, fig=fig, ext=ext: fig.savefig(temp, format=ext,
+                                                                       dpi=120)))
+    written = [(out_dir, name) for _, out_dir, name in PENDING]
+    try:
+        results_io.write_all(outputs)
+    finally:
+        drop_pending()
+    for out_dir, name in written:
+        print(f"wrote {out_dir}/{name}.png and .pdf")
+
+
+def drop_pending():
+    for fig, _, _ in PENDING:
+        plt.close(fig)
+    PENDING.clear()
 
 
 def start_privacy_vs_rounds(binary, rounds):
@@ -117,21 +167,33 @@ def privacy_vs_rounds(started, out_dir):
 
 
 def recorded_point(directory, compute):
-    """{accountant: epsilon}, error, se and the settings of one result directory.
+    """{accountant: epsilon}, error, se and the settings of one result directory (its
+    summary.csv and config.resolved.yaml checked; ResultError naming a bad one).
 
     Epsilons the results recorded are taken as they are; `compute(accountant, settings)` gives
     the others (settings: q, z, rounds, delta, sampling, agents of this result)."""
-    summary = pd.read_csv(os.path.join(directory, "summary.csv"))
-    config = read_resolved(os.path.join(directory, "config.resolved.yaml"))
+    config_path = os.path.join(directory, "config.resolved.yaml")
+    config = results_io.read_config(config_path)
+    summary = results_io.read_summary(os.path.join(directory, "summary.csv"), config, config_path)
     last = summary.iloc[-1]
-    agents = int(config.get("agents.count"))
-    if "delta" in summary.columns and pd.notna(last["delta"]):
+
+    def setting(key, check, what):
+        value = config.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not check(value):
+            raise results_io.ResultError(f"{config_path}: {key} must be {what}, got {value!r}")
+        return value
+    agents = int(setting("agents.count", lambda v: v == int(v) and v >= 1, "an integer >= 1"))
+    if "delta" in summary.columns:
+        if not summary["delta"].notna().all():
+            raise results_io.ResultError(f"{os.path.join(directory, 'summary.csv')}: no delta: "
+                                         "not a private run, but a point of the privacy plot")
         delta = float(last["delta"])
     elif isinstance(config.get("server.delta"), (int, float)):
         delta = float(config["server.delta"])
     else:  # results written before delta was recorded: `~` meant N^-1.1
         delta = agents ** -1.1
-    settings = {"q": config["server.sampling_rate"], "z": config["server.noise_multiplier"],
+    settings = {"q": setting("server.sampling_rate", lambda v: 0 < v <= 1, "in (0, 1]"),
+                "z": setting("server.noise_multiplier", lambda v: v > 0, "> 0"),
                 "rounds": int(last["round"]), "delta": delta, "agents": agents,
                 "sampling": config.get("server.sampling", "poisson")}
     eps = {config.get("server.accountant", "moments"): float(last["epsilon"])}
@@ -176,7 +238,10 @@ def fig3a_tight(compute, results, out_dir):
                          ("landmine_fts_de", "tab:orange")):
         path = os.path.join(results, name, "summary.csv")
         if os.path.exists(path):
-            ax.axhline(1 - pd.read_csv(path).iloc[-1]["mean_best_f"], color=colour,
+            config_path = os.path.join(results, name, "config.resolved.yaml")
+            summary = results_io.read_summary(path, results_io.read_config(config_path),
+                                              config_path)
+            ax.axhline(1 - summary.iloc[-1]["mean_best_f"], color=colour,
                        linestyle="--", linewidth=1, label=name.replace("landmine_", "").upper())
     after = f"{rounds.pop()} rounds" if len(rounds) == 1 else "the last round"
     ax.set_xlabel(f"privacy loss epsilon after {after} (as recorded)")
@@ -190,12 +255,15 @@ def fig3a_tight(compute, results, out_dir):
 
 def binary_epsilon(binary):
     def compute(accountant, s):
-        out = subprocess.run([binary, "privacy", "--accountant", accountant, "--q", str(s["q"]),
-                              "--z", str(s["z"]), "--steps", str(s["rounds"]), "--agents",
-                              str(s["agents"]), "--delta", repr(s["delta"]), "--sampling",
-                              s["sampling"], "--format", "csv"],
-                             check=True, capture_output=True, text=True).stdout
-        return float(next(csv.DictReader(io.StringIO(out)))["epsilon"])
+        command = [binary, "privacy", "--accountant", accountant, "--q", str(s["q"]),
+                   "--z", str(s["z"]), "--steps", str(s["rounds"]), "--agents",
+                   str(s["agents"]), "--delta", repr(s["delta"]), "--sampling",
+                   s["sampling"], "--format", "csv"]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise ToolError(f"{' '.join(command)} failed (exit {done.returncode}): "
+                            f"{done.stderr.strip()}")
+        return parse_privacy_csv(done.stdout, " ".join(command))[0][1]
     return compute
 
 
@@ -223,6 +291,7 @@ def self_test():
                 fh.write(f"rounds: 7\nagents:\n  count: 13\nserver:\n  sampling_rate: {q}\n"
                          f"  noise_multiplier: {z}\n  delta: 0.01\n  accountant: moments\n")
         df = fig3a_tight(compute, root, os.path.join(root, "figures"))
+        write_pending()
         ok = df is not None and os.path.exists(os.path.join(root, "figures", "fig3a_tight.png"))
         got = {(r.accountant, r.q): r.epsilon for r in df.itertuples()} if ok else {}
         ok = ok and abs(got[("moments", 0.35)] - 1.234) < 1e-12
@@ -263,17 +332,28 @@ def main():
     if a.self_test:
         load_plotting()
         sys.exit(self_test())
+    if a.rounds < 1:
+        p.error(f"--rounds must be >= 1, got {a.rounds}")
     if not os.access(a.binary, os.X_OK):
         sys.exit(f"plot_privacy: no fbosim binary at {a.binary} (build first or set FBOSIM_BIN)")
     started = start_privacy_vs_rounds(a.binary, a.rounds)
     has_results = bool(glob.glob(os.path.join(a.results, "fig3_landmine_q*_z*")))
     load_plotting(has_results)
-    privacy_vs_rounds(started, a.out)
-    if has_results:
-        fig3a_tight(binary_epsilon(a.binary), a.results, a.out)
-    else:
-        print(f"fig3a_tight: skipped, no results/fig3_landmine_q*_z* under {a.results}",
-              file=sys.stderr)
+    try:
+        # Both figures are drawn before either is written: a bad result writes nothing.
+        if has_results:
+            fig3a_tight(binary_epsilon(a.binary), a.results, a.out)
+        else:
+            print(f"fig3a_tight: skipped, no results/fig3_landmine_q*_z* under {a.results}",
+                  file=sys.stderr)
+        privacy_vs_rounds(started, a.out)
+        write_pending()
+    except (ToolError, results_io.ResultError) as e:
+        drop_pending()
+        for proc in started[1].values():
+            proc.kill()
+            proc.wait()
+        sys.exit(f"plot_privacy: {e}")
 
 
 if __name__ == "__main__":

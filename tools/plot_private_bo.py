@@ -16,8 +16,13 @@
     tools/plot_private_bo.py [--results DIR] [--out DIR]
     tools/plot_private_bo.py --self-test
 
-Missing results skip their figure with one line on stderr; the exit status is 0 if anything was
-drawn. Uses Debian's python3-matplotlib and python3-pandas only.
+Missing results skip their figure with one line on stderr. Results that are there but cannot
+be used (an empty, truncated or damaged sweep.csv, summary.csv, release.csv or
+config.resolved.yaml, a sweep row whose dir points outside the sweep, a NaN where fbosim writes
+a number: tools/fbosim_results.py) are named with the file, line, column and value, and then
+nothing is written. Every figure and table is written under a temporary name, and all are
+renamed once all are complete. The exit status is 0 if anything was drawn and no results were
+unreadable, else 1. Uses Debian's python3-matplotlib, python3-pandas and python3-yaml.
 """
 
 import argparse
@@ -31,6 +36,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from fbosim_results import (ResultError, Table, inside, read_config,  # noqa: E402
+                            read_summary, text_writer, write_all)
 
 # The paper's numbers (Kharkovskii et al. 2020, Tables 1-3; spec po-gp-ucb.md sec. 6.2).
 PAPER_TABLES = {
@@ -54,32 +63,62 @@ def omega(eps, delta, r):
     return 16 * math.sqrt(r * math.log(2 / delta)) * math.log(16 * r / delta) / eps
 
 
-def read_sweep(results, name):
-    path = os.path.join(results, name + "_sweep", "sweep.csv")
+def read_sweep(results, name, key, points=False):
+    """results/<name>_sweep/sweep.csv as floats (key, mean_regret, se_regret; with points the
+    point directories, checked to lie inside the sweep, instead), or None when there is none;
+    ResultError naming the file, line and column of anything unusable."""
+    directory = os.path.join(results, name + "_sweep")
+    path = os.path.join(directory, "sweep.csv")
     if not os.path.exists(path):
         return None
-    return pd.read_csv(path)
+    if points:
+        t = Table(path, ("point", key, "dir"))
+        t.number("point", lo=0, integer=True)
+        return pd.DataFrame({key: t.number(key),
+                             "dir": [inside(directory, d, f"{path}: line {line}, column 'dir'")
+                                     for d, line in zip(t.text("dir"), t.lines)]})
+    t = Table(path, ("point", key, "mean_regret", "se_regret"))
+    t.number("point", lo=0, integer=True)
+    # se_regret is empty where there is no standard error (one run): no error bar is drawn.
+    return pd.DataFrame({key: t.number(key), "mean_regret": t.number("mean_regret"),
+                         "se_regret": t.number("se_regret", empty="allowed", lo=0)})
 
 
 def final_regret(results, name):
-    path = os.path.join(results, name, "summary.csv")
+    directory = os.path.join(results, name)
+    path = os.path.join(directory, "summary.csv")
     if not os.path.exists(path):
         return None
-    last = pd.read_csv(path).iloc[-1]
+    config_path = os.path.join(directory, "config.resolved.yaml")
+    summary = read_summary(path, read_config(config_path), config_path)
+    last = summary.iloc[-1]
+    if math.isnan(last["mean_regret"]):
+        raise ResultError(f"{path}: no mean_regret (an unknown optimum), but a regret baseline")
     return float(last["mean_regret"]), float(last["se_regret"])
 
 
 def save(fig, out, stem):
-    for ext in ("png", "pdf"):
-        fig.savefig(os.path.join(out, f"{stem}.{ext}"), bbox_inches="tight")
-    plt.close(fig)
+    """The outputs (fbosim_results.write_all) of stem.png and stem.pdf in out; draw() writes
+    them with every other product's once all were made, and closes the figure."""
+    FIGURES.append(fig)
+    def writer(ext):
+        return lambda temp: fig.savefig(temp, format=ext, bbox_inches="tight")
+    return [(os.path.join(out, f"{stem}.{ext}"), writer(ext)) for ext in ("png", "pdf")]
+
+
+FIGURES = []  # the figures made by the products of one draw()
+
+
+def pm(mean, se):
+    """mean +- se, or the mean alone where there is no standard error (one run)."""
+    return f"{mean:.3f} +- {se:.3f}" if se == se else f"{mean:.3f} (one run: no s.e.)"
 
 
 def po_fig2a(results, out):
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
     drawn = False
     for k, (label, suffix, base) in enumerate(SETTINGS):
-        s = read_sweep(results, "po_fig2a" + suffix)
+        s = read_sweep(results, "po_fig2a" + suffix, "curator.epsilon")
         if s is None:
             continue
         s = s.sort_values("curator.epsilon")
@@ -94,7 +133,7 @@ def po_fig2a(results, out):
     if not drawn:
         print("plot_private_bo: skipped po_fig2a: no results/po_fig2a*_sweep", file=sys.stderr)
         plt.close(fig)
-        return False
+        return None
     ax.axvline(omega(1, 1e-5, 10) / SIGMA_MIN, color="grey", ls=":", lw=1)
     ax.set_xscale("log")
     # Regrets span 1e-3 (l = 6.25) to 1 (l = 1.25), and GP-UCB's is often exactly 0.
@@ -104,15 +143,15 @@ def po_fig2a(results, out):
     ax.set_ylabel("simple regret after T = 50")
     ax.set_title("PO-GP-UCB, synthetic GP data (Fig. 2a)")
     ax.legend(fontsize=7)
-    save(fig, out, "po_fig2a")
-    return True
+    return save(fig, out, "po_fig2a")
 
 
 def po_tables(results, out):
     rows, lines = [], []
     labels = [label for label, _, _ in SETTINGS]
     for t, (log_eps, paper, largest) in PAPER_TABLES.items():
-        sweeps = [read_sweep(results, f"po_table{t}{suffix}") for _, suffix, _ in SETTINGS]
+        sweeps = [read_sweep(results, f"po_table{t}{suffix}", "curator.r")
+                  for _, suffix, _ in SETTINGS]
         if all(s is None for s in sweeps):
             continue
         lines.append(f"\nTable {t}: epsilon = e^{log_eps}, delta = 1e-5, T = 50; the largest "
@@ -128,32 +167,60 @@ def po_tables(results, out):
                     cells.append("")
                     continue
                 m, se = float(hit["mean_regret"].iloc[0]), float(hit["se_regret"].iloc[0])
-                cells.append(f"{m:.3f} +- {se:.3f}")
+                cells.append(pm(m, se))
                 rows.append({"table": t, "epsilon": f"e^{log_eps}", "r": r, "branch": branch,
                              "setting": label, "paper": value, "mean_regret": m, "se_regret": se})
             mark = "**" if r == largest else ""
             lines.append(f"| {mark}{r}{mark} | {branch} | {value} | " + " | ".join(cells) + " |")
     if not rows:
         print("plot_private_bo: skipped po_tables: no results/po_table*_sweep", file=sys.stderr)
-        return False
+        return None
     text = "PO-GP-UCB, simple regret after 50 iterations (mean +- s.e. over 50 runs)\n" + \
         "\n".join(lines) + "\n"
-    with open(os.path.join(out, "po_tables.md"), "w") as f:
-        f.write(text)
-    pd.DataFrame(rows).to_csv(os.path.join(out, "po_tables.csv"), index=False)
     print(text)
-    return True
+    return [(os.path.join(out, "po_tables.md"), text_writer(text)),
+            (os.path.join(out, "po_tables.csv"),
+             lambda temp: pd.DataFrame(rows).to_csv(temp, index=False))]
+
+
+# release.csv: every column the summaries read. Empty cells where fbosim leaves them: the
+# non-private reference rows (mechanism none) have no release_epsilon, release_delta,
+# sensitivity or nonprivate value; best-value rows have no released point (x0.., regret);
+# regret is empty where the optimum is unknown (real data).
+RELEASE_NUMBERS = ("release_epsilon", "sensitivity", "value", "nonprivate", "f", "regret",
+                   "evaluations")
+
+
+def read_release(path):
+    t = Table(path, ("quantity", "mechanism") + RELEASE_NUMBERS)
+    mechanism = t.text("mechanism")
+    quantity = t.text("quantity")
+    for i, (m, q) in enumerate(zip(mechanism, quantity)):
+        if not m.strip():
+            raise t.where(i, "mechanism", m, "an empty mechanism")
+        if q not in ("hyperparameter", "best_value"):
+            raise t.where(i, "quantity", q, "must be hyperparameter or best_value")
+    out = pd.DataFrame({"quantity": quantity, "mechanism": mechanism})
+    private = mechanism != "none"
+    for column in RELEASE_NUMBERS:
+        values = t.number(column, empty="never" if column in ("value", "f", "evaluations")
+                          else "allowed", lo=0 if column in ("sensitivity",
+                                                             "evaluations") else None)
+        if column in ("release_epsilon", "sensitivity", "nonprivate"):
+            for i in [i for i in range(len(t)) if private[i] and values[i] != values[i]]:
+                raise t.where(i, column, "", f"empty in a release by {mechanism[i]}")
+        out[column] = values
+    return out
 
 
 def release_points(results, name):
     """Per epsilon: the rows of every point's release.csv, with the epsilon of the sweep."""
-    s = read_sweep(results, name)
+    s = read_sweep(results, name, "release.epsilon", points=True)
     if s is None:
         return None
     frames = []
     for _, p in s.iterrows():
-        path = os.path.join(results, name + "_sweep", p["dir"], "release.csv")
-        r = pd.read_csv(path)
+        r = read_release(os.path.join(p["dir"], "release.csv"))
         r["sweep_epsilon"] = float(p["release.epsilon"])
         frames.append(r)
     return pd.concat(frames, ignore_index=True)
@@ -209,7 +276,7 @@ def dpbo_landmine(results, out):
         print("plot_private_bo: skipped dpbo_landmine: no results/dpbo_landmine*_sweep",
               file=sys.stderr)
         plt.close(fig)
-        return False
+        return None
     a.axhline(reference, color="k", ls="--", lw=1, label="non-private: argmax of mu_T")
     lines.append(f"\nnon-private reference (argmax mu_T): AUC {reference:.3f}\n")
     for ax in (a, b):
@@ -222,11 +289,10 @@ def dpbo_landmine(results, out):
     b.set_title("(b) released best validation score")
     a.legend(fontsize=7)
     b.legend(fontsize=7)
-    save(fig, out, "dpbo_landmine")
-    with open(os.path.join(out, "dpbo_landmine.md"), "w") as f:
-        f.write("DP release of BO results on landmine field 0 (mean over runs)\n" +
-                "\n".join(lines) + "\n")
-    return True
+    return save(fig, out, "dpbo_landmine") + [
+        (os.path.join(out, "dpbo_landmine.md"),
+         text_writer("DP release of BO results on landmine field 0 (mean over runs)\n" +
+                     "\n".join(lines) + "\n"))]
 
 
 def dpbo_synthetic(results, out):
@@ -247,21 +313,40 @@ def dpbo_synthetic(results, out):
         print("plot_private_bo: skipped dpbo_synthetic: no results/dpbo_synthetic*_sweep",
               file=sys.stderr)
         plt.close(fig)
-        return False
+        return None
     ax.set_xscale("log")
     ax.set_xlabel("epsilon of the release")
     ax.set_ylabel("regret of the released candidate (dashed: argmax mu_T)")
     ax.set_title("DP release of BO results, synthetic check")
     ax.legend(fontsize=7)
-    save(fig, out, "dpbo_synthetic")
-    return True
+    return save(fig, out, "dpbo_synthetic")
 
 
 def draw(results, out):
-    os.makedirs(out, exist_ok=True)
-    done = [po_fig2a(results, out), po_tables(results, out), dpbo_landmine(results, out),
-            dpbo_synthetic(results, out)]
-    return 0 if any(done) else 1
+    """Every figure and table whose results exist, written all at once; 0 if one was drawn, 1
+    if nothing was, or if any results were unreadable (each named on stderr; then nothing is
+    written)."""
+    outputs, unreadable = [], 0
+    try:
+        for product in (po_fig2a, po_tables, dpbo_landmine, dpbo_synthetic):
+            try:
+                outputs += product(results, out) or []
+            except ResultError as e:
+                print(f"plot_private_bo: error: {product.__name__}: {e}", file=sys.stderr)
+                unreadable += 1
+        if unreadable:
+            print("plot_private_bo: wrote nothing: fix or remove the results named above",
+                  file=sys.stderr)
+            return 1
+        write_all(outputs)
+    except ResultError as e:  # an output that cannot be written
+        print(f"plot_private_bo: {e}", file=sys.stderr)
+        return 1
+    finally:
+        for fig in FIGURES:
+            plt.close(fig)
+        FIGURES.clear()
+    return 0 if outputs else 1
 
 
 def self_test():
@@ -276,9 +361,12 @@ def self_test():
                           "dir": ["a", "b", "c"]}).to_csv(os.path.join(d, "sweep.csv"),
                                                           index=False)
             os.makedirs(os.path.join(res, base))
-            pd.DataFrame({"round": [0, 50], "mean_regret": [1, 0.05],
-                          "se_regret": [0.1, 0.01]}).to_csv(
+            pd.DataFrame({"round": [0, 1], "mean_regret": [1, 0.05], "se_regret": [0.1, 0.01],
+                          "mean_best_f": [0.5, 0.9], "se_best_f": [0.1, 0.01],
+                          "epsilon": [0, 0], "delta": [None, None], "n": [2, 2]}).to_csv(
                 os.path.join(res, base, "summary.csv"), index=False)
+            with open(os.path.join(res, base, "config.resolved.yaml"), "w") as f:
+                f.write("name: gp_ucb\nalgorithm: gp_ucb\nruns: 2\nrounds: 1\n")
             for t, (_, paper, _) in PAPER_TABLES.items():
                 d = os.path.join(res, f"po_table{t}{suffix}_sweep")
                 os.makedirs(d)
@@ -297,12 +385,12 @@ def self_test():
                 os.makedirs(os.path.join(d, p))
                 pd.DataFrame([
                     {"run": 0, "agent": 0, "quantity": "hyperparameter", "mechanism": mech,
-                     "epsilon": eps, "delta": 1e-3, "sensitivity": 13.0, "value": 5,
-                     "nonprivate": 3, "x0": 0.1, "x1": 0.2, "f": 0.7, "regret": 0.2,
+                     "release_epsilon": eps, "release_delta": 1e-3, "sensitivity": 13.0,
+                     "value": 5, "nonprivate": 3, "x0": 0.1, "x1": 0.2, "f": 0.7, "regret": 0.2,
                      "evaluations": 4},
                     {"run": 0, "agent": 0, "quantity": "best_value", "mechanism": mech,
-                     "epsilon": eps, "delta": 1e-3, "sensitivity": 15.0, "value": 0.9 + 10 / eps,
-                     "nonprivate": 0.9, "f": 0.9, "evaluations": 0},
+                     "release_epsilon": eps, "release_delta": 1e-3, "sensitivity": 15.0,
+                     "value": 0.9 + 10 / eps, "nonprivate": 0.9, "f": 0.9, "evaluations": 0},
                     {"run": 0, "agent": 0, "quantity": "hyperparameter", "mechanism": "none",
                      "value": 3, "x0": 0.3, "x1": 0.3, "f": 0.9, "regret": 0.0,
                      "evaluations": 0}]).to_csv(os.path.join(d, p, "release.csv"), index=False)
@@ -335,6 +423,9 @@ def main():
     a = p.parse_args()
     if a.self_test:
         return self_test()
+    if not os.path.isdir(a.results):
+        print(f"plot_private_bo: --results {a.results}: no such directory", file=sys.stderr)
+        return 1
     return draw(a.results, a.out or os.path.join(a.results, "figures"))
 
 

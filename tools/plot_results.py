@@ -16,39 +16,53 @@ the results whose resolved config has KEY = VALUE. Utility is simple regret wher
 known (synthetic families), else the best validation or test error 1 - score. Writes STEM.png
 and STEM.pdf (default: results/figures/<first input's name>_<rounds|epsilon>).
 
-Uses Debian's python3-matplotlib and python3-pandas (re-runs itself with /usr/bin/python3 when
-the python3 it was started with lacks them).
+Every input is read in full and checked before anything is drawn (tools/fbosim_results.py): a
+missing or damaged config.resolved.yaml or summary.csv, a NaN or inf where fbosim writes a
+number, a sweep.csv row whose dir is absolute or points outside the sweep, a non-private result
+given to --vs-epsilon, an --accountant or --series the results do not have, or an output that
+cannot be written is an error naming the file (line, column, value), exit 1, and nothing is
+written (the PNG and PDF go to temporary names and are renamed when both are complete). An
+empty standard error (one run) draws no band or bar. Usage errors exit 2.
+
+Uses Debian's python3-matplotlib, python3-pandas and python3-yaml (re-runs itself with
+/usr/bin/python3 when the python3 it was started with lacks them).
 """
 import argparse
-import csv
 import os
 import sys
 
 try:
     import matplotlib  # noqa: F401
     import pandas  # noqa: F401
+    import yaml  # noqa: F401
 except ImportError as missing:
     debian = "/usr/bin/python3"
     if os.path.realpath(sys.executable) != os.path.realpath(debian) and os.access(debian, os.X_OK):
         os.execv(debian, [debian] + sys.argv)
-    sys.exit(f"plot_results: {missing}; install Debian's python3-matplotlib and python3-pandas "
-             "(tools/setup.sh does) and run it with /usr/bin/python3")
+    sys.exit(f"plot_results: {missing}; install Debian's python3-matplotlib, python3-pandas and "
+             "python3-yaml (tools/setup.sh does) and run it with /usr/bin/python3")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fbosim_plots import (Curve, draw_rounds, draw_vs_epsilon, finish_axes, plt,  # noqa: E402
                           save)
+from fbosim_results import ResultError, Table, check_output_stem, inside  # noqa: E402
 
 
 def expand(path):
-    """A result directory, or a sweep's points in sweep.csv order."""
+    """A result directory, or a sweep's points in sweep.csv order (each row's `dir`, which must
+    name a directory inside the sweep)."""
     sweep = os.path.join(path, "sweep.csv")
     if os.path.exists(sweep):
-        with open(sweep, encoding="utf-8") as fh:
-            return [os.path.join(path, row["dir"]) for row in csv.DictReader(fh)]
+        table = Table(sweep, ("point", "dir"))
+        table.number("point", lo=0, integer=True)
+        return [inside(path, d, f"{sweep}: line {line}, column 'dir'")
+                for d, line in zip(table.text("dir"), table.lines)]
     if os.path.exists(os.path.join(path, "summary.csv")):
         return [path]
-    sys.exit(f"plot_results: {path}: neither a result directory (summary.csv) nor a sweep "
-             "(sweep.csv)")
+    if not os.path.exists(path):
+        raise ResultError(f"{path}: no such directory")
+    raise ResultError(f"{path}: neither a result directory (summary.csv) nor a sweep "
+                      "(sweep.csv)")
 
 
 def matches(curve, where):
@@ -69,22 +83,28 @@ def _same_number(got, value):
 
 
 def plot(paths, vs_epsilon=False, series=None, accountant=None, where=(), title=None, out=None):
-    """Draws the figure and returns the PNG's path."""
+    """Draws the figure and returns the PNG's path; ResultError naming the file for any input
+    it cannot use (read in full before anything is drawn or written)."""
+    stem = out or os.path.join("results", "figures", os.path.basename(os.path.normpath(paths[0])) +
+                               ("_epsilon" if vs_epsilon else "_rounds"))
+    check_output_stem(stem)
     dirs = [d for p in paths for d in expand(p)]
     curves = [Curve(d) for d in dirs]
     curves = [c for c in curves if matches(c, where)]
     if not curves:
-        sys.exit("plot_results: no result left after --where " + " ".join(where))
+        raise ResultError("no result left after --where " + " ".join(where))
     figure, ax = plt.subplots(figsize=(6.4, 4.4))
-    if vs_epsilon:
-        draw_vs_epsilon(ax, curves, series, accountant)
-    else:
-        draw_rounds(ax, curves)
+    try:
+        if vs_epsilon:
+            draw_vs_epsilon(ax, curves, series, accountant)
+        else:
+            draw_rounds(ax, curves)
+    except BaseException:
+        plt.close(figure)
+        raise
     if title:
         ax.set_title(title, fontsize=10)
     finish_axes(ax)
-    stem = out or os.path.join("results", "figures", os.path.basename(os.path.normpath(paths[0])) +
-                               ("_epsilon" if vs_epsilon else "_rounds"))
     return save(figure, stem)
 
 
@@ -108,7 +128,8 @@ def self_test():
                     fh.write(f"{t},,,{1 - err - 0.1 * (2 - t)},0.01,{eps * t / 2},0.02,58,"
                              f"{eps * t / 4}\n")
             with open(os.path.join(d, "config.resolved.yaml"), "w", encoding="utf-8") as fh:
-                fh.write(f"name: lm\nalgorithm: fts_de\nruns: 2\nobjective:\n  family: landmine\n"
+                fh.write(f"name: lm\nalgorithm: fts_de\nruns: 2\nrounds: 2\n"
+                         f"objective:\n  family: landmine\n"
                          f"exploration:\n  subregions: 4\nserver:\n  dp: true\n"
                          f"  sampling_rate: {q}\n  noise_multiplier: {z}\n  accountant: moments\n")
             rows.append(f'{i},{q},{z},"{name}"')
@@ -165,9 +186,15 @@ def main():
     p.add_argument("--title")
     p.add_argument("--out", help="output stem (STEM.png, STEM.pdf)")
     a = p.parse_args()
+    for cond in a.where:
+        key, eq, _ = cond.partition("=")
+        if not eq or not key.strip():
+            p.error(f"--where takes KEY=VALUE, got '{cond}'")
+    if (a.series or a.accountant) and not a.vs_epsilon:
+        p.error("--series and --accountant go with --vs-epsilon")
     try:
         png = plot(a.inputs, a.vs_epsilon, a.series, a.accountant, a.where, a.title, a.out)
-    except (KeyError, ValueError, FileNotFoundError) as e:
+    except ResultError as e:
         sys.exit(f"plot_results: {e}")
     print(f"plot_results: wrote {png} and its .pdf")
 

@@ -5,6 +5,8 @@
 #
 #   tools/reproduce.sh [--power | --quick | --tiny] [--only fig2a,fig3,...] [--jobs J]
 #                      [--results DIR]
+#   tools/reproduce.sh --landmine-study [--split-runs R] [--splits K] [--jobs J] [--plan]
+#                      [--tiny]
 #
 # Scales (also FBOSIM_REPRO_SCALE=full|power|quick|tiny; the flags win). Each writes to its own
 # results root, so the scales never mix:
@@ -20,6 +22,16 @@
 #          (a smoke test of the pipeline, not a result)                     -> results/tiny/
 # FTS's landmine study also shortens its sources' TS histories at the reduced scales (quick:
 # t_n = 20 and 6 runs, one per target agent; tiny: 6 agents, t_n = 3).
+# --landmine-study: the landmine claims of both papers with power (issue #26), on the
+# authors' split the configs use: DP-FTS-DE Fig. 3a and 3d (the 9 (q, z) of the grid and the
+# TS, FTS, FTS-DE and DP-FTS-DE curves) and FTS Fig. 2a (TS, FTS, RGPE and TAF at each M, the
+# corrected variants) with 30 runs each, then the headline curves of Fig. 3d (DP-FTS-DE, TS,
+# FTS, FTS-DE) on K more splits (objective.split: seeded, objective.split_seed 0..K-1; default
+# K = 4, so 5 splits with the authors') with R runs each (default 20), each into
+# <results>/seeded<k>/; tools/claims.py then pools the claims over the splits
+# (-> results/landmine_study/, its FIDELITY.md). --plan prints the tasks and the predicted time
+# from the measured cost of one run (below) without running anything. With --tiny (or --quick)
+# the study runs at that scale instead of 30 runs (a check of the pipeline, into its root).
 # Figures go to <results root>/figures/. --only takes figure ids or prefixes (fig3 = fig3a-f,
 # fig7 = fig7a,b); --jobs runs J experiments (curves) at once (each with nproc/J threads; results
 # do not depend on the thread count). The real-world experiments run only when their data is found
@@ -33,9 +45,17 @@ scale=${FBOSIM_REPRO_SCALE:-full}
 only=""
 jobs=1
 results=""
+plan=0
+study=0
+split_runs=20
+splits=4
 while (($#)); do
   case $1 in
     --power) scale=power ;;
+    --landmine-study) study=1 ;;
+    --split-runs) split_runs=${2:?--split-runs needs a number}; shift ;;
+    --splits) splits=${2:?--splits needs a number}; shift ;;
+    --plan) plan=1 ;;
     --quick) scale=quick ;;
     --tiny) scale=tiny ;;
     --only) only=${2:?--only needs a list}; shift ;;
@@ -49,7 +69,12 @@ while (($#)); do
   esac
   shift
 done
+# The study is the landmine scale unless another scale was asked for.
+if ((study)) && [ "$scale" = full ] && [ -z "${FBOSIM_REPRO_SCALE:-}" ]; then scale=landmine; fi
+if ((study)); then : "${only:=fig3a,fig3d,fts_fig2a}"; fi
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "reproduce.sh: --jobs must be a positive integer, got '$jobs'" >&2; exit 2; }
+[[ $split_runs =~ ^[1-9][0-9]*$ ]] || { echo "reproduce.sh: --split-runs must be a positive integer, got '$split_runs'" >&2; exit 2; }
+[[ $splits =~ ^[0-9]+$ ]] || { echo "reproduce.sh: --splits must be a non-negative integer, got '$splits'" >&2; exit 2; }
 case $scale in
   full) synthetic=(); realworld=(); : "${results:=results}" ;;
   power) synthetic=(--runs 50)
@@ -58,17 +83,19 @@ case $scale in
          realworld=(--runs 1 --set rounds=20); : "${results:=results/quick}" ;;
   tiny) synthetic=(--runs 1 --set agents.count=10 --set rounds=4 --set objective.grid_points=200)
         realworld=(--runs 1 --set rounds=2); : "${results:=results/tiny}" ;;
+  landmine) synthetic=(); realworld=(--runs 30); : "${results:=results/landmine_study}" ;;
   *) echo "reproduce.sh: scale must be full, power, quick or tiny, got '$scale'" >&2; exit 2 ;;
 esac
 # EMNIST trains a CNN per query (~0.03 s): the reduced scales also use fewer writers and epochs.
 case $scale in
-  full | power) emnist=() ;;
+  full | power | landmine) emnist=() ;;
   quick) emnist=(--set agents.count=10 --set agents.init_points=3 --set objective.epochs=3) ;;
   tiny) emnist=(--set agents.count=3 --set agents.init_points=2 --set objective.epochs=1) ;;
 esac
 # FTS's landmine sources make TS histories of 3 + t_n evaluations per field per process.
 case $scale in
   full | power) fts_landmine=() ;;
+  landmine) fts_landmine=(--runs 30) ;;
   quick) fts_landmine=(--runs 6 --set rounds=20 --set sources.points=20) ;;
   tiny) fts_landmine=(--runs 1 --set rounds=2 --set agents.count=6 --set sources.points=3) ;;
 esac
@@ -147,6 +174,39 @@ for f in "${figures[@]}"; do
   done
 done
 
+# The landmine study's other splits: the headline curves of Fig. 3d (the first four curves of
+# configs/dp_fts_de/landmine.yaml: DP-FTS-DE, TS, FTS, FTS-DE) on seeded splits 0..K-1.
+if ((study)) && [ -e "$(data_path landmine)" ]; then
+  for ((k = 0; k < splits; k++)); do
+    for ((c = 0; c < 4; c++)); do tasks+=("split:$k:$c"); done
+  done
+fi
+
+# --plan: the tasks and their predicted CPU time, from the user CPU seconds of one run of each
+# kind measured on this machine (one thread, nice 19, beside other jobs; issue #26): a landmine
+# run of DP-FTS-DE's configs (29 agents x 70 evaluations) 8.9-10.2 s, taken as 10.2 s; a curve
+# of FTS's landmine study, 30 runs after the 28 sources' TS histories (about 7 s, made once per
+# process), 19 s for FTS at M = 100 to about 150 s for TAF at M = 200, taken as 80 s (the mean
+# of the last full study: 15 curves in 596 s on 2 cores).
+if ((plan)) && [ "$scale" != landmine ]; then
+  echo "reproduce.sh: ${#tasks[@]} task(s) at $scale scale (time predicted for the landmine study only)"
+  printf '  %s\n' "${tasks[@]}"
+  exit 0
+fi
+if ((plan)); then
+  awk -v runs="${realworld[1]:-0}" -v split_runs="$split_runs" -v jobs="$jobs" '
+    BEGIN { cores = 2 }
+    { n++; kind = $0; sub(/:.*/, "", kind)
+      if ($0 ~ /fts\/landmine/) cpu += 80
+      else if (kind == "split") cpu += split_runs * 10.2
+      else if (kind == "grid" || $0 ~ /figure:landmine/) cpu += runs * 10.2
+      else cpu += 0 }
+    END { printf "reproduce.sh: %d task(s), about %.0f CPU-seconds: %.0f min on %d cores\n",
+                 n, cpu, cpu / cores / 60, cores }' < <(printf '%s\n' "${tasks[@]}")
+  printf '  %s\n' "${tasks[@]}"
+  exit 0
+fi
+
 # elapsed START: seconds since START (a date +%s.%N stamp), one decimal.
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
@@ -156,7 +216,17 @@ run_task() {
   local kind=${task%%:*} rest=${task#*:}
   log="$results/logs/$(tr ':/' '__' <<<"$task").log"
   start=$(date +%s.%N)
-  if [ "$kind" = grid ]; then
+  if [ "$kind" = split ]; then
+    local k curve o
+    IFS=: read -r k curve <<<"$rest"
+    opts=()  # the scale's real-world options with --split-runs for their --runs
+    for ((o = 0; o < ${#realworld[@]}; o++)); do
+      if [ "${realworld[o]}" = --runs ]; then o=$((o + 1)); else opts+=("${realworld[o]}"); fi
+    done
+    FBOSIM_RESULTS=$results/seeded$k tools/run_figure.sh landmine --curve "$curve" \
+      --runs "$split_runs" "${opts[@]}" --set objective.split=seeded \
+      --set "objective.split_seed=$k" --threads "$threads" --quiet >"$log" 2>&1 || status=$?
+  elif [ "$kind" = grid ]; then
     local c q z name
     IFS=: read -r c q z <<<"$rest"
     name=$(grid_prefix "$c")_q${q}_z${z}
@@ -216,7 +286,12 @@ plot_status=0
 # scale, which has the runs to resolve them).
 fidelity=$results/FIDELITY.md
 [ "$scale" != power ] || [ -n "$only" ] || fidelity=docs/FIDELITY.md
-"$python" tools/claims.py --results "$results" --out "$fidelity" || plot_status=$?
+split_roots=()
+if ((study)); then
+  for ((k = 0; k < splits; k++)); do split_roots+=("$results/seeded$k"); done
+fi
+"$python" tools/claims.py --results "$results" ${split_roots[@]+--splits "${split_roots[@]}"} \
+  --out "$fidelity" || plot_status=$?
 echo "reproduce.sh: total $(elapsed "$t0") s ($scale scale, experiments and figures)"
 ((failed == 0)) || { echo "reproduce.sh: $failed task(s) failed" >&2; exit 1; }
 exit "$plot_status"

@@ -7,9 +7,11 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 packages=(build-essential cmake libeigen3-dev libyaml-cpp-dev libcli11-dev libboost-dev
-          catch2 libfmt-dev liblbfgspp-dev libsvm-dev libmatio-dev libfftw3-dev pkg-config
+          catch2 libfmt-dev liblbfgspp-dev libsvm-dev libmatio-dev libfftw3-dev libssl-dev pkg-config
           python3-matplotlib python3-pandas python3-numpy python3-scipy pybind11-dev python3-dev
-          python3-yaml)
+          python3-yaml python3-sklearn)
+# python3-sklearn: only for tests/tools/sklearn_reference.py, which checks fbosim's port of the
+# landmine split the papers' authors drew with scikit-learn (every index).
 # Slurm (slurm-wlm, munge) is not listed: only the Slurm test needs it, and
 # tools/slurm_cluster.sh installs it when it runs as root (docs/SWEEPS.md, "Slurm").
 missing=()

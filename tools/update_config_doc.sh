@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the key tables of docs/CONFIG.md from the key catalog
-# (sim/experiment/key_catalog_entries.cpp), between its two marker lines, with
+# (sim/config/key_catalog_entries.cpp), between its two marker lines, with
 # `fbosim keys --markdown`. A test fails while the two differ. Environment: FBOSIM_BIN.
 case ${1:-} in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '/^[^#]/d; s/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail

@@ -1,8 +1,9 @@
 #pragma once
-// Settings of one DP-FTS-DE agent (Algo. 2; spec dp-fts-de.md section 5). Standard TS is the
-// same agent with schedule = local.
+// Settings of one DP-FTS-DE agent (Dai, Low & Jaillet 2021, Algo. 2). Standard TS is the same
+// agent with schedule = local.
 #include "algorithms/agents/exploration_schedule.hpp"
 #include "algorithms/agents/local_thompson.hpp"
+#include "sim/schema/fwd.hpp"
 
 namespace fbosim::agents {
 
@@ -13,5 +14,11 @@ struct AgentOptions {
   double message_lambda = 0.01;  ///< lambda of eq. 2 for the shared-feature messages
   LocalTsOptions local;          ///< the local TS step (local_ts.*, gp.*, acquisition.*)
 };
+
+/// agents.init_points, the size of an agent's initial design: one key that every system
+/// mounts on its own member (AgentOptions, FtsTargetOptions, GpUcbOptions).
+const schema::Group<int>& init_points_keys();
+/// agents.init_points, agents.init (the DP-FTS-DE family's agents).
+const schema::Group<AgentOptions>& agent_keys();
 
 }  // namespace fbosim::agents

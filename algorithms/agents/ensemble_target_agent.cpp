@@ -16,7 +16,10 @@ namespace fbosim::agents {
 
 EnsembleTargetAgent::EnsembleTargetAgent(int id, std::shared_ptr<const SharedContext> context,
                                          EnsembleOptions options)
-    : id_(id), ctx_(std::move(context)), options_(options), ts_(id, ctx_->domain, options.local) {}
+    : id_(id),
+      ctx_(std::move(context)),
+      options_(options),
+      ts_(id, ctx_->domain, options.local, options.init_points) {}
 
 std::vector<Eigen::VectorXd> EnsembleTargetAgent::initial_points(core::RngStream& rng) const {
   std::vector<Eigen::VectorXd> points;
@@ -38,9 +41,8 @@ void EnsembleTargetAgent::receive(const protocol::Broadcast& broadcast) {
       throw std::invalid_argument(fmt::format(
           "RGPE / TAF target agent {}: agent {} sent a sample, not its posterior (nu, Sigma^-1)",
           id_, n));
-    by_agent_[n] = std::make_unique<ensemble::SourcePosterior>(s->nu, s->sigma_inverse,
-                                                               options_.message_lambda,
-                                                               s->incumbent);
+    by_agent_[n] = std::make_unique<ensemble::SourcePosterior>(
+        s->nu, s->sigma_inverse, options_.message_lambda, s->incumbent);
   }
 }
 
@@ -72,8 +74,8 @@ protocol::Proposal EnsembleTargetAgent::propose(int /*t*/, const protocol::Broad
   const rff::RandomFeatures& phi = ctx_->features;
   protocol::Proposal p{Eigen::VectorXd(), "ensemble"};
   if (options_.method == EnsembleOptions::Method::rgpe) {
-    weights_ = ensemble::rgpe_weights(sources, phi, gp, X, y, rng,
-                                      {options_.samples, options_.variant});
+    weights_ =
+        ensemble::rgpe_weights(sources, phi, gp, X, y, rng, {options_.samples, options_.variant});
     const ensemble::RgpeScore score(phi, sources, weights_, gp, y_max, options_.variant);
     p.x = maximise(score.score(), rng);
   } else {

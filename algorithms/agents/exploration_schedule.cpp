@@ -6,26 +6,10 @@
 namespace fbosim::agents {
 
 ExplorationSchedule parse_exploration_schedule(const std::string& s) {
-  if (s == "inv_sqrt") return ExplorationSchedule::inv_sqrt;
-  if (s == "inv") return ExplorationSchedule::inv;
-  if (s == "inv_square") return ExplorationSchedule::inv_square;
-  if (s == "local") return ExplorationSchedule::local;
-  throw std::invalid_argument("must be one of inv_sqrt, inv, inv_square, local; got '" + s + "'");
+  return kExplorationScheduleNames.parse(s);
 }
 
-std::string to_string(ExplorationSchedule s) {
-  switch (s) {
-    case ExplorationSchedule::inv_sqrt:
-      return "inv_sqrt";
-    case ExplorationSchedule::inv:
-      return "inv";
-    case ExplorationSchedule::inv_square:
-      return "inv_square";
-    case ExplorationSchedule::local:
-      return "local";
-  }
-  return "?";
-}
+std::string to_string(ExplorationSchedule s) { return kExplorationScheduleNames.name(s); }
 
 double local_probability(ExplorationSchedule s, int t) {
   const double tt = t < 1 ? 1.0 : static_cast<double>(t);

@@ -8,9 +8,17 @@
 // All of them give p_1 = 0: the first BO round always follows the server, as in the code.
 #include <string>
 
+#include "sim/schema/enum_names.hpp"
+
 namespace fbosim::agents {
 
 enum class ExplorationSchedule { inv_sqrt, inv, inv_square, local };
+/// Their names (exploration.schedule offers the first three, target.schedule all four).
+inline constexpr schema::EnumNames<ExplorationSchedule> kExplorationScheduleNames{
+    {ExplorationSchedule::inv_sqrt, "inv_sqrt"},
+    {ExplorationSchedule::inv, "inv"},
+    {ExplorationSchedule::inv_square, "inv_square"},
+    {ExplorationSchedule::local, "local"}};
 
 ExplorationSchedule parse_exploration_schedule(const std::string& s);  ///< throws invalid_argument
 std::string to_string(ExplorationSchedule s);

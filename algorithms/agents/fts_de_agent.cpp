@@ -13,7 +13,7 @@ FtsDeAgent::FtsDeAgent(int id, std::shared_ptr<const SharedContext> context, Age
       region_(context->partition.region_of_agent(id)),
       ctx_(std::move(context)),
       options_(options),
-      ts_(id, ctx_->domain, options.local),
+      ts_(id, ctx_->domain, options.local, options.init_points),
       blr_(ctx_->features.size(), options.message_lambda) {}
 
 std::vector<Eigen::VectorXd> FtsDeAgent::initial_points(core::RngStream& rng) const {

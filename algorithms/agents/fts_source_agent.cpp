@@ -10,7 +10,7 @@ FtsSourceAgent::FtsSourceAgent(int id, std::shared_ptr<const SharedContext> cont
                                FtsSourceOptions options)
     : ctx_(std::move(context)),
       options_(options),
-      ts_(id, ctx_->domain, options.local),
+      ts_(id, ctx_->domain, options.local, options.init_points),
       blr_(ctx_->features.size(), options.message_lambda),
       incumbent_(-std::numeric_limits<double>::infinity()) {
   for (Eigen::Index k = 0; k < own.X.rows(); ++k) ts_.observe(own.X.row(k).transpose(), own.y[k]);

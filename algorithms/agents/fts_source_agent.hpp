@@ -24,6 +24,7 @@ struct FtsSourceOptions {
   bool general = false;          ///< keeps optimising and reporting every round
   double message_lambda = 1e-6;  ///< sigma^2 of eqs. 2-3 for the messages (rff.lambda)
   LocalTsOptions local;          ///< its own TS steps (general setting)
+  int init_points = 0;           ///< the initial design of its own history (the fit schedule's)
 };
 
 class FtsSourceAgent final : public protocol::AgentPolicy {

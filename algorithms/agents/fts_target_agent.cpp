@@ -13,7 +13,10 @@ double fts_own_probability(ExplorationSchedule schedule, int t) {
 
 FtsTargetAgent::FtsTargetAgent(int id, std::shared_ptr<const SharedContext> context,
                                FtsTargetOptions options)
-    : id_(id), ctx_(std::move(context)), options_(options), ts_(id, ctx_->domain, options.local) {}
+    : id_(id),
+      ctx_(std::move(context)),
+      options_(options),
+      ts_(id, ctx_->domain, options.local, options.init_points) {}
 
 std::vector<Eigen::VectorXd> FtsTargetAgent::initial_points(core::RngStream& rng) const {
   std::vector<Eigen::VectorXd> points;

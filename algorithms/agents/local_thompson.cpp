@@ -31,26 +31,24 @@ Eigen::VectorXd random_point(const core::Domain& domain, const core::Box& box,
   return x;
 }
 
-OwnModel parse_own_model(const std::string& s) {
-  if (s == "rff") return OwnModel::rff;
-  if (s == "exact") return OwnModel::exact;
-  throw std::invalid_argument("must be rff or exact, got '" + s + "'");
-}
+OwnModel parse_own_model(const std::string& s) { return kOwnModelNames.parse(s); }
 
-std::string to_string(OwnModel m) { return m == OwnModel::rff ? "rff" : "exact"; }
+std::string to_string(OwnModel m) { return kOwnModelNames.name(m); }
 
-Redraw parse_redraw(const std::string& s) {
-  if (s == "step") return Redraw::step;
-  if (s == "refit") return Redraw::refit;
-  throw std::invalid_argument("must be step or refit, got '" + s + "'");
-}
+Redraw parse_redraw(const std::string& s) { return kRedrawNames.parse(s); }
 
-std::string to_string(Redraw r) { return r == Redraw::step ? "step" : "refit"; }
+std::string to_string(Redraw r) { return kRedrawNames.name(r); }
 
-LocalThompson::LocalThompson(int id, const core::Domain& domain, LocalTsOptions options)
+FitSchedule parse_fit_schedule(const std::string& s) { return kFitScheduleNames.parse(s); }
+
+std::string to_string(FitSchedule s) { return kFitScheduleNames.name(s); }
+
+LocalThompson::LocalThompson(int id, const core::Domain& domain, LocalTsOptions options,
+                             int init_points)
     : id_(id),
       domain_(domain),
       options_(options),
+      init_points_(init_points),
       hyper_(options.hyper),
       grid_(domain.is_grid() ? rff::UniformGrid::of(domain.grid) : std::nullopt) {
   if (options_.model == OwnModel::exact && !domain_.is_grid())
@@ -69,8 +67,14 @@ Eigen::MatrixXd LocalThompson::data() const {
 void LocalThompson::observe(const Eigen::VectorXd& x, double y) {
   X_.push_back(x);
   y_.push_back(y);
-  if (static_cast<int>(y_.size()) % options_.refit_every == 0)
-    fit_target_ = static_cast<int>(y_.size());
+  const int n = static_cast<int>(y_.size()), every = options_.refit_every;
+  if (options_.refit_on == FitSchedule::observations) {
+    if (n % every == 0) fit_target_ = n;
+  } else {
+    const int i = n - init_points_ - 1;  // the BO iteration this observation ends
+    if (i >= every && i % every == 0) fit_target_ = n;
+  }
+  if (options_.fit_at_init && n == init_points_ && n > 1) fit_target_ = n;
 }
 
 bool LocalThompson::already_queried(const Eigen::VectorXd& x) const {

@@ -4,9 +4,12 @@
 // with the agent's current GP hyperparameters, condition the RFF / BLR posterior on all of its
 // observations (the noise variance, floored, as regulariser), draw one posterior sample and
 // maximise it over the domain (exhaustively on a grid, App. B.2.6's random points + L-BFGS-B
-// on the box). Hyperparameters are fitted by marginal likelihood whenever the observation count
-// reaches a multiple of refit_every, lazily at the next step on the data of that count, with a
-// stream keyed by it ("agent.fit"(id, count)): the same result as the code's eager refits.
+// on the box). Hyperparameters are fitted by marginal likelihood on the schedule of the options
+// (FitSchedule; optionally on the initial design too), lazily at the next own step on the data
+// of the latest count the schedule named, with a stream keyed by it ("agent.fit"(id, count)).
+// The codes fit eagerly, also before a step that follows the server; when no own step comes
+// between two scheduled counts, fbosim makes only the later fit, whose L-BFGS-B then starts
+// from the previous fit's hyperparameters rather than from the skipped one's.
 // [choice] `local_ts.redraw: refit` keeps each agent's features, drawn once from a stream of its
 // own ("agent.local_features"(id)), rescaled only when the hyperparameters change, and follows
 // new observations by rank-one updates (rff::FixedFeatureBlr): a step costs O(M^2 + G M)
@@ -28,6 +31,12 @@
 #include "algorithms/surrogate/circulant_grid_gp.hpp"
 #include "sim/core/box.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/schema/enum_names.hpp"
+#include "sim/schema/fwd.hpp"
+
+namespace fbosim::protocol {
+struct ExperimentFacts;
+}
 
 namespace fbosim::agents {
 
@@ -36,14 +45,32 @@ namespace fbosim::agents {
 /// point (FTS Algorithm 1 line 4 as written; grid domains only). On an equally spaced 1-D grid
 /// the exact sample costs O(G log G + n^2) (surrogate::CirculantGridGp), elsewhere O(G^3).
 enum class OwnModel { rff, exact };
+inline constexpr schema::EnumNames<OwnModel> kOwnModelNames{{OwnModel::rff, "rff"},
+                                                            {OwnModel::exact, "exact"}};
 OwnModel parse_own_model(const std::string& s);  ///< "rff" | "exact"; throws invalid_argument
 std::string to_string(OwnModel m);
 
 /// When the RFF model draws its random features: fresh at every `step` (the authors' code), or
 /// once per agent, rescaled at each change of the hyperparameters (`refit`) [choice].
 enum class Redraw { step, refit };
+inline constexpr schema::EnumNames<Redraw> kRedrawNames{{Redraw::step, "step"},
+                                                        {Redraw::refit, "refit"}};
 Redraw parse_redraw(const std::string& s);  ///< "step" | "refit"; throws invalid_argument
 std::string to_string(Redraw r);
+
+/// When the hyperparameters are refitted (gp.refit_on), every refit_every:
+///   observations  when the observation count n is a multiple of it: DP-FTS-DE's code
+///                 (`len(self.X) % gp_opt_schedule == 0`, bayesian_optimization_dp_fts_de.py and
+///                 bayesian_optimization_ts.py);
+///   iterations    after the i-th BO observation (i = n - n_init - 1, from 0) when i >= it and
+///                 i is a multiple of it: FTS's code (`i >= gp_opt_schedule and i %
+///                 gp_opt_schedule == 0` in maximize, federated_bayesian_optimization.py), e.g.
+///                 n = 9, 14, 19, ... after 3 initial points.
+enum class FitSchedule { observations, iterations };
+inline constexpr schema::EnumNames<FitSchedule> kFitScheduleNames{
+    {FitSchedule::observations, "observations"}, {FitSchedule::iterations, "iterations"}};
+FitSchedule parse_fit_schedule(const std::string& s);  ///< throws invalid_argument
+std::string to_string(FitSchedule s);
 
 struct LocalTsOptions {
   OwnModel model = OwnModel::rff;      ///< local_ts.method
@@ -52,16 +79,31 @@ struct LocalTsOptions {
   double noise_floor = 1e-5;           ///< floor of the noise variance in a step [code]
   gp::SeHyper hyper{0.03, 1.0, 0.01};  ///< initial (or fixed) GP hyperparameters
   bool fit_hyper = false;              ///< learn them by marginal likelihood [code]
-  int refit_every = 5;                 ///< refit when the observation count is a multiple
+  int refit_every = 5;                 ///< the period of the refits (see FitSchedule)
+  FitSchedule refit_on = FitSchedule::observations;  ///< gp.refit_on
+  /// gp.fit_at_init: also fit on the initial design (n = n_init > 1) before the first step, as
+  /// FTS's code and DP-FTS-DE's TS code do (`if init_points > 1: optimize_restarts`);
+  /// DP-FTS-DE's agents do not (their first fit is at n = 5 k >= n_init).
+  bool fit_at_init = false;
   gp::HyperFitter::Options fit;
   acq::BoxMaximiser::Options maximiser;
 };
 
+/// local_ts.*, gp.* (the SE hyperparameters, gp::se_hyper_keys(), and their fits) and
+/// acquisition.*: the keys of the own TS step, shared by every system that has one.
+const schema::Group<LocalTsOptions>& local_ts_keys();
+/// The conditions across keys of the group: `local_ts.method: exact` needs an equally spaced
+/// 1-D grid (the grid families gp_grid, heterogeneous).
+void check_local_ts(const LocalTsOptions& options, const protocol::ExperimentFacts& facts,
+                    std::vector<schema::Problem>& problems);
+
 class LocalThompson {
  public:
   /// id: the agent's number (it keys the fit streams); domain: shared with the caller, must
-  /// outlive this object. Throws std::invalid_argument for the exact model on a box.
-  LocalThompson(int id, const core::Domain& domain, LocalTsOptions options);
+  /// outlive this object; init_points: the size of the agent's initial design (its first
+  /// observations; the origin of FitSchedule::iterations and of fit_at_init). Throws
+  /// std::invalid_argument for the exact model on a box.
+  LocalThompson(int id, const core::Domain& domain, LocalTsOptions options, int init_points = 0);
 
   /// Records an observation y at x (x a d-vector in the domain).
   void observe(const Eigen::VectorXd& x, double y);
@@ -72,6 +114,9 @@ class LocalThompson {
   const gp::SeHyper& current_hyper(const core::RngFactory& streams);
   /// Whether x was queried before (exact equality).
   bool already_queried(const Eigen::VectorXd& x) const;
+
+  /// The observation count of the data the current hyperparameters were fitted on (0: never).
+  int fitted_at() const { return fitted_at_; }
 
   const std::vector<Eigen::VectorXd>& inputs() const { return X_; }
   const std::vector<double>& outputs() const { return y_; }
@@ -96,6 +141,7 @@ class LocalThompson {
   int id_;
   const core::Domain& domain_;
   LocalTsOptions options_;
+  int init_points_;
   std::vector<Eigen::VectorXd> X_;  // queried points
   std::vector<double> y_;           // observations
   gp::SeHyper hyper_;

@@ -3,7 +3,7 @@
 namespace fbosim::agents {
 
 TsAgent::TsAgent(int id, const core::Domain& domain, int init_points, LocalTsOptions options)
-    : domain_(domain), init_points_(init_points), ts_(id, domain, options) {}
+    : domain_(domain), init_points_(init_points), ts_(id, domain, options, init_points) {}
 
 std::vector<Eigen::VectorXd> TsAgent::initial_points(core::RngStream& rng) const {
   std::vector<Eigen::VectorXd> points;

@@ -9,27 +9,10 @@
 namespace fbosim::de {
 
 WeightScheme parse_weight_scheme(const std::string& s) {
-  if (s == "softmax") return WeightScheme::softmax;
-  if (s == "linear") return WeightScheme::linear;
-  if (s == "quadratic") return WeightScheme::quadratic;
-  if (s == "equal") return WeightScheme::equal;
-  throw std::invalid_argument(
-      "weight scheme must be one of softmax, linear, quadratic, equal; got '" + s + "'");
+  return kWeightSchemeNames.parse(s, "weight scheme");
 }
 
-std::string to_string(WeightScheme s) {
-  switch (s) {
-    case WeightScheme::softmax:
-      return "softmax";
-    case WeightScheme::linear:
-      return "linear";
-    case WeightScheme::quadratic:
-      return "quadratic";
-    case WeightScheme::equal:
-      return "equal";
-  }
-  return "?";
-}
+std::string to_string(WeightScheme s) { return kWeightSchemeNames.name(s); }
 
 void WeightSchedule::validate(const Options& o) {
   // a_t >= 1 keeps the temperature T_t = a / (a_t - 1) of App. B in [1, +inf] (and h(a_t) >= h(1)

@@ -20,9 +20,18 @@
 
 #include <Eigen/Core>
 
+#include "sim/schema/enum_names.hpp"
+#include "sim/schema/fwd.hpp"
+
 namespace fbosim::de {
 
 enum class WeightScheme { softmax, linear, quadratic, equal };
+/// exploration.weights.scheme's names.
+inline constexpr schema::EnumNames<WeightScheme> kWeightSchemeNames{
+    {WeightScheme::softmax, "softmax"},
+    {WeightScheme::linear, "linear"},
+    {WeightScheme::quadratic, "quadratic"},
+    {WeightScheme::equal, "equal"}};
 
 WeightScheme parse_weight_scheme(const std::string& s);  ///< throws std::invalid_argument
 std::string to_string(WeightScheme s);
@@ -59,5 +68,8 @@ class WeightSchedule {
 
   Options options_;
 };
+
+/// exploration.weights.*; end <= start is checked as it is read.
+const schema::Group<WeightSchedule::Options>& weight_keys();
 
 }  // namespace fbosim::de

@@ -12,6 +12,7 @@
 #include "algorithms/ensemble/leave_one_out.hpp"
 #include "algorithms/surrogate/exact_gp.hpp"
 #include "algorithms/surrogate/joint_gaussian.hpp"
+#include "sim/core/cancellation.hpp"
 
 namespace fbosim::ensemble {
 
@@ -69,13 +70,15 @@ Eigen::VectorXd rank_losses(const Eigen::MatrixXd& F, const Eigen::VectorXd& y) 
   // Ft (S x n): column j holds F_s[j] for all s, so a pair is one vectorised pass over s.
   const Eigen::MatrixXd Ft = F.transpose();
   Eigen::ArrayXd loss = Eigen::ArrayXd::Zero(F.cols());
-  for (Eigen::Index j = 0; j < n; ++j)
+  for (Eigen::Index j = 0; j < n; ++j) {
+    core::throw_if_cancelled();  // n - j pairs of S samples (ensemble.samples: up to 10^5)
     for (Eigen::Index k = j + 1; k < n; ++k) {
       // (j, k): (y_j < y_k) xor (F_j < F_k); (k, j): (y_k < y_j) xor (F_k < F_j).
       const bool jk = y[j] < y[k], kj = y[k] < y[j];
       const auto a = Ft.col(j).array(), b = Ft.col(k).array();
       loss += ((a < b) != jk).cast<double>() + ((b < a) != kj).cast<double>();
     }
+  }
   return loss.matrix();
 }
 
@@ -87,6 +90,7 @@ Eigen::VectorXd target_rank_losses(const surrogate::Surrogate& target, const Eig
   check(n >= 2 && samples >= 1, "target_rank_losses: need n >= 2 points and samples >= 1");
   Eigen::ArrayXd loss = Eigen::ArrayXd::Zero(samples);
   auto add = [&](Eigen::Index j, const Eigen::MatrixXd& F) {  // F: n x S draws of f^{(-j)}
+    core::throw_if_cancelled();                               // each j: n x S draws
     const Eigen::MatrixXd Ft = F.transpose();                 // S x n
     for (Eigen::Index k = 0; k < n; ++k)
       if (k != j) loss += ((Ft.col(j).array() < Ft.col(k).array()) != (y[j] < y[k])).cast<double>();
@@ -169,7 +173,10 @@ Eigen::VectorXd independent_rank_losses(const SourcePosterior& source, const Eig
   std::vector<std::uint64_t> buf((K + 3) / 4);
   for (std::size_t k = 0; k < K; ++k) top[k] = static_cast<std::uint16_t>(T[k] >> 48);
   Eigen::VectorXd loss(samples);
-  for (int s = 0; s < samples; ++s) loss[s] = count_successes(top, T, buf, u, rng.engine());
+  for (int s = 0; s < samples; ++s) {
+    core::throw_if_cancelled();  // n (n - 1) Bernoullis per sample
+    loss[s] = count_successes(top, T, buf, u, rng.engine());
+  }
   return loss;
 }
 

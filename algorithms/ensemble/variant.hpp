@@ -3,6 +3,8 @@
 // sec. 3.2). The paper only says "plug the RFF posteriors into the original algorithms"; the
 // authors' released code is the only precise definition and departs from the original papers
 // in several ways (spec fts.md sec. 3.3, 3.4 and sec. 7 item 13).
+#include "sim/schema/enum_names.hpp"
+
 namespace fbosim::ensemble {
 
 enum class Variant {
@@ -17,5 +19,8 @@ enum class Variant {
   /// the target's variance is that of the latent f.
   corrected,
 };
+/// ensemble.variant's names.
+inline constexpr schema::EnumNames<Variant> kVariantNames{{Variant::authors, "authors"},
+                                                          {Variant::corrected, "corrected"}};
 
 }  // namespace fbosim::ensemble

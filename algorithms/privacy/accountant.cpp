@@ -86,17 +86,26 @@ EpsilonResult Accountant::epsilon(double delta) const {
   return private_epsilon(delta);
 }
 
+const schema::Registry<AccountantEntry>& accountant_registry() {
+  static const schema::Registry<AccountantEntry> r = [] {
+    schema::Registry<AccountantEntry> out;
+    out.add(moments_accountant_entry())
+        .add(rdp_accountant_entry())
+        .add(pld_accountant_entry())
+        .add(gdp_accountant_entry())
+        .add(basic_accountant_entry());
+    return out;
+  }();
+  return r;
+}
+
 const std::vector<std::string>& accountant_names() {
-  static const std::vector<std::string> names{"moments", "rdp", "pld", "gdp", "basic"};
+  static const std::vector<std::string> names = accountant_registry().names();
   return names;
 }
 
 std::unique_ptr<Accountant> make_accountant(const std::string& name) {
-  if (name == "moments") return std::make_unique<MomentsAccountant>();
-  if (name == "rdp") return std::make_unique<RdpAccountant>();
-  if (name == "pld") return std::make_unique<PldAccountant>();
-  if (name == "gdp") return std::make_unique<GdpAccountant>();
-  if (name == "basic") return std::make_unique<BasicAccountant>();
+  if (const AccountantEntry* e = accountant_registry().find(name)) return e->make();
   throw std::invalid_argument(
       fmt::format("unknown accountant '{}'; known: {}", name, fmt::join(accountant_names(), ", ")));
 }

@@ -47,4 +47,17 @@ EpsilonResult BasicAccountant::private_epsilon(double delta) const {
   return {epsilon_sum_, 0.0};
 }
 
+std::optional<double> composed_delta(const std::vector<DpEvent>& events) {
+  BasicAccountant basic;
+  for (const DpEvent& e : events) basic.compose(e);
+  if (basic.delta_sum() > 0 && basic.delta_sum() < 1) return basic.delta_sum();
+  return std::nullopt;
+}
+
+AccountantEntry basic_accountant_entry() {
+  return {"basic",
+          "basic composition: sums of the epsilons and deltas of pure and approximate DP events",
+          [] { return std::make_unique<BasicAccountant>(); }, true};
+}
+
 }  // namespace fbosim::privacy

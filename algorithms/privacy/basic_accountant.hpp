@@ -9,6 +9,9 @@
 // delta = 0) and a truncated negative binomial K (finite eta): ((2 + eta) eps, 0)-DP, the limit
 // lambda, lambda-hat -> infinity of Papernot & Steinke 2022, Thm. 2 (their pure-DP corollary;
 // dp_accounting's test of it). Poisson repetitions have no pure-DP bound and are refused.
+#include <optional>
+#include <vector>
+
 #include "algorithms/privacy/accountant.hpp"
 
 namespace fbosim::privacy {
@@ -33,5 +36,13 @@ class BasicAccountant final : public Accountant {
  private:
   double epsilon_sum_ = 0, delta_sum_ = 0;
 };
+
+/// The delta basic composition spends on `events` (each once), summed by the accountant itself
+/// (a sum in another order could fall below its own by an ulp): a run's default delta when its
+/// releases are (epsilon, delta) events. None when it is not in (0, 1).
+std::optional<double> composed_delta(const std::vector<DpEvent>& events);
+
+/// The registry's entry (accountant_registry()).
+AccountantEntry basic_accountant_entry();
 
 }  // namespace fbosim::privacy

@@ -123,21 +123,9 @@ std::string to_string(const DpEvent& event) {
       event.node());
 }
 
-std::string to_string(Sampling s) {
-  switch (s) {
-    case Sampling::poisson:
-      return "poisson";
-    case Sampling::fixed:
-      return "fixed";
-  }
-  return "?";
-}
+std::string to_string(Sampling s) { return kSamplingNames.name(s); }
 
-Sampling parse_sampling(const std::string& s) {
-  if (s == "poisson") return Sampling::poisson;
-  if (s == "fixed") return Sampling::fixed;
-  throw std::invalid_argument("sampling must be one of poisson, fixed; got '" + s + "'");
-}
+Sampling parse_sampling(const std::string& s) { return kSamplingNames.parse(s, "sampling"); }
 
 std::optional<PoissonGaussian> as_poisson_gaussian(const DpEvent& event) {
   if (const auto* g = event.as<Gaussian>()) return PoissonGaussian{1.0, g->noise_multiplier};

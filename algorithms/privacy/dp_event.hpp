@@ -9,6 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "sim/schema/enum_names.hpp"
+
 namespace fbosim::privacy {
 
 class DpEvent;
@@ -132,6 +134,9 @@ class DpEvent {
 std::string to_string(const DpEvent& event);
 
 enum class Sampling { poisson, fixed };
+/// server.sampling's names (and `fbosim privacy --sampling`).
+inline constexpr schema::EnumNames<Sampling> kSamplingNames{{Sampling::poisson, "poisson"},
+                                                            {Sampling::fixed, "fixed"}};
 
 std::string to_string(Sampling s);
 /// Parses "poisson" or "fixed"; throws std::invalid_argument naming the bad value otherwise.

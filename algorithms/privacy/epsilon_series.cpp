@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/cancellation.hpp"
+
 namespace fbosim::privacy {
 
 std::vector<EpsilonResult> epsilon_series(const std::string& accountant, const DpEvent& event,
@@ -26,6 +28,7 @@ std::vector<EpsilonResult> epsilon_series(const std::string& accountant, const D
   int composed = 0;
   EpsilonResult last{0, 0};
   for (const std::size_t k : order) {
+    core::throw_if_cancelled();  // up to 10^6 counts, each an epsilon (pld: FFTs)
     if (steps[k] == 0) continue;
     if (steps[k] > composed) {
       acc->compose(event, steps[k] - composed);

@@ -47,4 +47,9 @@ EpsilonResult GdpAccountant::private_epsilon(double delta) const {
   return {epsilon_of(mu(), delta), 0.0};
 }
 
+AccountantEntry gdp_accountant_entry() {
+  return {"gdp", "Gaussian DP's central-limit approximation, which can fall below the true epsilon",
+          [] { return std::make_unique<GdpAccountant>(); }, false};
+}
+
 }  // namespace fbosim::privacy

@@ -85,4 +85,9 @@ EpsilonResult MomentsAccountant::private_epsilon(double delta) const {
   return best;
 }
 
+AccountantEntry moments_accountant_entry() {
+  return {"moments", "the DP-FTS-DE paper's: the moments accountant of Abadi et al. 2016",
+          [] { return std::make_unique<MomentsAccountant>(); }, true};
+}
+
 }  // namespace fbosim::privacy

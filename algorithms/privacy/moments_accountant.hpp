@@ -36,4 +36,7 @@ class MomentsAccountant final : public Accountant {
   std::vector<double> cached_step_;
 };
 
+/// The registry's entry (accountant_registry()).
+AccountantEntry moments_accountant_entry();
+
 }  // namespace fbosim::privacy

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "sim/core/cancellation.hpp"
 
 namespace fbosim::privacy {
 
@@ -17,6 +18,7 @@ Calibration calibrate_noise(const std::string& accountant,
   if (steps < 1)
     throw std::invalid_argument(fmt::format("steps must be >= 1 to calibrate, got {}", steps));
   const auto epsilon_at = [&](double z) {
+    core::throw_if_cancelled();  // a pld evaluation of many steps takes up to seconds
     auto acc = make_accountant(accountant);
     acc->compose(event_of(z), steps);
     return acc->epsilon(delta).epsilon;

@@ -302,6 +302,12 @@ double PldAccountant::relation_epsilon(double delta, double h, bool add, Bound b
 }
 
 double PldAccountant::bound_epsilon(double delta, double h, Bound bound) const {
+  // A noise multiplier so small that one step's loss spans more than a double (z^2 underflows):
+  // no grid can hold it.
+  if (!std::isfinite(h))
+    throw std::domain_error(
+        "pld cannot answer: the privacy loss of one step is too wide for any grid (the noise "
+        "multiplier is too small); there is no finite epsilon to report");
   // The two neighbouring relations are independent computations: one on another thread.
   // Deterministic (each is the same sequential computation whichever thread runs it).
   auto add =
@@ -324,6 +330,11 @@ EpsilonResult PldAccountant::private_epsilon(double delta) const {
     throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
   if (steps() == 0) return {0.0, 0.0};
   return {bound_epsilon(delta, grid_width(), Bound::upper), 0.0};
+}
+
+AccountantEntry pld_accountant_entry() {
+  return {"pld", "privacy-loss distribution: the tightest upper bound",
+          [] { return std::make_unique<PldAccountant>(); }, true};
 }
 
 }  // namespace fbosim::privacy

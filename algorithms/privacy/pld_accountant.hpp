@@ -82,4 +82,7 @@ class PldAccountant final : public Accountant {
   std::vector<Group> groups_;
 };
 
+/// The registry's entry (accountant_registry()).
+AccountantEntry pld_accountant_entry();
+
 }  // namespace fbosim::privacy

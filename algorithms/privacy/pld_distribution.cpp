@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <unsupported/Eigen/FFT>
 
+#include "sim/core/cancellation.hpp"
+
 namespace fbosim::privacy {
 
 namespace {
@@ -103,6 +105,7 @@ PldPmf self_compose(const PldPmf& a, long long count, Bound bound) {
   PldPmf base = a;
   bool first = true;
   for (long long t = count; t > 0; t >>= 1) {
+    core::throw_if_cancelled();  // each step is one or two FFT convolutions
     if (t & 1) {
       result = first ? base : convolve(result, base, bound);
       first = false;

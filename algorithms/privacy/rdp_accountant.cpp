@@ -79,6 +79,7 @@ double log_a_frac(double q, double z, double alpha) {
       log_a0 = log_sub(log_a0, log_s0);
       log_a1 = log_sub(log_a1, log_s1);
     }
+    if (std::isnan(log_a0) || std::isnan(log_a1)) return log_a0 + log_a1;  // inf - inf: none
     if (std::max(log_s0, log_s1) < -30 && ii > alpha) break;
     // C(alpha, i + 1) = C(alpha, i) (alpha - i) / (i + 1).
     log_coef += std::log(std::abs(alpha - ii)) - std::log(ii + 1);
@@ -107,8 +108,14 @@ double RdpAccountant::poisson_rdp(double q, double z, double alpha) {
   check(q, z);
   if (!(alpha > 1)) throw std::invalid_argument(fmt::format("order must be > 1, got {}", alpha));
   if (q == 1) return alpha / (2 * z * z);  // the Gaussian mechanism itself
+  // 1 / z^2 beyond the doubles: the RDP is too (at least about q^2 e^{1/z^2} inside the log);
+  // +infinity at once rather than 10^5 terms of a series that never converges.
+  if (!std::isfinite(1 / (z * z))) return kInf;
   const double log_a = is_integer(alpha) ? log_a_int(q, z, static_cast<int>(std::round(alpha)))
                                          : log_a_frac(q, z, alpha);
+  // Where z^2 underflows the terms are 0/0: no bound at this order (+infinity, the safe side),
+  // never the 0 that std::max(0, NaN) would give.
+  if (std::isnan(log_a)) return kInf;
   return std::max(0.0, log_a / (alpha - 1));
 }
 
@@ -127,7 +134,8 @@ double RdpAccountant::fixed_rdp(double gamma, double z, int alpha) {
   for (int j = 3; j <= alpha; ++j)
     sum = log_add(sum, std::log(2.0) + j * lg + log_binom(alpha, j) + (j - 1) * eps(j));
   // Subsampling never increases the Renyi divergence of the base mechanism, so the base RDP
-  // is a bound too; the theorem's bound is loose as gamma -> 1.
+  // is a bound too; the theorem's bound is loose as gamma -> 1. NaN (z^2 underflowed): none.
+  if (std::isnan(base) || std::isnan(sum)) return kInf;
   return std::min(base, sum / (alpha - 1));
 }
 
@@ -259,6 +267,12 @@ EpsilonResult RdpAccountant::private_epsilon(double delta) const {
     if (eps < best.epsilon) best = {eps, a};
   }
   return best;
+}
+
+AccountantEntry rdp_accountant_entry() {
+  return {"rdp",
+          "Renyi DP at fractional orders with the improved conversion; also fixed-size sampling",
+          [] { return std::make_unique<RdpAccountant>(); }, true};
 }
 
 }  // namespace fbosim::privacy

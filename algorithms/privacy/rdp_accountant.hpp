@@ -85,4 +85,7 @@ class RdpAccountant final : public Accountant {
   std::map<Key, std::vector<double>> cache_;
 };
 
+/// The registry's entry (accountant_registry()).
+AccountantEntry rdp_accountant_entry();
+
 }  // namespace fbosim::privacy

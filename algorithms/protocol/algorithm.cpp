@@ -8,4 +8,9 @@ bool Algorithm::is_private(int agents) const {
   return false;
 }
 
+std::vector<std::unique_ptr<const AuditableRelease>> Algorithm::auditable_releases(
+    const AuditInputs&) const {
+  return {};
+}
+
 }  // namespace fbosim::protocol

@@ -14,6 +14,7 @@
 
 #include "algorithms/privacy/dp_event.hpp"
 #include "algorithms/protocol/agent_policy.hpp"
+#include "algorithms/protocol/auditable_release.hpp"
 #include "algorithms/protocol/mechanism.hpp"
 #include "sim/core/box.hpp"
 #include "sim/core/rng.hpp"
@@ -114,11 +115,21 @@ class Algorithm {
   /// Every event a run of N agents may release (setup, one round, final), for config
   /// validation: each accountant must support all of them. Empty when nothing is private.
   virtual std::vector<privacy::DpEvent> possible_events(int agents) const = 0;
+  /// The events of a whole run of N agents and T rounds that releases everything it may (setup,
+  /// every round, final), each as often as it is released: their composition is the most privacy
+  /// a run spends, the epsilon config validation checks (finite under every accountant) before
+  /// anything runs. Empty when nothing is private.
+  virtual std::vector<privacy::DpEvent> run_events(int agents, int rounds) const = 0;
   /// The server.csv columns of its rounds (between `time` and `epsilon`).
   virtual std::vector<StatColumn> server_columns() const = 0;
   /// Whether its runs release values after the last round (RunParts::final_release): the
   /// experiment then writes release.csv.
   virtual bool releases_values() const { return false; }
+  /// Its private releases an empirical audit can run (`fbosim audit`; auditable_release.hpp),
+  /// one of each kind (every agent's and every round's are alike); empty when it releases
+  /// nothing private. Throws std::invalid_argument for inputs it cannot audit with.
+  virtual std::vector<std::unique_ptr<const AuditableRelease>> auditable_releases(
+      const AuditInputs& inputs) const;
   /// Whether any release is differentially private (server.csv and summary.csv then carry
   /// delta next to epsilon).
   bool is_private(int agents) const;

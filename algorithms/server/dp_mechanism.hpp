@@ -19,6 +19,7 @@
 // sender was selected.
 #include "algorithms/server/weighted_release.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/schema/fwd.hpp"
 
 namespace fbosim::server {
 
@@ -45,10 +46,10 @@ class DpMechanism {
   /// Per-coordinate noise std of each sub-region, z w_max S / g (w_max global or per region).
   std::vector<double> noise_stds(const Eigen::MatrixXd& weights, std::size_t population) const;
 
-  /// Clip bound of one message: S / sqrt(P).
   /// The event one release of these options over `population` agents composes: the one place
   /// the mechanism's event is built (privacy::sampled_gaussian), also for config validation.
   static privacy::DpEvent event(const Options& options, std::size_t population);
+  /// Clip bound of one message: S / sqrt(P).
   static double clip_bound(double clip_norm, int regions);
   /// Scales v in place so that |v| <= bound (a non-finite v becomes 0); true if it changed.
   static bool clip(Eigen::VectorXd& v, double bound);
@@ -61,5 +62,9 @@ class DpMechanism {
   Options options_;
   int features_;
 };
+
+/// The mechanism's keys (server.sampling, server.sampling_rate, server.noise_multiplier,
+/// server.clip_norm, server.w_max).
+const schema::Group<DpMechanism::Options>& mechanism_keys();
 
 }  // namespace fbosim::server

@@ -1,20 +1,17 @@
 #include "algorithms/systems/dp_bo_system.hpp"
 
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "algorithms/acquisition/candidate_argmax.hpp"
 #include "algorithms/release/kusner_sensitivity.hpp"
-#include "algorithms/release/mechanisms.hpp"
 
 namespace fbosim::systems {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kMaxCandidates = 1e6;
 
 }  // namespace
@@ -33,21 +30,7 @@ DpBoSystem::DpBoSystem(DpBoConfig config) : config_(std::move(config)) {
   (void)release::sigma1_of(c.neighbour_kernel);
   if (!c.hyperparameter && !c.value)
     throw std::invalid_argument("release: nothing to release (hyperparameter and value both off)");
-  if (c.mechanism == ReleaseMechanism::kusner) {
-    if (c.observations == Observations::noisy && !(c.ucb.hyper.noise_var > 0))
-      throw std::invalid_argument("the noisy variant needs gp.noise_var > 0");
-    if (c.value && c.observations == Observations::noise_free &&
-        (!c.de_freitas_a || !c.de_freitas_tau))
-      throw std::invalid_argument(
-          "the noise-free value release needs de Freitas et al.'s constants A and tau "
-          "(release.de_freitas.a, release.de_freitas.tau): its sensitivity cannot be computed "
-          "without them");
-  } else {
-    // The selection releases a candidate and its noisy score together: both rows, one event.
-    config_.selection.base_epsilon = release::calibrate_base_epsilon(
-        "rdp", c.epsilon, c.delta, c.selection.mean, c.selection.shape);
-    (void)release::private_selection_event(config_.selection);
-  }
+  release_ = make_dp_bo_release(c);
 }
 
 Eigen::MatrixXd DpBoSystem::candidates(const core::Domain& domain) const {
@@ -66,16 +49,6 @@ Eigen::MatrixXd DpBoSystem::candidates(const core::Domain& domain) const {
       rest /= k;
     }
   }
-  return out;
-}
-
-std::vector<privacy::DpEvent> DpBoSystem::agent_events() const {
-  const DpBoConfig& c = config_;
-  if (c.mechanism == ReleaseMechanism::papernot_steinke)
-    return {release::private_selection_event(c.selection)};
-  std::vector<privacy::DpEvent> out;
-  if (c.hyperparameter) out.push_back(privacy::DpEvent::epsilon_delta(c.epsilon, c.delta));
-  if (c.value) out.push_back(privacy::DpEvent::epsilon_delta(c.epsilon, c.delta));
   return out;
 }
 
@@ -101,134 +74,65 @@ protocol::RunParts DpBoSystem::build(const protocol::RunInputs& in) const {
     parts.agents.push_back(std::move(agent));
     parts.measured.push_back(n);
   }
-  const double noise_var = ucb.hyper.noise_var, lengthscale = ucb.hyper.lengthscale;
-  const int dim = in.domain->dim;
-  parts.final_release = [this, cands, tuners, noise_var, lengthscale,
-                         dim](const protocol::ReleaseInputs& rin) {
-    const DpBoConfig& c = config_;
-    const Eigen::MatrixXd& L = *cands;
-    protocol::FinalRelease out;
-    for (std::size_t a = 0; a < tuners.size(); ++a) {
-      const int n = static_cast<int>(a);
-      const agents::GpUcbAgent& t = *tuners[a];
-      const auto opt = rin.optimum(n);
-      const auto point_row = [&](Eigen::Index i, const std::string& quantity,
-                                 const std::string& mechanism) {
-        protocol::ReleaseRow row;
-        row.agent = n;
-        row.quantity = quantity;
-        row.mechanism = mechanism;
-        row.value = static_cast<double>(i);
-        row.point = Eigen::VectorXd(L.row(i).transpose());
-        row.f = rin.evaluate(n, *row.point);
-        if (opt) row.regret = *opt - *row.f;
-        return row;
-      };
-      // The non-private references: argmax mu_T and the best observation.
-      const Eigen::VectorXd& mu = t.posterior().mean();
-      const Eigen::Index mu_best = acq::CandidateArgmax::argmax(mu);
-      const std::vector<double>& ys = t.observations();
-      std::size_t y_arg = 0;
-      for (std::size_t k = 1; k < ys.size(); ++k)
-        if (ys[k] > ys[y_arg]) y_arg = k;
-      const double y_best = ys.at(y_arg);
-      const Eigen::Index y_best_index = t.queried().at(y_arg);
-      const double f_at_y_best = rin.evaluate(n, Eigen::VectorXd(L.row(y_best_index).transpose()));
-      protocol::ReleaseRow ref_h = point_row(mu_best, "hyperparameter", "none");
-      protocol::ReleaseRow ref_v;
-      ref_v.agent = n;
-      ref_v.quantity = "best_value";
-      ref_v.mechanism = "none";
-      ref_v.value = y_best;
-      ref_v.f = f_at_y_best;
-
-      if (c.mechanism == ReleaseMechanism::kusner) {
-        release::KusnerSetting s;
-        s.candidates = L.rows();
-        s.observations = static_cast<int>(ys.size());
-        s.delta = c.delta;
-        s.sigma1 = release::sigma1_of(c.neighbour_kernel);
-        s.noise_var = noise_var;
-        if (c.hyperparameter) {
-          const double sens = release::hyperparameter_sensitivity(s);
-          core::RngStream rng = rin.streams->stream("release", a, 0);
-          const Eigen::Index i = release::exponential_mechanism(mu, c.epsilon, sens, rng);
-          protocol::ReleaseRow row = point_row(i, "hyperparameter", "exponential");
-          row.epsilon = c.epsilon;
-          row.delta = c.delta;
-          row.sensitivity = sens;
-          row.nonprivate = static_cast<double>(mu_best);
-          out.rows.push_back(row);
-          out.events.push_back(privacy::DpEvent::epsilon_delta(c.epsilon, c.delta));
-        }
-        if (c.value) {
-          double sens;
-          if (c.observations == Observations::noisy) {
-            const double gamma =
-                c.greedy_gamma
-                    ? release::information_gain_bound(L, lengthscale, noise_var, s.observations)
-                    : release::trivial_information_gain_bound(noise_var, s.observations);
-            sens = release::value_sensitivity(s, gamma);
-          } else {
-            sens =
-                release::noise_free_value_sensitivity(s, dim, *c.de_freitas_a, *c.de_freitas_tau);
-          }
-          core::RngStream rng = rin.streams->stream("release", a, 1);
-          protocol::ReleaseRow row;
-          row.agent = n;
-          row.quantity = "best_value";
-          row.mechanism = "laplace";
-          row.epsilon = c.epsilon;
-          row.delta = c.delta;
-          row.sensitivity = sens;
-          row.value = y_best + release::laplace_noise(sens / c.epsilon, rng);
-          row.nonprivate = y_best;
-          row.f = f_at_y_best;
-          out.rows.push_back(row);
-          out.events.push_back(privacy::DpEvent::epsilon_delta(c.epsilon, c.delta));
-        }
-      } else {
-        core::RngStream rng = rin.streams->stream("release", a, 0);
-        const release::PrivateSelection sel = release::private_selection(
-            L.rows(), c.selection,
-            [&](Eigen::Index i, core::RngStream& r) {
-              return rin.query(n, Eigen::VectorXd(L.row(i).transpose()), r).y;
-            },
-            rng);
-        protocol::ReleaseRow h;
-        if (sel.best >= 0) {
-          h = point_row(sel.best, "hyperparameter", "papernot_steinke");
-        } else {  // K = 0 (Poisson): nothing released
-          h.agent = n;
-          h.quantity = "hyperparameter";
-          h.mechanism = "papernot_steinke";
-          h.value = kNaN;
-        }
-        h.epsilon = c.epsilon;
-        h.delta = c.delta;
-        h.sensitivity = c.selection.sensitivity;
-        h.nonprivate = static_cast<double>(mu_best);
-        h.evaluations = sel.repetitions;
-        protocol::ReleaseRow v;
-        v.agent = n;
-        v.quantity = "best_value";
-        v.mechanism = "papernot_steinke";
-        v.epsilon = c.epsilon;
-        v.delta = c.delta;
-        v.sensitivity = c.selection.sensitivity;
-        v.value = sel.best >= 0 ? sel.noisy_score : kNaN;
-        v.nonprivate = y_best;
-        if (sel.best >= 0) v.f = h.f;  // the truth of the released candidate's score
-        out.rows.push_back(h);
-        out.rows.push_back(v);
-        out.events.push_back(release::private_selection_event(c.selection));
-      }
-      out.rows.push_back(ref_h);
-      out.rows.push_back(ref_v);
-    }
-    return out;
+  parts.final_release = [this, cands, tuners,
+                         dim = in.domain->dim](const protocol::ReleaseInputs& rin) {
+    return final_release(tuners, *cands, dim, rin);
   };
   return parts;
+}
+
+TunedAgent DpBoSystem::tuned(const agents::GpUcbAgent& tuner, std::size_t a,
+                             const Eigen::MatrixXd& L, int dim,
+                             const protocol::ReleaseInputs& in) const {
+  TunedAgent t;
+  t.agent = static_cast<int>(a);
+  t.stream = a;
+  t.dim = dim;
+  t.candidates = &L;
+  t.optimum = in.optimum(t.agent);
+  t.mean = &tuner.posterior().mean();
+  t.mean_best = acq::CandidateArgmax::argmax(*t.mean);
+  const std::vector<double>& ys = tuner.observations();
+  std::size_t y_arg = 0;
+  for (std::size_t k = 1; k < ys.size(); ++k)
+    if (ys[k] > ys[y_arg]) y_arg = k;
+  t.observations = static_cast<int>(ys.size());
+  t.y_best = ys.at(y_arg);
+  t.f_at_y_best =
+      in.evaluate(t.agent, Eigen::VectorXd(L.row(tuner.queried().at(y_arg)).transpose()));
+  return t;
+}
+
+protocol::FinalRelease DpBoSystem::final_release(
+    const std::vector<const agents::GpUcbAgent*>& tuners, const Eigen::MatrixXd& L, int dim,
+    const protocol::ReleaseInputs& in) const {
+  protocol::FinalRelease out;
+  for (std::size_t a = 0; a < tuners.size(); ++a) {
+    const TunedAgent t = tuned(*tuners[a], a, L, dim, in);
+    // The non-private references: argmax mu_T and the best observation.
+    const protocol::ReleaseRow ref_h = candidate_row(t, in, t.mean_best, "hyperparameter", "none");
+    protocol::ReleaseRow ref_v;
+    ref_v.agent = t.agent;
+    ref_v.quantity = "best_value";
+    ref_v.mechanism = "none";
+    ref_v.value = t.y_best;
+    ref_v.f = t.f_at_y_best;
+    release_->release(t, in, out);
+    out.rows.push_back(ref_h);
+    out.rows.push_back(ref_v);
+  }
+  return out;
+}
+
+std::vector<std::unique_ptr<const protocol::AuditableRelease>> DpBoSystem::auditable_releases(
+    const protocol::AuditInputs& in) const {
+  const core::Domain& domain = in.domain();
+  const Eigen::MatrixXd L = candidates(domain);
+  TunedAgent agent;
+  agent.dim = domain.dim;
+  agent.candidates = &L;
+  agent.observations = config_.ucb.init_points + in.rounds;  // one query per round
+  return release_->auditable(agent, in.noise_scale);
 }
 
 }  // namespace fbosim::systems

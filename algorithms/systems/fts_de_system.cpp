@@ -5,6 +5,7 @@
 #include "algorithms/agents/fts_de_agent.hpp"
 #include "algorithms/server/privatized_mechanism.hpp"
 #include "algorithms/server/region_aggregator.hpp"
+#include "algorithms/server/server_release_audit.hpp"
 
 namespace fbosim::systems {
 
@@ -48,6 +49,23 @@ std::vector<protocol::StatColumn> FtsDeSystem::server_columns() const {
 std::vector<privacy::DpEvent> FtsDeSystem::possible_events(int agents) const {
   if (!config_.server || !config_.dp) return {};
   return {server::DpMechanism::event(config_.mechanism, static_cast<std::size_t>(agents))};
+}
+
+std::vector<privacy::DpEvent> FtsDeSystem::run_events(int agents, int rounds) const {
+  std::vector<privacy::DpEvent> out;
+  for (const privacy::DpEvent& e : possible_events(agents))
+    out.push_back(privacy::DpEvent::self_composed(e, rounds));
+  return out;
+}
+
+std::vector<std::unique_ptr<const protocol::AuditableRelease>> FtsDeSystem::auditable_releases(
+    const protocol::AuditInputs& in) const {
+  std::vector<std::unique_ptr<const protocol::AuditableRelease>> out;
+  if (!config_.server || !config_.dp) return out;
+  out.push_back(std::make_unique<const server::ServerReleaseAudit>(
+      config_.mechanism, config_.features, in.agents, config_.subregions, config_.weights,
+      in.rounds, in.noise_scale));
+  return out;
 }
 
 }  // namespace fbosim::systems

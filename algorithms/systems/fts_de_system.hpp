@@ -12,6 +12,11 @@
 #include "algorithms/de/weight_schedule.hpp"
 #include "algorithms/protocol/algorithm.hpp"
 #include "algorithms/server/dp_mechanism.hpp"
+#include "sim/schema/fwd.hpp"
+
+namespace fbosim::protocol {
+struct AlgorithmEntry;
+}
 
 namespace fbosim::systems {
 
@@ -36,13 +41,25 @@ class FtsDeSystem final : public protocol::Algorithm {
   /// Streams: "rff.shared" (the shared features of the messages).
   protocol::RunParts build(const protocol::RunInputs& inputs) const override;
   std::vector<privacy::DpEvent> possible_events(int agents) const override;
+  /// One release of the server per round 0 .. T-1 (the last broadcast would go unused).
+  std::vector<privacy::DpEvent> run_events(int agents, int rounds) const override;
   /// received, selected, clipped, noise_std (also for TS, whose server.csv has no rows).
   std::vector<protocol::StatColumn> server_columns() const override;
+
+  /// With DP: the server's release of one round (server::ServerReleaseAudit).
+  std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable_releases(
+      const protocol::AuditInputs& inputs) const override;
 
   const FtsDeConfig& config() const { return config_; }
 
  private:
   FtsDeConfig config_;
 };
+
+/// The family's keys in reading order: agents.*, exploration.*, rff.*, local_ts.*, gp.*,
+/// acquisition.*, server.dp and the mechanism's server.*.
+const schema::Group<FtsDeConfig>& fts_de_keys();
+/// Registers fts_de, ts, fts, dp_fts and dp_fts_de, in that order.
+void register_fts_de_algorithms(schema::Registry<protocol::AlgorithmEntry>& registry);
 
 }  // namespace fbosim::systems

@@ -12,8 +12,8 @@ namespace fbosim::systems {
 
 FtsTargetSystem::FtsTargetSystem(FtsTargetConfig config) : config_(std::move(config)) {
   if (config_.name != "fts_target" && config_.name != "rgpe" && config_.name != "taf")
-    throw std::invalid_argument(fmt::format(
-        "FtsTargetSystem builds fts_target, rgpe and taf, not '{}'", config_.name));
+    throw std::invalid_argument(
+        fmt::format("FtsTargetSystem builds fts_target, rgpe and taf, not '{}'", config_.name));
   if (config_.target_agents < 1)
     throw std::invalid_argument(
         fmt::format("target.agents must be >= 1, got {}", config_.target_agents));
@@ -77,9 +77,12 @@ protocol::RunParts FtsTargetSystem::build(const protocol::RunInputs& in) const {
       de::Partition(domain.dim, 1));
   // FTS sends a sample (M floats); RGPE and TAF the posterior, TAF with its incumbent (sec. 3.2).
   const agents::SourceMessage kind = c.name == "fts_target" ? agents::SourceMessage::sample
-                                     : c.name == "rgpe"     ? agents::SourceMessage::summary
-                                                            : agents::SourceMessage::summary_with_incumbent;
-  agents::FtsSourceOptions source{kind, c.general, c.message_lambda, c.target.local};
+                                     : c.name == "rgpe"
+                                         ? agents::SourceMessage::summary
+                                         : agents::SourceMessage::summary_with_incumbent;
+  agents::FtsSourceOptions source{
+      kind, c.general, c.message_lambda, c.target.local,
+      c.history == SourceHistory::ts ? c.history_init : c.history_points};
   protocol::RunParts parts;
   for (int n = 0; n < in.agents; ++n) {
     if (n == target) {

@@ -11,11 +11,21 @@
 #include "algorithms/agents/fts_source_agent.hpp"
 #include "algorithms/agents/fts_target_agent.hpp"
 #include "algorithms/protocol/algorithm.hpp"
+#include "sim/schema/enum_names.hpp"
+#include "sim/schema/fwd.hpp"
+
+namespace fbosim::protocol {
+struct AlgorithmEntry;
+}
 
 namespace fbosim::systems {
 
 enum class SourceHistory { random, ts };
+inline constexpr schema::EnumNames<SourceHistory> kSourceHistoryNames{
+    {SourceHistory::random, "random"}, {SourceHistory::ts, "ts"}};
 enum class HistoryPairing { aligned, authors };
+inline constexpr schema::EnumNames<HistoryPairing> kHistoryPairingNames{
+    {HistoryPairing::aligned, "aligned"}, {HistoryPairing::authors, "authors"}};
 
 struct FtsTargetConfig {
   std::string name = "fts_target";  ///< fts_target | rgpe | taf
@@ -47,6 +57,7 @@ class FtsTargetSystem final : public protocol::Algorithm {
   protocol::RunParts build(const protocol::RunInputs& inputs) const override;
   std::optional<protocol::HistoryRequest> history_request() const override;
   std::vector<privacy::DpEvent> possible_events(int) const override { return {}; }
+  std::vector<privacy::DpEvent> run_events(int, int) const override { return {}; }
   /// received, floats, floats_per_message (FTS sec. 3.2's communication cost).
   std::vector<protocol::StatColumn> server_columns() const override;
 
@@ -61,5 +72,11 @@ class FtsTargetSystem final : public protocol::Algorithm {
 
   FtsTargetConfig config_;
 };
+
+/// The keys in reading order: agents.init_points, target.*, ensemble.*, sources.*, rff.*,
+/// local_ts.*, gp.*, acquisition.*.
+const schema::Group<FtsTargetConfig>& fts_target_keys();
+/// Registers fts_target, rgpe and taf, in that order.
+void register_fts_target_algorithms(schema::Registry<protocol::AlgorithmEntry>& registry);
 
 }  // namespace fbosim::systems

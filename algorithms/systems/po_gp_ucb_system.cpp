@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/systems/curator_release_audit.hpp"
+
 namespace fbosim::systems {
 
 PoGpUcbSystem::PoGpUcbSystem(PoGpUcbConfig config) : config_(std::move(config)) {
@@ -54,6 +56,24 @@ protocol::RunParts PoGpUcbSystem::build(const protocol::RunInputs& in) const {
     parts.measured.push_back(n);
   }
   return parts;
+}
+
+std::vector<std::unique_ptr<const protocol::AuditableRelease>> PoGpUcbSystem::auditable_releases(
+    const protocol::AuditInputs& in) const {
+  std::vector<std::unique_ptr<const protocol::AuditableRelease>> out;
+  if (!is_private_variant()) return out;
+  if (in.noise_scale != 1)
+    throw std::invalid_argument(fmt::format(
+        "--noise-scale {}: the curator's release (Algorithm 1) adds no noise to scale (its "
+        "randomness is the projection M)",
+        in.noise_scale));
+  const core::Domain& domain = in.domain();
+  if (!domain.is_grid()) throw std::invalid_argument("the curator audit needs a finite dataset");
+  // The dataset of run 0, normalised as build() does.
+  out.push_back(std::make_unique<const CuratorReleaseAudit>(
+      curator::normalise(domain.grid, config_.max_norm).X, config_.curator,
+      config_.curator.lift == curator::Lift::paper ? "paper" : "authors"));
+  return out;
 }
 
 }  // namespace fbosim::systems

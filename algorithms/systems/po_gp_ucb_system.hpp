@@ -12,22 +12,36 @@
 // 0.025, the lift sqrt(sigma^2 + omega^2), l = 1.25) and `authors` (the authors' code as issue #12
 // reports it: bonus beta^1/2 sigma^2, delta' = 0.1, the lift sigma + omega, l = 0.25 x the
 // maximal norm); the reader applies the variant's defaults.
+#include <cmath>
 #include <string>
 
 #include "algorithms/agents/gp_ucb_agent.hpp"
 #include "algorithms/curator/curator.hpp"
 #include "algorithms/protocol/algorithm.hpp"
+#include "sim/schema/enum_names.hpp"
+#include "sim/schema/fwd.hpp"
+
+namespace fbosim::protocol {
+struct AlgorithmEntry;
+}
 
 namespace fbosim::systems {
 
 enum class PoVariant { paper, authors };
+inline constexpr schema::EnumNames<PoVariant> kPoVariantNames{{PoVariant::paper, "paper"},
+                                                              {PoVariant::authors, "authors"}};
 
+/// The defaults are the paper's synthetic experiment (sec. 4, Table 1): epsilon = e^1.1,
+/// delta = 1e-5, r = 10, maximal norm 25; l = 1.25, sigma_y^2 = 1, sigma_n^2 = 1e-5 (known to
+/// the modeler); delta' = delta_ucb / 2 = 0.025.
 struct PoGpUcbConfig {
   std::string name = "po_gp_ucb";  ///< po_gp_ucb | gp_ucb (the non-private baseline)
   PoVariant variant = PoVariant::paper;
-  curator::CuratorOptions curator;  ///< curator.epsilon, curator.delta, curator.r, the lift
-  double max_norm = 25;             ///< curator.max_norm
-  agents::GpUcbOptions ucb;         ///< gp.*, ucb.delta, the bonus, agents.init_points
+  /// curator.epsilon, curator.delta, curator.r, the lift
+  curator::CuratorOptions curator{std::exp(1.1), 1e-5, 10, curator::Lift::paper};
+  double max_norm = 25;  ///< curator.max_norm
+  /// gp.*, ucb.delta, the bonus, agents.init_points
+  agents::GpUcbOptions ucb{.hyper = {1.25, 1.0, 1e-5}, .delta = 0.025};
 };
 
 class PoGpUcbSystem final : public protocol::Algorithm {
@@ -40,7 +54,16 @@ class PoGpUcbSystem final : public protocol::Algorithm {
   protocol::RunParts build(const protocol::RunInputs& inputs) const override;
   /// po_gp_ucb: one EpsilonDelta(epsilon, delta) per agent; gp_ucb: none.
   std::vector<privacy::DpEvent> possible_events(int agents) const override;
+  /// Every curator's release before round 0.
+  std::vector<privacy::DpEvent> run_events(int agents, int) const override {
+    return possible_events(agents);
+  }
   std::vector<protocol::StatColumn> server_columns() const override { return {}; }
+  /// po_gp_ucb: the curator's release of agent 0's dataset (CuratorReleaseAudit); gp_ucb: none.
+  /// Throws std::invalid_argument for a noise_scale other than 1 (the release has no noise)
+  /// or a domain that is not a finite dataset.
+  std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable_releases(
+      const protocol::AuditInputs& inputs) const override;
 
   const PoGpUcbConfig& config() const { return config_; }
   bool is_private_variant() const { return config_.name == "po_gp_ucb"; }
@@ -48,5 +71,12 @@ class PoGpUcbSystem final : public protocol::Algorithm {
  private:
   PoGpUcbConfig config_;
 };
+
+/// The keys in reading order: po.variant, curator.*, ucb.delta, agents.init_points and
+/// gp.lengthscale, gp.signal_var, gp.noise_var. po.variant: authors makes 0.1 the default of
+/// ucb.delta and 0.25 x curator.max_norm that of gp.lengthscale.
+const schema::Group<PoGpUcbConfig>& po_gp_ucb_keys();
+/// Registers po_gp_ucb and gp_ucb, in that order.
+void register_po_gp_ucb_algorithms(schema::Registry<protocol::AlgorithmEntry>& registry);
 
 }  // namespace fbosim::systems

@@ -9,9 +9,7 @@
 namespace fbosim::datasets {
 
 ActivitySpec::Ranges ActivitySpec::ranges_of(const std::string& name) {
-  if (name == "dp_fts_de") return {};
-  if (name == "fts") return {20, 60, 1e-6, 1, 0.01, 0.1};
-  throw std::invalid_argument("objective.ranges must be dp_fts_de or fts, got '" + name + "'");
+  return kActivityRangesNames.parse(name, "objective.ranges");
 }
 
 ActivityHyperparameters ActivityHyperparameters::from_unit(const Eigen::VectorXd& x,

@@ -13,12 +13,18 @@
 #include "datasets/activity/subject_data.hpp"
 #include "datasets/objective.hpp"
 #include "datasets/objective_family.hpp"
+#include "sim/schema/enum_names.hpp"
+#include "sim/schema/fwd.hpp"
 
 namespace fbosim::datasets {
 
+struct ObjectiveFamilyEntry;
+
 /// Settings of `objective.family: activity` (config keys objective.<field>).
 struct ActivitySpec {
-  /// The "UCI HAR Dataset" folder of the official release (<datasets.root>/har/UCI HAR Dataset).
+  /// The "UCI HAR Dataset" folder of the official release, here <datasets.root>/har/UCI HAR
+  /// Dataset when data_dir is empty.
+  static std::string default_dir(const std::string& data_root);
   std::string data_dir;
   /// Seed of every subject's 50/50 train/validation split; independent of the run seed, so all
   /// runs and algorithms see the same split.
@@ -36,10 +42,16 @@ struct ActivitySpec {
     double batch_lo = 128, batch_hi = 512;
     double l2_lo = 1e-6, l2_hi = 10;
     double rate_lo = 1e-6, rate_hi = 1;
+    bool operator==(const Ranges&) const = default;
   } ranges;
   /// The ranges of `name` (dp_fts_de or fts); throws std::invalid_argument otherwise.
   static Ranges ranges_of(const std::string& name);
 };
+
+/// objective.ranges: the two papers' ranges by name.
+inline constexpr schema::EnumNames<ActivitySpec::Ranges> kActivityRangesNames{
+    {ActivitySpec::Ranges{}, "dp_fts_de"},
+    {ActivitySpec::Ranges{20, 60, 1e-6, 1, 0.01, 0.1}, "fts"}};
 
 /// x in [0,1]^3 -> the trained model's hyperparameters. The maps are linear, as in the FTS
 /// authors' landmine code (v = lo + u (hi - lo)); the papers give no map for HAR, and log
@@ -98,5 +110,10 @@ class ActivityFamily final : public ObjectiveFamily {
  private:
   std::vector<std::shared_ptr<const ActivityObjective>> objectives_;
 };
+
+/// objective.split_seed, objective.epochs, objective.ranges.
+const schema::Group<ActivitySpec>& activity_keys();
+/// Registers activity.
+void register_activity_family(schema::Registry<ObjectiveFamilyEntry>& registry);
 
 }  // namespace fbosim::datasets

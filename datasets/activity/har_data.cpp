@@ -7,6 +7,9 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "datasets/data_checksum.hpp"
+#include "sim/core/cancellation.hpp"
+
 namespace fbosim::datasets {
 
 namespace {
@@ -30,7 +33,11 @@ std::vector<std::string> read_lines(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) fail(file, "cannot open for reading");
   std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(std::move(line));
+  core::CancellationPoll<1024> poll;  // the feature files have 10^4 lines of 561 numbers
+  for (std::string line; std::getline(in, line);) {
+    poll();
+    lines.push_back(std::move(line));
+  }
   const auto blank = [](const std::string& s) { return std::all_of(s.begin(), s.end(), is_space); };
   while (!lines.empty() && blank(lines.back())) lines.pop_back();
   for (std::size_t i = 0; i < lines.size(); ++i)
@@ -79,6 +86,7 @@ std::vector<int> read_ints(const fs::path& file) {
 void read_features(const fs::path& file, const std::vector<std::string>& lines, Eigen::MatrixXd& x,
                    Eigen::Index first) {
   for (std::size_t i = 0; i < lines.size(); ++i) {
+    core::throw_if_cancelled();
     const auto t = tokens(lines[i]);
     if (t.size() != static_cast<std::size_t>(HarData::kFeatures))
       fail_line(file, i + 1,
@@ -164,6 +172,12 @@ HarData HarData::load(const fs::path& dir) {
       d.subjects[row] = p.s_values[i];
     }
   }
+  // UCI publishes no checksum of these files: each is hashed and recorded as unverified
+  // (datasets/data_checksum.hpp), so a run's provenance.yaml says which data it read.
+  const fs::path root = dir.parent_path().parent_path();
+  for (const fs::path& f : {dir / "features.txt", dir / "activity_labels.txt", parts[0].x,
+                            parts[0].y, parts[0].s, parts[1].x, parts[1].y, parts[1].s})
+    verify_data_file(f.string(), fs::path(f).lexically_relative(root).generic_string());
   return d;
 }
 

@@ -11,11 +11,16 @@
 #include "datasets/emnist/cnn_trainer.hpp"
 #include "datasets/emnist/femnist_data.hpp"
 #include "datasets/objective_family.hpp"
+#include "sim/schema/fwd.hpp"
 
 namespace fbosim::datasets {
 
+struct ObjectiveFamilyEntry;
+
 struct EmnistSpec {
-  std::string data_dir;  ///< <datasets.root>/femnist_digits
+  /// The digits, here <datasets.root>/femnist_digits when data_dir is empty.
+  static std::string default_dir(const std::string& data_root);
+  std::string data_dir;
   CnnOptions cnn;
 };
 
@@ -33,6 +38,11 @@ class EmnistFamily final : public ObjectiveFamily {
   EmnistSpec spec_;
   std::vector<std::shared_ptr<const WriterDigits>> writers_;
 };
+
+/// objective.conv1, objective.conv2, objective.hidden, objective.epochs, objective.batch_size.
+const schema::Group<EmnistSpec>& emnist_keys();
+/// Registers emnist.
+void register_emnist_family(schema::Registry<ObjectiveFamilyEntry>& registry);
 
 /// x in [0,1]^3 -> (learning rate, decay, L2), each 1e-7 + x_k (0.02 - 1e-7).
 Eigen::Vector3d emnist_hyperparameters(const Eigen::VectorXd& x);

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "datasets/data_checksum.hpp"
 #include "datasets/emnist/idx_file.hpp"
 
 namespace fbosim::datasets {
@@ -17,6 +18,9 @@ namespace {
 // index,writer_id,label rows of <split>-writers.csv: the writer of every image, checked
 // against the labels file.
 std::vector<std::string> read_writers(const std::string& path, const IdxFile& labels) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))  // a FIFO would block
+    throw std::runtime_error(fmt::format("FEMNIST {}: missing or not a regular file", path));
   std::ifstream in(path);
   if (!in) throw std::runtime_error(fmt::format("FEMNIST {}: cannot open it", path));
   std::string line;
@@ -101,7 +105,9 @@ std::vector<WriterDigits> load_femnist_digits(const std::string& dir_name) {
         "IDX files and writers CSVs; see tools/fetch_datasets.sh)",
         dir.string()));
   const Split train = read_split(dir, "train"), test = read_split(dir, "test");
-  std::ifstream in(dir / "writers.csv");
+  std::error_code ec;
+  std::ifstream in;
+  if (std::filesystem::is_regular_file(dir / "writers.csv", ec)) in.open(dir / "writers.csv");
   if (!in)
     throw std::runtime_error(fmt::format("FEMNIST {}/writers.csv: cannot open it", dir_name));
   std::string line;
@@ -118,6 +124,11 @@ std::vector<WriterDigits> load_femnist_digits(const std::string& dir_name) {
   if (out.empty())
     throw std::runtime_error(
         fmt::format("FEMNIST {}: no writer has both training and test digits", dir_name));
+  // Well-formed files can still hold other pixels or labels than the published ones.
+  for (const char* f :
+       {"train-images-idx3-ubyte", "train-labels-idx1-ubyte", "train-writers.csv",
+        "test-images-idx3-ubyte", "test-labels-idx1-ubyte", "test-writers.csv", "writers.csv"})
+    verify_data_file((dir / f).string(), std::string("femnist_digits/") + f);
   return out;
 }
 

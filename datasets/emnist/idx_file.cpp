@@ -1,6 +1,7 @@
 #include "datasets/emnist/idx_file.hpp"
 
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <stdexcept>
@@ -12,6 +13,9 @@
 namespace fbosim::datasets {
 
 IdxFile read_idx(const std::string& path, std::size_t rank) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))  // a FIFO or a device would block or never end
+    throw std::runtime_error(fmt::format("IDX file {}: missing or not a regular file", path));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(fmt::format("IDX file {}: cannot open it", path));
   unsigned char head[4];

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "datasets/data_checksum.hpp"
+
 namespace fbosim::datasets {
 
 namespace {
@@ -71,6 +73,8 @@ std::vector<LandmineField> load_landmine(const std::string& path) {
       fail(path, fmt::format("field {} has {} mines among {} rows: too few of a class to split",
                              i + 1, positives, n));
   }
+  // A well-formed file can still hold other numbers (a flipped byte inside a field).
+  verify_data_file(path, "landmine/LandmineData.mat");
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "datasets/landmine/platt_scaling.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -62,6 +63,48 @@ PlattSigmoid fit_platt(const std::vector<double>& dec, const std::vector<int>& l
     if (step < kMinStep) break;  // line search failed: keep the last iterate
   }
   return s;
+}
+
+std::vector<double> pairwise_coupling(const std::vector<std::vector<double>>& r) {
+  const std::size_t k = r.size();
+  if (k < 1) throw std::invalid_argument("pairwise_coupling: no classes");
+  for (const auto& row : r)
+    if (row.size() != k) throw std::invalid_argument("pairwise_coupling: r must be k x k");
+  // Q_tt = sum_{j != t} r_jt^2, Q_tj = -r_jt r_tj: p minimises p'Qp subject to sum p = 1.
+  std::vector<std::vector<double>> q(k, std::vector<double>(k, 0.0));
+  for (std::size_t t = 0; t < k; ++t)
+    for (std::size_t j = 0; j < k; ++j) {
+      if (j == t) continue;
+      q[t][t] += r[j][t] * r[j][t];
+      q[t][j] = j < t ? q[j][t] : -r[j][t] * r[t][j];
+    }
+  const auto kd = static_cast<double>(k);
+  std::vector<double> p(k, 1.0 / kd), qp(k);
+  const double eps = 0.005 / kd;
+  const int max_iter = std::max(100, static_cast<int>(k));
+  for (int iter = 0; iter < max_iter; ++iter) {
+    // Recompute Qp and p'Qp each sweep (for accuracy), then test the optimality conditions.
+    double pqp = 0;
+    for (std::size_t t = 0; t < k; ++t) {
+      qp[t] = 0;
+      for (std::size_t j = 0; j < k; ++j) qp[t] += q[t][j] * p[j];
+      pqp += p[t] * qp[t];
+    }
+    double max_error = 0;
+    for (std::size_t t = 0; t < k; ++t) max_error = std::max(max_error, std::abs(qp[t] - pqp));
+    if (max_error < eps) break;
+    for (std::size_t t = 0; t < k; ++t) {
+      // Coordinate step on p_t, then renormalise p (and Qp, p'Qp with it).
+      const double diff = (-qp[t] + pqp) / q[t][t];
+      p[t] += diff;
+      pqp = (pqp + diff * (diff * q[t][t] + 2 * qp[t])) / (1 + diff) / (1 + diff);
+      for (std::size_t j = 0; j < k; ++j) {
+        qp[j] = (qp[j] + diff * q[t][j]) / (1 + diff);
+        p[j] /= (1 + diff);
+      }
+    }
+  }
+  return p;
 }
 
 }  // namespace fbosim::datasets

@@ -16,4 +16,13 @@ struct PlattSigmoid {
 /// labels in {0, 1} (1 = the positive class); throws std::invalid_argument on size mismatch.
 PlattSigmoid fit_platt(const std::vector<double>& decision, const std::vector<int>& labels);
 
+/// Class probabilities p (summing to 1) from pairwise ones, r[i][j] = P(i | i or j) for i != j
+/// (the diagonal is ignored): method 2 of Wu, Lin & Weng 2004 ("Probability estimates for
+/// multi-class classification by pairwise coupling", JMLR 5, eq. (21) and its fixed-point
+/// iteration), in libsvm's arithmetic: start at p = 1/k, stop when max_t |(Q p)_t - p'Q p| <
+/// 0.005 / k or after max(100, k) sweeps. scikit-learn's predict_proba calls it for two classes
+/// too, where it returns (1/2, 1/2) whenever |r01 - r10| < 0.01 and (r01, r10) otherwise.
+/// Throws std::invalid_argument for a non-square r or k < 1.
+std::vector<double> pairwise_coupling(const std::vector<std::vector<double>>& r);
+
 }  // namespace fbosim::datasets

@@ -6,6 +6,8 @@
 
 #include <Eigen/Cholesky>
 
+#include "sim/core/cancellation.hpp"
+
 namespace fbosim::datasets {
 
 GridGpSampler::GridGpSampler(int points, double lengthscale) {
@@ -16,12 +18,17 @@ GridGpSampler::GridGpSampler(int points, double lengthscale) {
   grid_.resize(n, 1);
   for (Eigen::Index j = 0; j < n; ++j) grid_(j, 0) = static_cast<double>(j) / (n - 1);
   Eigen::MatrixXd k(n, n);
-  for (Eigen::Index i = 0; i < n; ++i)
+  for (Eigen::Index i = 0; i < n; ++i) {
+    core::throw_if_cancelled();  // n exps per row: 10^4 rows take about a second
     for (Eigen::Index j = 0; j < n; ++j) {
       const double d = (grid_(i, 0) - grid_(j, 0)) / lengthscale;
       k(i, j) = std::exp(-0.5 * d * d);
     }
+  }
+  // One factorisation cannot be polled (10^4 points take tens of seconds): Ctrl-C during it is
+  // the watchdog's (sim/output/interrupt.hpp); between attempts it stops here.
   for (int attempt = 0; attempt < 5; ++attempt, jitter_ *= 10) {  // 1e-8 .. 1e-4
+    core::throw_if_cancelled();
     Eigen::MatrixXd kj = k;
     kj.diagonal().array() += jitter_;
     const Eigen::LLT<Eigen::MatrixXd> llt(kj);

@@ -9,6 +9,7 @@
 #include "datasets/synthetic/grid2d_objective.hpp"
 #include "datasets/synthetic/grid_gp_sampler.hpp"
 #include "datasets/synthetic/grid_objective.hpp"
+#include "sim/core/cancellation.hpp"
 
 namespace fbosim::datasets {
 
@@ -63,6 +64,7 @@ Objectives grid_family(const GridGpSampler& sampler,
   if (normalise_base) f = min_max_normalise(f);
   Objectives out;
   for (int n = 0; n < agents; ++n) {
+    core::throw_if_cancelled();  // an agent's values cost O(n^2) on a large grid
     core::RngStream rng = rf.stream("objective.agent", static_cast<std::uint64_t>(n));
     out.push_back(std::make_shared<GridObjective>(domain, agent_values(f, rng, n), noise_var));
   }
@@ -74,6 +76,7 @@ Objectives gp_box(const SyntheticSpec& s, int agents, const core::RngFactory& rf
   const auto base = BoxBase::draw(s.dim, s.lengthscale, base_rng);
   Objectives out;
   for (int n = 0; n < agents; ++n) {
+    core::throw_if_cancelled();
     core::RngStream rng = rf.stream("objective.agent", static_cast<std::uint64_t>(n));
     out.push_back(
         BoxObjective::draw(base, n < s.unperturbed ? 0.0 : s.perturbation, s.noise_var, rng));

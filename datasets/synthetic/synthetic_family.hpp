@@ -20,8 +20,11 @@
 #include "datasets/objective.hpp"
 #include "datasets/objective_family.hpp"
 #include "sim/core/rng.hpp"
+#include "sim/schema/fwd.hpp"
 
 namespace fbosim::datasets {
+
+struct ObjectiveFamilyEntry;
 
 struct SyntheticSpec {
   std::string family = "gp_grid";  ///< gp_grid | heterogeneous | gp_box | gp_grid2d
@@ -67,6 +70,12 @@ class SyntheticFamily final : public ObjectiveFamily {
   std::shared_ptr<const GridGpSampler> sampler_;  // grid families only
   std::shared_ptr<const core::Domain> domain_;    // grid families only
 };
+
+/// Every objective.* key of the synthetic families; each family reads some of them
+/// (Group::only), in its own order.
+const schema::Group<SyntheticSpec>& synthetic_keys();
+/// Registers gp_grid, heterogeneous, gp_box and gp_grid2d, in that order.
+void register_synthetic_families(schema::Registry<ObjectiveFamilyEntry>& registry);
 
 /// SyntheticFamily(spec).make(agents, rng).
 std::vector<std::shared_ptr<const Objective>> make_synthetic(const SyntheticSpec& spec, int agents,

@@ -5,6 +5,7 @@
 // machine, times do).
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
 
 #include <algorithm>
 #include <chrono>
@@ -22,9 +23,10 @@
 #include <fmt/format.h>
 
 #include "sim/cli/commands.hpp"
+#include "sim/config/config_loader.hpp"
 #include "sim/core/thread_pool.hpp"
-#include "sim/experiment/config_loader.hpp"
-#include "sim/experiment/run_engine.hpp"
+#include "sim/output/interrupt.hpp"
+#include "sim/run/run_engine.hpp"
 
 #if defined(FBOSIM_HAVE_CALLGRIND)
 #include <valgrind/callgrind.h>
@@ -112,8 +114,8 @@ double median(std::vector<double> v) {
 void run_child(const BenchArgs& a, core::ThreadPool& pool) {
   for (const BenchCase& c : kCases) {
     if (!selected(a, c)) continue;
-    const sim::LoadedConfig cfg = sim::load_config_text(c.yaml, c.name, c.name, a.sets);
-    const sim::RunEngine engine(cfg.spec, pool);
+    const config::LoadedConfig cfg = config::load_config_text(c.yaml, c.name, c.name, a.sets);
+    const run::RunEngine engine(cfg.spec, pool);
     const std::string setup = std::string(c.name) + ".setup";
     const std::string rounds = std::string(c.name) + ".rounds";
     FBOSIM_CALLGRIND_ZERO();
@@ -157,6 +159,12 @@ std::map<std::string, Instructions> count_instructions(const BenchArgs& a) {
     std::fprintf(stderr, "fbosim: bench --callgrind: cannot run valgrind (is it installed?)\n");
     _exit(127);
   }
+  // If Ctrl-C/SIGTERM ends fbosim before the child, the child goes too (interrupt.hpp).
+  const output::ExitCleanup stop_child([pid, dir] {
+    if (pid > 0) ::kill(pid, SIGTERM);
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+  });
   int status = 0;
   if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
       WEXITSTATUS(status) != 0) {
@@ -204,8 +212,8 @@ void run(const BenchArgs& a) {
   std::printf("\n");
   for (const BenchCase& c : kCases) {
     if (!selected(a, c)) continue;
-    const sim::LoadedConfig cfg = sim::load_config_text(c.yaml, c.name, c.name, a.sets);
-    std::optional<sim::RunEngine> engine;
+    const config::LoadedConfig cfg = config::load_config_text(c.yaml, c.name, c.name, a.sets);
+    std::optional<run::RunEngine> engine;
     try {
       engine.emplace(cfg.spec, pool);
     } catch (const std::exception& e) {
@@ -218,7 +226,7 @@ void run(const BenchArgs& a) {
     std::vector<double> seconds, setup, rounds;
     for (int r = 0; r < a.repeats; ++r) {
       const auto t0 = std::chrono::steady_clock::now();
-      const sim::RunResult res = engine->run(r);
+      const run::RunResult res = engine->run(r);
       seconds.push_back(
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
       double later = 0;

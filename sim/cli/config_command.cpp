@@ -12,9 +12,9 @@
 #include <fmt/format.h>
 
 #include "sim/cli/commands.hpp"
-#include "sim/experiment/config_loader.hpp"
-#include "sim/experiment/key_catalog.hpp"
-#include "sim/experiment/provenance.hpp"
+#include "sim/config/config_loader.hpp"
+#include "sim/config/key_catalog.hpp"
+#include "sim/output/provenance.hpp"
 
 namespace fbosim::cli {
 
@@ -41,8 +41,8 @@ void add_config_command(CLI::App& app) {
     std::vector<std::string> overrides = args->sets;
     if (args->runs > 0) overrides.push_back(fmt::format("runs={}", args->runs));
     if (args->seed >= 0) overrides.push_back(fmt::format("seed={}", args->seed));
-    const sim::LoadedConfig c = sim::load_config(args->config, overrides);
-    std::fputs(sim::resolved_config_text(c.spec, c.resolved).c_str(), stdout);
+    const config::LoadedConfig c = config::load_config(args->config, overrides);
+    std::fputs(output::resolved_config_text(c.spec, c.resolved).c_str(), stdout);
   });
 }
 
@@ -56,10 +56,10 @@ void add_keys_command(CLI::App& app) {
   cmd->add_flag("--markdown", *markdown, "docs/CONFIG.md's tables");
   cmd->callback([prefix, markdown] {
     if (*markdown) {
-      std::fputs(sim::keys_markdown().c_str(), stdout);
+      std::fputs(config::keys_markdown().c_str(), stdout);
       return;
     }
-    const std::string text = sim::keys_text(*prefix);
+    const std::string text = config::keys_text(*prefix);
     if (text.empty())
       throw CLI::ValidationError("prefix", "no config key starts with '" + *prefix + "'");
     std::fputs(text.c_str(), stdout);

@@ -1,4 +1,4 @@
-// fbosim merge DIR... --out DIR [--allow-missing]
+// fbosim merge DIR... --out DIR [--allow-missing] [--force]
 // Gathers the sweep.csv of the shards of one sweep into one (docs/SWEEPS.md).
 #include <cstdio>
 #include <memory>
@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/cli/commands.hpp"
-#include "sim/experiment/sweep_merge.hpp"
+#include "sim/sweep/sweep_merge.hpp"
 
 namespace fbosim::cli {
 
@@ -16,10 +16,11 @@ struct MergeArgs {
   std::vector<std::string> dirs;
   std::string out;
   bool allow_missing = false;
+  bool force = false;
 };
 
 void run(const MergeArgs& a) {
-  const sim::MergeReport r = sim::merge_sweeps(a.dirs, a.out);
+  const sweep::MergeReport r = sweep::merge_sweeps(a.dirs, a.out, a.force);
   std::printf("merged %d of %d point(s) from %zu director%s into %s/sweep.csv", r.rows, r.points,
               a.dirs.size(), a.dirs.size() == 1 ? "y" : "ies", r.out_dir.c_str());
   if (r.duplicates > 0) std::printf(" (%d agreeing duplicate(s) dropped)", r.duplicates);
@@ -41,6 +42,8 @@ void add_merge_command(CLI::App& app) {
   cmd->add_option("--out", args->out, "Output directory")->required();
   cmd->add_flag("--allow-missing", args->allow_missing,
                 "Exit 0 even when some points of the plan are in no shard");
+  cmd->add_flag("--force", args->force,
+                "Replace the sweep.csv of another sweep in the output directory");
   cmd->callback([args] { run(*args); });
 }
 

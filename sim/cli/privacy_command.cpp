@@ -36,6 +36,16 @@ void check(bool ok, const char* option, const char* what, double value) {
   if (!ok) throw CLI::ValidationError(option, fmt::format("{}, got {:g}", what, value));
 }
 
+// An approximation (gdp) is marked wherever its epsilon is printed: on stdout after the text,
+// on stderr with --format csv (the table stays machine-readable).
+void approximation_note(const PrivacyArgs& a) {
+  if (privacy::make_accountant(a.accountant)->is_bound()) return;
+  std::fprintf(a.format == "csv" ? stderr : stdout,
+               "note: %s is the central-limit approximation (Bu et al. 2020), not a bound: it can "
+               "fall below the true epsilon (use pld or rdp for a bound)\n",
+               a.accountant.c_str());
+}
+
 // Many step counts: one composition pass (z given) or one calibration per count.
 void run_series(const PrivacyArgs& a, const std::vector<int>& steps, bool calibrate, double delta,
                 const std::function<privacy::DpEvent(double)>& event_of) {
@@ -48,7 +58,11 @@ void run_series(const PrivacyArgs& a, const std::vector<int>& steps, bool calibr
       rs.push_back(privacy::epsilon_series(a.accountant, event_of(zs[k]), {steps[k]}, delta)[0]);
     }
   } else {
-    rs = privacy::epsilon_series(a.accountant, event_of(a.z), steps, delta);
+    try {
+      rs = privacy::epsilon_series(a.accountant, event_of(a.z), steps, delta);
+    } catch (const std::domain_error& e) {
+      throw std::domain_error(fmt::format("--q {:g} --z {:g}: {}", a.q, a.z, e.what()));
+    }
   }
   if (a.format == "csv") std::printf("accountant,sampling,q,z,steps,delta,epsilon,order\n");
   for (std::size_t k = 0; k < steps.size(); ++k) {
@@ -65,6 +79,7 @@ void run_series(const PrivacyArgs& a, const std::vector<int>& steps, bool calibr
     std::printf("at delta = %.4g (%s accountant, %s sampling, q = %g)%s\n", delta,
                 a.accountant.c_str(), a.sampling.c_str(), a.q,
                 a.accountant == "pld" ? "; pld: the upper end of its bracket" : "");
+  approximation_note(a);
 }
 
 void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
@@ -103,20 +118,31 @@ void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
   // pld reports the upper end of its bracket; the bracket itself is printed in text mode.
   const auto* pld = dynamic_cast<const privacy::PldAccountant*>(accountant.get());
   privacy::EpsilonBounds bracket{0, 0};
-  if (steps > 0 && pld && a.format == "text") {
-    bracket = pld->epsilon_bounds(delta);
-    r = {bracket.upper, 0};
-  } else if (steps > 0) {
-    r = accountant->epsilon(delta);
+  const auto no_epsilon = [&](const std::string& why) {
+    return std::domain_error(
+        fmt::format("the {} accountant gives no finite epsilon for --q {:g} --z {:g} over {} "
+                    "steps at delta = {:g}: {}",
+                    a.accountant, a.q, z, steps, delta, why));
+  };
+  try {
+    if (steps > 0 && pld && a.format == "text") {
+      bracket = pld->epsilon_bounds(delta);
+      r = {bracket.upper, 0};
+    } else if (steps > 0) {
+      r = accountant->epsilon(delta);
+    }
+  } catch (const std::domain_error& e) {  // the accountant cannot answer: say for what
+    throw no_epsilon(e.what());
   }
   if (!std::isfinite(r.epsilon))  // never a silent infinity
-    throw std::domain_error(
-        fmt::format("the {} accountant gives no finite epsilon here; try rdp", a.accountant));
+    throw no_epsilon(a.accountant == "rdp" ? "the noise multiplier is too small for any bound"
+                                           : "try rdp");
   if (a.format == "csv") {
     std::printf("accountant,sampling,q,z,steps,delta,epsilon,order\n%s,%s,%s,%s,%d,%s,%s,%s\n",
                 a.accountant.c_str(), a.sampling.c_str(), fmt::format("{}", a.q).c_str(),
                 fmt::format("{}", z).c_str(), steps, fmt::format("{}", delta).c_str(),
                 fmt::format("{}", r.epsilon).c_str(), fmt::format("{}", r.order).c_str());
+    approximation_note(a);
     return;
   }
   if (calibrate)
@@ -127,8 +153,7 @@ void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
       "epsilon = %.4f at delta = %.4g (%s accountant, %s sampling, q = %g, z = %g, %d steps%s)\n",
       epsilon_shown(r.epsilon), delta, a.accountant.c_str(), a.sampling.c_str(), a.q, z, steps,
       order.c_str());
-  if (a.accountant == "gdp")
-    std::printf("note: gdp is the central-limit approximation (Bu et al. 2020), not a bound\n");
+  approximation_note(a);
   if (pld && steps > 0) {
     // Rounded outwards, so the printed bracket still holds the true epsilon.
     std::printf("pld: the true epsilon lies in [%.4f, %.4f] (grid width %.3g)\n",

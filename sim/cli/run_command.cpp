@@ -8,10 +8,10 @@
 #include <fmt/format.h>
 
 #include "sim/cli/commands.hpp"
+#include "sim/config/config_loader.hpp"
+#include "sim/config/resource_estimate.hpp"
 #include "sim/core/thread_pool.hpp"
-#include "sim/experiment/config_loader.hpp"
-#include "sim/experiment/experiment_runner.hpp"
-#include "sim/experiment/interrupt.hpp"
+#include "sim/run/experiment_runner.hpp"
 
 namespace fbosim::cli {
 
@@ -35,14 +35,25 @@ void run(const RunArgs& a) {
   if (a.seed >= 0) overrides.push_back(fmt::format("seed={}", a.seed));
   if (!a.accountants.empty())
     overrides.push_back(fmt::format("server.accountants=\"{}\"", a.accountants));
-  const sim::LoadedConfig cfg = sim::load_config(a.config, overrides);
-  sim::install_interrupt_handlers();
-  sim::RunOptions options;
+  const config::LoadedConfig cfg = config::load_config(a.config, overrides);
+  run::RunOptions options;
   options.threads = a.threads > 0 ? a.threads : core::ThreadPool::hardware_threads();
   options.out_dir = a.out;
   options.progress = !a.quiet;
   options.force = a.force;
-  const sim::ExperimentSummary s = sim::run_experiment(cfg.spec, cfg.resolved, options);
+  if (!a.quiet) {
+    // A long run is announced with its (upper) estimated time, so that a mistaken size is seen
+    // before hours are spent (the estimate refuses only absurd sizes).
+    const config::ResourceEstimate e = config::estimate_resources(cfg.spec);
+    const double seconds = config::estimated_seconds(e, options.threads);
+    if (seconds > config::kNoteSeconds)
+      std::fprintf(stderr,
+                   "fbosim: note: %s may take up to about %s on %d thread(s) (an upper estimate; "
+                   "the largest part: %s); Ctrl-C stops it and keeps the finished runs\n",
+                   cfg.spec.name.c_str(), config::duration_text(seconds).c_str(), options.threads,
+                   config::ResourceEstimate::largest(e.work).what.c_str());
+  }
+  const run::ExperimentSummary s = run::run_experiment(cfg.spec, cfg.resolved, options);
   // A warning, not part of the summary: shown even with --quiet.
   if (s.fallbacks > 0)
     std::fprintf(stderr,

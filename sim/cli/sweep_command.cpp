@@ -12,11 +12,12 @@
 #include <fmt/format.h>
 
 #include "sim/cli/commands.hpp"
+#include "sim/config/config_loader.hpp"
+#include "sim/config/strict_yaml.hpp"
+#include "sim/config/sweep_plan.hpp"
 #include "sim/core/thread_pool.hpp"
-#include "sim/experiment/config_loader.hpp"
-#include "sim/experiment/interrupt.hpp"
-#include "sim/experiment/sweep_plan.hpp"
-#include "sim/experiment/sweep_runner.hpp"
+#include "sim/output/interrupt.hpp"
+#include "sim/sweep/sweep_runner.hpp"
 
 namespace fbosim::cli {
 
@@ -37,7 +38,7 @@ struct SweepArgs {
 };
 
 void run(const SweepArgs& a) {
-  const std::string text = sim::read_config_text(a.config);
+  const std::string text = config::read_config_text(a.config);
   const std::string stem = std::filesystem::path(a.config).stem().string();
 
   std::vector<std::string> overrides = a.sets;
@@ -46,22 +47,22 @@ void run(const SweepArgs& a) {
   if (!a.accountants.empty())
     overrides.push_back(fmt::format("server.accountants=\"{}\"", a.accountants));
   // The base config first: malformed YAML or a bad --set fails here with the usual message.
-  const sim::LoadedConfig base = sim::load_config_text(text, a.config, stem, overrides);
+  const config::LoadedConfig base = config::load_config_text(text, a.config, stem, overrides);
 
-  std::vector<sim::SweepGrid> cli_grids;
-  sim::SweepOptions options;
+  std::vector<config::SweepGrid> cli_grids;
+  sweep::SweepOptions options;
   try {  // malformed --grid and --shard are usage errors
-    for (const std::string& g : a.grids) cli_grids.push_back(sim::parse_grid(g));
-    if (!a.shard.empty()) options.shard = sim::parse_shard(a.shard);
+    for (const std::string& g : a.grids) cli_grids.push_back(config::parse_grid(g));
+    if (!a.shard.empty()) options.shard = config::parse_shard(a.shard);
   } catch (const std::invalid_argument& e) {
     throw CLI::ValidationError(e.what());
   }
-  const sim::SweepPlan plan(
-      sim::combine_grids(sim::grids_from_yaml(YAML::Load(text), a.config), cli_grids));
+  const config::SweepPlan plan(config::combine_grids(
+      config::grids_from_yaml(config::parse_yaml_strictly(text, a.config), a.config), cli_grids));
 
   options.out_dir = a.out.empty() ? "results/" + base.spec.name + "_sweep" : a.out;
   const int hardware = core::ThreadPool::hardware_threads();
-  const sim::SweepJobs jobs = sim::choose_jobs(
+  const sweep::SweepJobs jobs = sweep::choose_jobs(
       a.jobs, a.threads, static_cast<int>(plan.shard(options.shard).size()), hardware);
   if (jobs.oversubscribed)
     std::fprintf(stderr,
@@ -72,8 +73,7 @@ void run(const SweepArgs& a) {
   options.threads = jobs.threads;
   options.progress = !a.quiet;
   options.force = a.force;
-  sim::install_interrupt_handlers();
-  const sim::SweepReport r = sim::run_sweep(text, a.config, stem, overrides, plan, options);
+  const sweep::SweepReport r = sweep::run_sweep(text, a.config, stem, overrides, plan, options);
   if (a.quiet) return;
   std::printf(
       "%s: %d point(s)%s in %.2f s: %d run, %d skipped as finished (%d job(s) x %d thread(s))\n"
@@ -118,7 +118,8 @@ void add_sweep_command(CLI::App& app) {
       ->type_name("A,B,...");
   cmd->add_flag("--quiet", args->quiet, "No progress on stderr and no summary");
   cmd->add_flag("--force", args->force,
-                "Replace points whose directory holds the results of a different config");
+                "Replace points whose directory holds the results of a different config, and "
+                "a sweep of other keys in DIR");
   cmd->callback([args] { run(*args); });
 }
 

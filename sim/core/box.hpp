@@ -15,6 +15,10 @@ struct Box {
   int dim() const { return static_cast<int>(lo.size()); }
 };
 
+/// The kind of search space an objective family has (a trait of its registry entry): a regular
+/// grid of points, the continuous unit box, or an arbitrary finite set of points (a table).
+enum class DomainKind { grid, box, finite_set };
+
 /// The search space of an objective.
 struct Domain {
   int dim = 1;

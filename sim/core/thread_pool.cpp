@@ -45,6 +45,11 @@ void ThreadPool::run_items() {
   // Called with mutex_ held; releases it while running an item.
   std::unique_lock lock(mutex_, std::adopt_lock);
   while (next_ < n_) {
+    if (error_) {  // an error (an interrupt included): the items not started are skipped
+      finished_ += n_ - next_;
+      next_ = n_;
+      break;
+    }
     const std::size_t i = next_++;
     lock.unlock();
     try {

@@ -23,7 +23,8 @@ class ThreadPool {
 
   int size() const { return threads_; }
   /// Calls body(i) for i in [0, n) and returns when all are done. The first exception thrown by
-  /// any call is rethrown here (after every started item has finished).
+  /// any call is rethrown here (after every started item has finished; items not started by
+  /// then are skipped, as on one thread).
   void parallel_for(std::size_t n, const std::function<void(std::size_t)>& body);
 
   /// The number of hardware threads (at least 1).

@@ -4,9 +4,12 @@
     PYTHONPATH=build/python tests/python/test_fbosim.py build/fbosim
 """
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import unittest
 
 import numpy as np
@@ -59,6 +62,181 @@ class Privacy(unittest.TestCase):
             fbosim.privacy.epsilon(0.25, 1.0, 10)  # neither delta nor agents
 
 
+E, C, R = fbosim.privacy.epsilon, fbosim.privacy.calibrate, fbosim.run
+CONFIG = os.path.join(ROOT, "configs", "dp_fts_de", "synthetic.yaml")
+
+
+def eps(**kw):
+    args = dict(q=0.25, z=1.0, steps=40, agents=200)
+    args.update(kw)
+    return lambda: E(**args)
+
+
+def cal(**kw):
+    args = dict(target_epsilon=3.0, q=0.25, steps=60, agents=200)
+    args.update(kw)
+    return lambda: C(**args)
+
+
+def run(**kw):
+    args = dict(config=CONFIG, overrides=["rounds=1", "agents.count=3"])
+    args.update(kw)
+    return lambda: R(**args)
+
+
+# (name, call, exception, words the message must hold: the argument and the value). Issue 24
+# section 5 first, then every argument of every public function: type, range, NaN/inf, bool
+# for a number, a float for a count, a string for a list, huge values, unknown keywords.
+BAD = [
+    ("delta 0", eps(delta=0), ValueError, ["delta", "0"]),
+    ("delta nan", eps(delta=float("nan")), ValueError, ["delta", "nan"]),
+    ("delta negative", eps(delta=-1e-5), ValueError, ["delta", "-1e-05"]),
+    ("calibrate delta 0", cal(delta=0.0), ValueError, ["delta", "0"]),
+    ("calibrate delta nan", cal(delta=np.nan), ValueError, ["delta", "nan"]),
+    ("calibrate delta negative", cal(delta=-0.5), ValueError, ["delta", "-0.5"]),
+    ("run runs 0", run(runs=0), ValueError, ["runs", "0"]),
+    ("run seed -1", run(seed=-1), ValueError, ["seed", "-1"]),
+    ("run threads -1", run(threads=-1), ValueError, ["threads", "-1"]),
+    ("agents 200.7", eps(agents=200.7), TypeError, ["agents", "200.7"]),
+    ("overrides a string", run(overrides="rounds=3"), TypeError, ["overrides", "'rounds=3'"]),
+    # privacy.epsilon
+    ("q 0", eps(q=0), ValueError, ["q", "0"]),
+    ("q 1.5", eps(q=1.5), ValueError, ["q", "1.5"]),
+    ("q nan", eps(q=float("nan")), ValueError, ["q", "nan"]),
+    ("q a string", eps(q="0.25"), TypeError, ["q", "'0.25'"]),
+    ("q a bool", eps(q=True), TypeError, ["q", "True"]),
+    ("q None", eps(q=None), TypeError, ["q", "None"]),
+    ("z 0", eps(z=0), ValueError, ["z", "0"]),
+    ("z -1", eps(z=-1), ValueError, ["z", "-1"]),
+    ("z inf", eps(z=float("inf")), ValueError, ["z", "inf"]),
+    ("z a list", eps(z=[1.0]), TypeError, ["z", "[1.0]"]),
+    ("z so small epsilon is infinite", eps(z=1e-300), ValueError, ["z=1e-300", "finite"]),
+    ("delta 1", eps(delta=1.0), ValueError, ["delta", "1"]),
+    ("delta inf", eps(delta=float("inf")), ValueError, ["delta", "inf"]),
+    ("delta a string", eps(delta="1e-5"), TypeError, ["delta", "'1e-5'"]),
+    ("delta a bool", eps(delta=False), TypeError, ["delta", "False"]),
+    ("agents 0", eps(agents=0), ValueError, ["agents", "0"]),
+    ("agents 1 without delta", eps(agents=1), ValueError, ["agents", "1"]),
+    ("agents a bool", eps(agents=True), TypeError, ["agents", "True"]),
+    ("agents numpy float", eps(agents=np.float64(200)), TypeError, ["agents", "200.0"]),
+    ("agents a string", eps(agents="200"), TypeError, ["agents", "'200'"]),
+    ("agents an array", eps(agents=np.array([200])), TypeError, ["agents", "array([200])"]),
+    ("q an array", eps(q=np.array([0.25])), TypeError, ["q", "array([0.25])"]),
+    ("agents beyond int", eps(agents=2**40), ValueError, ["agents", str(2**40)]),
+    ("neither delta nor agents", eps(agents=None), ValueError, ["delta", "agents"]),
+    ("steps negative", eps(steps=[-1]), ValueError, ["steps", "-1"]),
+    ("steps 40.5", eps(steps=40.5), ValueError, ["steps", "40.5"]),
+    ("steps nan", eps(steps=[1.0, np.nan]), ValueError, ["steps", "nan"]),
+    ("steps inf", eps(steps=float("inf")), ValueError, ["steps", "inf"]),
+    ("steps a string", eps(steps="40"), TypeError, ["steps", "'40'"]),
+    ("steps strings", eps(steps=["40"]), TypeError, ["steps", "'40'"]),
+    ("steps bools", eps(steps=[True, False]), TypeError, ["steps", "True"]),
+    ("steps None", eps(steps=None), TypeError, ["steps", "None"]),
+    ("steps ragged", eps(steps=[1, [2, 3]]), ValueError, ["steps", "[1, [2, 3]]"]),
+    ("steps beyond int", eps(steps=[2**31]), ValueError, ["steps", str(2**31)]),
+    ("steps beyond int64", eps(steps=[2**70]), ValueError, ["steps", str(2**70)]),
+    ("accountant unknown", eps(accountant="nope"), ValueError, ["accountant", "'nope'"]),
+    ("accountant not a string", eps(accountant=1), TypeError, ["accountant", "1"]),
+    ("accountant basic for a sampled event", eps(accountant="basic"), ValueError,
+     ["accountant='basic'", "basic"]),
+    ("sampling unknown", eps(sampling="uniform"), ValueError, ["sampling", "'uniform'"]),
+    ("fixed sampling without agents", eps(sampling="fixed", accountant="rdp", agents=None,
+                                          delta=1e-5), ValueError, ["agents", "None"]),
+    ("fixed sampling of no one", eps(sampling="fixed", accountant="rdp", q=0.001), ValueError,
+     ["q = 0.001", "N = 200"]),
+    ("return_order a string", eps(return_order="yes"), TypeError, ["return_order", "'yes'"]),
+    ("return_order an int", eps(return_order=1), TypeError, ["return_order", "1"]),
+    ("epsilon unknown keyword", eps(delt=1e-5), TypeError, ["delt"]),
+    # privacy.calibrate
+    ("target 0", cal(target_epsilon=0), ValueError, ["target_epsilon", "0"]),
+    ("target inf", cal(target_epsilon=float("inf")), ValueError, ["target_epsilon", "inf"]),
+    ("target nan", cal(target_epsilon=float("nan")), ValueError, ["target_epsilon", "nan"]),
+    ("target a string", cal(target_epsilon="3"), TypeError, ["target_epsilon", "'3'"]),
+    ("target unreachable", cal(target_epsilon=1e-9), ValueError, ["target_epsilon=1e-09"]),
+    ("calibrate steps 0", cal(steps=0), ValueError, ["steps", "0"]),
+    ("calibrate steps 60.5", cal(steps=60.5), ValueError, ["steps", "60.5"]),
+    ("calibrate agents 200.7", cal(agents=200.7), TypeError, ["agents", "200.7"]),
+    ("calibrate q 2", cal(q=2), ValueError, ["q", "2"]),
+    ("calibrate unknown keyword", cal(z=1.0), TypeError, ["'z'"]),
+    # run
+    ("config None", run(config=None), TypeError, ["config", "None"]),
+    ("config a number", run(config=3), TypeError, ["config", "3"]),
+    ("config empty", run(config=""), ValueError, ["config", "empty"]),
+    ("config missing", run(config="/nonexistent/x.yaml"), ValueError, ["/nonexistent/x.yaml"]),
+    ("overrides bytes", run(overrides=b"rounds=3"), TypeError, ["overrides", "b'rounds=3'"]),
+    ("overrides a dict", run(overrides={"rounds": 3}), TypeError, ["overrides", "'rounds'"]),
+    ("overrides a number", run(overrides=3), TypeError, ["overrides", "3"]),
+    ("override not a string", run(overrides=["rounds=1", 3]), TypeError, ["overrides[1]", "3"]),
+    ("override without =", run(overrides=["rounds"]), ValueError, ["overrides[0]", "'rounds'"]),
+    ("override a bad value", run(overrides=["rounds=-3"]), ValueError, ["rounds", "-3"]),
+    ("runs 2.5", run(runs=2.5), TypeError, ["runs", "2.5"]),
+    ("runs a bool", run(runs=True), TypeError, ["runs", "True"]),
+    ("runs a string", run(runs="2"), TypeError, ["runs", "'2'"]),
+    ("runs huge", run(runs=10**6), ValueError, ["runs", "1000000"]),
+    ("seed 1.5", run(seed=1.5), TypeError, ["seed", "1.5"]),
+    ("seed beyond 64 bits", run(seed=2**64), ValueError, ["seed", str(2**64)]),
+    ("threads 0", run(threads=0), ValueError, ["threads", "0"]),
+    ("threads huge", run(threads=10**5), ValueError, ["threads", "100000"]),
+    ("threads a float", run(threads=2.0), TypeError, ["threads", "2.0"]),
+    ("out_dir empty", run(out_dir=""), ValueError, ["out_dir", "empty"]),
+    ("out_dir a number", run(out_dir=5), TypeError, ["out_dir", "5"]),
+    ("force an int", run(force=1), TypeError, ["force", "1"]),
+    ("force a string", run(force="no"), TypeError, ["force", "'no'"]),
+    ("run unknown keyword", run(rounds=3), TypeError, ["rounds"]),
+]
+
+
+class Approximate(unittest.TestCase):
+    """gdp's epsilon can understate the loss (issue 24): it is never returned unmarked."""
+
+    def test_gdp_warns_and_sound_accountants_do_not(self):
+        from fbosim.privacy import ApproximateEpsilonWarning
+        with self.assertWarns(ApproximateEpsilonWarning) as w:
+            e = fbosim.privacy.epsilon(0.01, 1.1, 10000, delta=1e-5, accountant="gdp")
+        self.assertIn("approximation", str(w.warning))
+        self.assertLess(e, 5.1926)  # the example of the issue: below the sound bound
+        with self.assertWarns(ApproximateEpsilonWarning):
+            fbosim.privacy.calibrate(5.0, 0.01, 10000, delta=1e-5, accountant="gdp")
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            for acc in ("moments", "rdp", "pld"):
+                self.assertGreaterEqual(
+                    fbosim.privacy.epsilon(0.01, 1.1, 10000, delta=1e-5, accountant=acc), 5.19)
+
+
+class BadArguments(unittest.TestCase):
+    def test_each_is_refused_naming_the_argument_and_value(self):
+        for name, call, exc, words in BAD:
+            with self.subTest(name):
+                with self.assertRaises(exc) as caught:
+                    call()
+                self.assertIs(type(caught.exception), exc, name)
+                for w in words:
+                    self.assertIn(w, str(caught.exception), name)
+
+    def test_numpy_scalars_and_arrays_are_the_numbers_they_hold(self):
+        want = E(0.25, 1.0, 40, agents=200)
+        self.assertEqual(E(np.float32(0.25), np.int64(1), np.int32(40), agents=np.int64(200)),
+                         want)
+        self.assertEqual(E(0.25, 1.0, np.float64(40.0), delta=np.float64(200 ** -1.1)), want)
+        self.assertEqual(list(E(0.25, 1.0, np.arange(39, 41, dtype=np.uint16), agents=200)),
+                         [E(0.25, 1.0, 39, agents=200), want])
+        self.assertEqual(E(0.25, 1.0, [], agents=200).shape, (0,))
+        self.assertEqual(E(np.array(0.25), np.array(1.0), 40, agents=np.array(200)), want)
+        self.assertEqual(C(np.float64(3.0), 0.25, np.int64(60), agents=np.int16(200)),
+                         C(3.0, 0.25, 60, agents=200))
+
+    def test_a_bad_argument_leaves_no_output(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            for bad in (dict(runs=0), dict(seed=-1), dict(threads=-1), dict(force="yes"),
+                        dict(overrides="rounds=3")):
+                with self.assertRaises((TypeError, ValueError)):
+                    R(CONFIG, **{"overrides": ["rounds=1"], "out_dir": out, **bad})
+                self.assertFalse(os.path.exists(out), bad)
+
+
 class Run(unittest.TestCase):
     CONFIG = os.path.join(ROOT, "configs", "dp_fts_de", "synthetic.yaml")
     SETS = ["agents.count=8", "rounds=4", "objective.grid_points=200"]
@@ -88,6 +266,36 @@ class Run(unittest.TestCase):
     def test_config_errors_name_the_key(self):
         with self.assertRaisesRegex(ValueError, "server.noise_multiplier"):
             fbosim.run(self.CONFIG, ["server.noise_multiplier=-1"])
+
+
+class Interrupt(unittest.TestCase):
+    """Ctrl-C (SIGINT) stops a long run or privacy series within a second (issue 24)."""
+
+    def interrupt_after(self, seconds):
+        timer = threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        self.addCleanup(timer.cancel)
+        return time.monotonic() + seconds
+
+    def test_ctrl_c_stops_a_run_and_keeps_nothing_unfinished(self):
+        # RGPE with 10^5 ranking-loss samples: about an hour of work.
+        rgpe = ["algorithm=rgpe", "ensemble.samples=100000", "rounds=50", "runs=5",
+                "agents.count=51", "agents.init_points=1", "objective.grid_points=1000"]
+        with tempfile.TemporaryDirectory() as tmp:
+            fired = self.interrupt_after(1.0)
+            with self.assertRaisesRegex(KeyboardInterrupt, "interrupted"):
+                fbosim.run(os.path.join(ROOT, "configs", "fts", "fig1a.yaml"), rgpe, threads=1,
+                           out_dir=os.path.join(tmp, "r"))
+            self.assertLess(time.monotonic() - fired, 3.0)
+            self.assertEqual(os.listdir(tmp), [])
+
+    def test_ctrl_c_stops_a_long_privacy_series(self):
+        fired = self.interrupt_after(1.0)
+        with self.assertRaises(KeyboardInterrupt):
+            fbosim.privacy.epsilon(0.01, 1.1, range(1, 1000000), delta=1e-5, accountant="pld")
+        self.assertLess(time.monotonic() - fired, 3.0)
+        # The module works on afterwards (the stop is not left requested).
+        self.assertGreater(fbosim.privacy.epsilon(0.25, 1.0, 40, agents=200), 9.9)
 
 
 if __name__ == "__main__":

@@ -153,3 +153,66 @@ TEST_CASE("exact: the circulant sampler of a uniform grid picks points as the de
   }
   CHECK(pa.maxCoeff() < 0.9);  // the samples do vary
 }
+
+// The counts n at which a schedule fits when the agent steps after its initial design and after
+// every observation (the fit is lazy: due at an observation, made at the next step).
+std::vector<int> fit_counts(agents::FitSchedule on, bool at_init, int init, int iterations) {
+  core::Domain box;
+  box.dim = 1;
+  LocalTsOptions o;
+  o.fit_hyper = true;
+  o.fit.restarts = 0;
+  o.fit.max_iterations = 5;
+  o.refit_every = 5;
+  o.refit_on = on;
+  o.fit_at_init = at_init;
+  LocalThompson lt(0, box, o, init);
+  const core::RngFactory streams(3, 0);
+  core::RngStream rng(7);
+  for (int k = 0; k < init; ++k) {
+    const Eigen::VectorXd x = Eigen::VectorXd::Constant(1, rng.uniform());
+    lt.observe(x, objective(x));
+  }
+  std::vector<int> counts;
+  for (int i = 0; i < iterations; ++i) {
+    const int before = lt.fitted_at();
+    lt.current_hyper(streams);  // what the step of iteration i would fit
+    if (lt.fitted_at() != before) counts.push_back(lt.fitted_at());
+    const Eigen::VectorXd x = Eigen::VectorXd::Constant(1, rng.uniform());
+    lt.observe(x, objective(x));
+  }
+  return counts;
+}
+
+TEST_CASE("fit schedules: DP-FTS-DE's code (observation counts) and FTS's code (iterations)") {
+  // FTS's maximize() written out (federated_bayesian_optimization.py): with init_points > 1 it
+  // fits on the initial design, then after the i-th BO observation when i >= 5 and i % 5 == 0;
+  // the fit serves the next query, whose data are the init + i + 1 points.
+  const auto fts_code = [](int init, int iterations) {
+    std::vector<int> n;
+    if (init > 1) n.push_back(init);
+    for (int i = 0; i + 1 < iterations; ++i)
+      if (i >= 5 && i % 5 == 0) n.push_back(init + i + 1);
+    return n;
+  };
+  // DP-FTS-DE's (bayesian_optimization_dp_fts_de.py): before each query when len(X) >= 5 and
+  // len(X) % 5 == 0; nothing at the initialisation itself.
+  const auto dp_fts_de_code = [](int init, int iterations) {
+    std::vector<int> n;
+    for (int i = 0; i < iterations; ++i)
+      if (init + i >= 5 && (init + i) % 5 == 0) n.push_back(init + i);
+    return n;
+  };
+  using agents::FitSchedule;
+  CHECK(fit_counts(FitSchedule::iterations, true, 3, 30) == fts_code(3, 30));
+  CHECK(fit_counts(FitSchedule::iterations, true, 3, 30) == std::vector<int>{3, 9, 14, 19, 24, 29});
+  CHECK(fit_counts(FitSchedule::observations, false, 10, 30) == dp_fts_de_code(10, 30));
+  CHECK(fit_counts(FitSchedule::observations, false, 10, 30) ==
+        std::vector<int>{10, 15, 20, 25, 30, 35});
+  CHECK(fit_counts(FitSchedule::observations, false, 3, 12) == std::vector<int>{5, 10});
+  CHECK(fit_counts(FitSchedule::observations, true, 3, 12) == std::vector<int>{3, 5, 10});
+  CHECK(fit_counts(FitSchedule::iterations, false, 3, 12) == std::vector<int>{9, 14});
+  CHECK(fit_counts(FitSchedule::iterations, true, 1, 3).empty());  // one point: no fit (code)
+  CHECK(agents::parse_fit_schedule("iterations") == FitSchedule::iterations);
+  CHECK_THROWS_AS(agents::parse_fit_schedule("rounds"), std::invalid_argument);
+}

@@ -1,4 +1,4 @@
-// The privacy doubt of spec po-gp-ucb.md sec. 7.19, tested on the real curator: Algorithm 1
+// The privacy doubt (docs/PRIVATE_BO.md), tested on the real curator: Algorithm 1
 // multiplies on the right (Z = X~ M / sqrt(r)), so every column of Z lies in the column space
 // of the centred X. A unit vector u orthogonal to that space and to the all-ones vector, with
 // u_i* != 0, gives u^T Z = 0 for X and u^T Z' != 0 (almost surely) for a neighbour X' whose row
@@ -6,7 +6,8 @@
 // separates the two exactly, in both branches and with both lifts; its Clopper-Pearson bounds
 // imply epsilon > the claimed epsilon = 1, which no (1, 1e-5)-DP release allows (Kairouz et al.
 // 2015: epsilon >= log((1 - delta - FNR) / FPR) for any test). `fbosim audit` runs the same test
-// on a config's dataset (sim/experiment/curator_audit.hpp; numbers in docs/PRIVATE_BO.md).
+// on a config's dataset (algorithms/systems/curator_release_audit.hpp; numbers in
+// docs/PRIVATE_BO.md).
 #include <catch2/catch.hpp>
 
 #include <boost/math/special_functions/beta.hpp>

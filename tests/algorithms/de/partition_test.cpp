@@ -72,3 +72,19 @@ TEST_CASE("bad partitions and inputs throw naming the value") {
   CHECK_THROWS_WITH(p.box(4), Contains("4"));
   CHECK_THROWS_AS(p.region_of(vec({0.5})), std::invalid_argument);
 }
+
+TEST_CASE("P = 4 in 2-D: the sub-regions and assignment of the DP-FTS-DE authors' landmine code") {
+  // create_partitions.py written out: for n in 0..1, for m in 0..1, the box
+  // [n/2, (n+1)/2] x [m/2, (m+1)/2] is partition 2 n + m; agent s explores s % 4, and
+  // bayesian_optimization_dp_fts_de.py draws its initial points uniformly in that box.
+  const Partition p(2, 4);
+  for (int n = 0; n < 2; ++n)
+    for (int m = 0; m < 2; ++m) {
+      const fbosim::core::Box b = p.box(2 * n + m);
+      CHECK(b.lo[0] == n / 2.0);
+      CHECK(b.hi[0] == (n + 1) / 2.0);
+      CHECK(b.lo[1] == m / 2.0);
+      CHECK(b.hi[1] == (m + 1) / 2.0);
+    }
+  for (int s = 0; s < 29; ++s) CHECK(p.region_of_agent(s) == s % 4);
+}

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -77,4 +78,31 @@ TEST_CASE("gdp throws where its mu overflows instead of printing infinity") {
   GdpAccountant gdp;
   gdp.compose(sampled_gaussian(Sampling::poisson, 0.25, 0.02, 200), 10);
   CHECK_THROWS_AS(gdp.epsilon(1e-5), std::domain_error);
+}
+
+TEST_CASE("a noise multiplier whose square underflows gives no finite epsilon, never 0") {
+  // issue 24: at z = 1e-160 the rdp accountant's terms were 0/0 and std::max(0, NaN) made the
+  // RDP of every order 0, so it printed epsilon 0. Every accountant must throw or give +inf.
+  for (const double z : {1e-154, 1e-155, 1e-160, 1e-200, 1e-320})
+    for (const std::string name : {"moments", "rdp", "pld", "gdp"})
+      for (const double q : {0.25, 1.0}) {
+        INFO(name << " q " << q << " z " << z);
+        auto acc = make_accountant(name);
+        acc->compose(sampled_gaussian(Sampling::poisson, q, z, 200), 60);
+        double eps = 0;
+        try {
+          eps = acc->epsilon(kDelta200).epsilon;
+        } catch (const std::domain_error&) {
+          eps = std::numeric_limits<double>::infinity();
+        }
+        CHECK(std::isinf(eps));
+      }
+  for (const double a : {1.5, 2.0, 32.0}) {
+    CHECK(std::isinf(RdpAccountant::poisson_rdp(0.25, 1e-200, a)));
+    CHECK(std::isinf(RdpAccountant::poisson_rdp(1.0, 1e-200, a)));
+  }
+  CHECK(std::isinf(RdpAccountant::fixed_rdp(0.5, 1e-200, 4)));
+  RdpAccountant fixed;
+  fixed.compose(sampled_gaussian(Sampling::fixed, 0.5, 1e-200, 200), 3);
+  CHECK(std::isinf(fixed.epsilon(kDelta200).epsilon));
 }

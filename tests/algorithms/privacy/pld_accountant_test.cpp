@@ -133,6 +133,40 @@ TEST_CASE("q = 1: the analytic-Gaussian epsilon lies inside a tight bracket at e
   CHECK(b.upper - b.lower <= 1e-3);
 }
 
+TEST_CASE("q = 1: the exact Gaussian epsilon lies in the bracket at deltas down to 1e-16") {
+  // The analytic Gaussian mechanism (Balle & Wang 2018, Thm. 8): delta(eps) = Phi(-eps/mu +
+  // mu/2) - e^eps Phi(-eps/mu - mu/2), mu = 1/s, solved with mpmath at 60 digits (issue 24:
+  // 18.04789 at s = 0.5, delta = 1e-16). At small delta the answer lies in the loss's far tail:
+  // a PLD that dropped one step's upper tail (1e-18 of mass beyond its support) instead of
+  // moving it to +infinity falls below these values (18.04592 at 1e-16).
+  struct Exact {
+    double s, delta, epsilon;
+  };
+  const std::vector<Exact> exact = {
+      {0.5, 1e-5, 9.9972561464343004},  {0.5, 1e-8, 12.749246399635697},
+      {0.5, 1e-10, 14.274089645078006}, {0.5, 1e-12, 15.641125779460989},
+      {0.5, 1e-14, 16.890508620723731}, {0.5, 1e-16, 18.047885926150891},
+      {0.8, 1e-5, 5.6795868550975656},  {0.8, 1e-8, 7.4179757753493909},
+      {0.8, 1e-12, 9.2387405324904583}, {0.8, 1e-14, 10.024130123420515},
+      {0.8, 1e-16, 10.751186559346446}, {2.0, 1e-5, 1.9930914044151196},
+      {2.0, 1e-10, 3.0994303302431961}, {2.0, 1e-14, 3.7675300194691297},
+      {2.0, 1e-16, 4.0618332996829667}};
+  for (const Exact& e : exact) {
+    // The double-precision solver above agrees (an independent check of the table).
+    CHECK(analytic_gaussian_epsilon(e.s, e.delta) == Approx(e.epsilon).epsilon(1e-9));
+    const EpsilonBounds b = pld_bounds(1.0, e.s, 1, e.delta);
+    INFO("s " << e.s << " delta " << e.delta << " exact " << e.epsilon << " [" << b.lower << ", "
+              << b.upper << "]");
+    CHECK(b.lower <= e.epsilon);
+    CHECK(e.epsilon <= b.upper);
+    CHECK(b.upper - e.epsilon <= 2e-4 * e.epsilon);
+  }
+  // Two steps (s = 0.5 overall) at 1e-12: the composed tails are cut too, still on the safe side.
+  const EpsilonBounds two = pld_bounds(1.0, 0.5 * std::sqrt(2.0), 2, 1e-12);
+  CHECK(two.lower <= 15.641125779460989);
+  CHECK(15.641125779460989 <= two.upper);
+}
+
 TEST_CASE("mixed rounds: two Gaussians compose to the Gaussian of the summed precisions") {
   // 1/s^2 = 10/z1^2 + 30/z2^2 (q = 1), whatever the order of the rounds.
   PldAccountant a, b;

@@ -41,6 +41,36 @@ TEST_CASE("private selection: K runs, the best noisy score, data-independent can
   CHECK(std::abs(k_sum / n - 5) < 4 * std::sqrt(20.0 / n));
 }
 
+TEST_CASE("private selection: a released score's noise is Laplace(sensitivity / epsilon_0)") {
+  // Where K = 1 (half of the draws of a geometric K with mean 2) the released score is one
+  // noisy run: score + Laplace(b), b = sensitivity / epsilon_0 (mean 0, E|X| = b with sd b).
+  release::PrivateSelectionOptions o;
+  o.mean = 2;
+  o.shape = 1;
+  o.sensitivity = 0.3;
+  o.base_epsilon = 0.25;
+  const double b = 0.3 / 0.25;
+  core::RngStream rng(11);
+  double sum = 0, abs_sum = 0;
+  int ones = 0;
+  for (int t = 0; t < 40000; ++t) {
+    const auto sel = release::private_selection(
+        7, o, [](Eigen::Index i, core::RngStream&) { return 0.1 * static_cast<double>(i); }, rng);
+    if (sel.repetitions != 1) continue;
+    CHECK(sel.score == 0.1 * static_cast<double>(sel.best));
+    const double x = sel.noisy_score - sel.score;
+    sum += x;
+    abs_sum += std::abs(x);
+    ++ones;
+  }
+  REQUIRE(ones > 15000);
+  CHECK(std::abs(sum / ones) < 4 * std::sqrt(2.0) * b / std::sqrt(double(ones)));
+  CHECK(std::abs(abs_sum / ones - b) < 4 * b / std::sqrt(double(ones)));
+  // The event is the Laplace mechanism of scale 1 / epsilon_0 (unit sensitivity) repeated.
+  CHECK(release::private_selection_event(o) ==
+        privacy::DpEvent::repeat_and_select(privacy::DpEvent::laplace(4), 2, 1));
+}
+
 TEST_CASE("private selection: event and calibration to a target epsilon") {
   for (const char* acc : {"rdp", "basic"}) {
     INFO(acc);

@@ -154,6 +154,23 @@ TEST_CASE("DP-BO (Kusner): candidates, sensitivities, mechanisms and events of t
     CHECK(ref_v.value == y_star);
     CHECK_FALSE(ref_v.epsilon.has_value());
   }
+  // The audited releases (`fbosim audit`) are these two, with the sensitivities of this run
+  // (init_points + rounds observations) and the events it charges.
+  protocol::AuditInputs ai;
+  ai.agents = 2;
+  ai.rounds = 9;
+  ai.domain = [&]() -> const core::Domain& { return box; };
+  const auto audited = sys.auditable_releases(ai);
+  REQUIRE(audited.size() == 2);
+  const auto sensitivity = [](const protocol::AuditableRelease& r) {
+    for (const auto& [k, v] : r.details())
+      if (k == "sensitivity") return std::stod(v);
+    return -1.0;
+  };
+  CHECK(sensitivity(*audited[0]) == Approx(*out.rows[0].sensitivity).epsilon(1e-15));
+  CHECK(sensitivity(*audited[1]) == Approx(*out.rows[1].sensitivity).epsilon(1e-15));
+  CHECK(audited[0]->event() == out.events[0]);
+  CHECK(audited[1]->event() == out.events[1]);
   // The noise-free value release cannot run without de Freitas et al.'s constants.
   c.observations = systems::Observations::noise_free;
   CHECK_THROWS_WITH(systems::DpBoSystem(c), Catch::Matchers::Contains("de Freitas"));
@@ -198,4 +215,82 @@ TEST_CASE(
   CHECK(queries >= 1);
   CHECK(*out.rows[0].regret == Approx(-*out.rows[0].f));
   CHECK(*out.rows[1].sensitivity == 0.05);
+}
+
+TEST_CASE(
+    "DP-BO (Kusner): the released value's noise is Laplace(c' / epsilon) and the released "
+    "point follows exp(epsilon mu / (2 c)), over many releases") {
+  // The final release of the same agents, drawn again and again with fresh streams: value -
+  // nonprivate must be Laplace with scale b = sensitivity / epsilon (mean 0, E|X| = b, sd of |X|
+  // = b, sd of X = sqrt(2) b), the point index must follow the exponential mechanism's closed
+  // form (each candidate's frequency, and the mean of mu at the released point, the sharper
+  // statistic). A scale of sensitivity * epsilon or sensitivity / (2 epsilon), or the exponential
+  // mechanism at 2 epsilon, fails at one of these epsilons by more than 4 standard errors.
+  for (const double eps : {0.5, 4.0, 30.0}) {
+    INFO("epsilon " << eps);
+    systems::DpBoConfig c;
+    c.per_axis = 5;
+    c.ucb.hyper = {0.3, 1.0, 1e-3};
+    c.epsilon = eps;
+    c.delta = 1e-3;
+    const systems::DpBoSystem sys(c);
+    core::Domain box;
+    box.dim = 2;
+    const Eigen::MatrixXd L = sys.candidates(box);
+    const core::RngFactory rf(9, 0);
+    protocol::RunParts parts = sys.build({0, 2, &box, &rf, nullptr});
+    drive(parts, rf, 9);
+    release::KusnerSetting s;
+    s.candidates = 25;
+    s.observations = 10;
+    s.delta = 1e-3;
+    s.sigma1 = std::sqrt(2 - 2 * c.neighbour_kernel);
+    s.noise_var = 1e-3;
+    const double c_h = release::hyperparameter_sensitivity(s);
+    const double b =
+        release::value_sensitivity(s, release::information_gain_bound(L, 0.3, 1e-3, 10)) / eps;
+    protocol::ReleaseInputs in;
+    in.evaluate = [](int, const Eigen::VectorXd& x) { return f_of(x); };
+    in.optimum = [](int) { return std::optional<double>(); };
+    const int releases = 3000;
+    double sum = 0, abs_sum = 0;
+    int draws = 0;
+    std::vector<Eigen::VectorXd> counts(2, Eigen::VectorXd::Zero(25));
+    for (int k = 0; k < releases; ++k) {
+      const core::RngFactory streams(1000 + static_cast<std::uint64_t>(k), 0);
+      in.streams = &streams;
+      const protocol::FinalRelease out = parts.final_release(in);
+      REQUIRE(out.events ==
+              std::vector<privacy::DpEvent>(4, privacy::DpEvent::epsilon_delta(eps, 1e-3)));
+      for (int n = 0; n < 2; ++n) {
+        const protocol::ReleaseRow& h = out.rows[4 * n];
+        const protocol::ReleaseRow& v = out.rows[4 * n + 1];
+        REQUIRE(v.mechanism == "laplace");
+        CHECK(*v.sensitivity / *v.epsilon == Approx(b).epsilon(1e-12));
+        const double x = v.value - *v.nonprivate;
+        sum += x;
+        abs_sum += std::abs(x);
+        ++draws;
+        counts[n][static_cast<Eigen::Index>(h.value)] += 1;
+      }
+    }
+    CHECK(std::abs(sum / draws) < 4 * std::sqrt(2.0) * b / std::sqrt(double(draws)));
+    CHECK(std::abs(abs_sum / draws - b) < 4 * b / std::sqrt(double(draws)));
+    for (int n = 0; n < 2; ++n) {
+      const auto& agent = dynamic_cast<const agents::GpUcbAgent&>(*parts.agents[n]);
+      const Eigen::VectorXd& mu = agent.posterior().mean();
+      // P[i] proportional to exp(epsilon mu_i / (2 c)), written out here.
+      Eigen::ArrayXd p = (eps * (mu.array() - mu.maxCoeff()) / (2 * c_h)).exp();
+      p /= p.sum();
+      for (Eigen::Index i = 0; i < 25; ++i) {
+        INFO("agent " << n << " candidate " << i << " p " << p[i]);
+        CHECK(std::abs(counts[n][i] / releases - p[i]) <=
+              4 * std::sqrt(p[i] * (1 - p[i]) / releases) + 1e-9);
+      }
+      const double mean_mu = (p * mu.array()).sum();
+      const double sd_mu = std::sqrt((p * (mu.array() - mean_mu).square()).sum());
+      CHECK(std::abs(counts[n].dot(mu) / releases - mean_mu) <=
+            4 * sd_mu / std::sqrt(double(releases)) + 1e-12);
+    }
+  }
 }

@@ -159,6 +159,45 @@ TEST_CASE("fbosim audit exits 0 when consistent and 3 when a broken mechanism ex
   CHECK(broken.text.find("VIOLATION") != std::string::npos);
 }
 
+TEST_CASE("fbosim audit of dp_bo audits both releases with the sensitivities a run records") {
+  // Issue 25: `fbosim audit` dispatches on the algorithm's auditable releases. A dp_bo run writes
+  // each release's sensitivity to release.csv; the audit must use the same (init_points +
+  // rounds observations on the same candidates).
+  const std::string cfg = write_temp(
+      "fbosim_audit_dpbo.yaml",
+      "algorithm: dp_bo\nrounds: 6\nruns: 1\n"
+      "objective: {family: gp_grid2d, grid_side: 6, lengthscale: 6.25, input_norm: 25, "
+      "noise_var: 1.0e-3}\nagents: {count: 1, init_points: 2}\n"
+      "gp: {lengthscale: 0.25, noise_var: 1.0e-3}\nrelease: {epsilon: 1.0, delta: 1.0e-3}\n");
+  const auto out = std::filesystem::temp_directory_path() / "fbosim_audit_dpbo_out";
+  std::filesystem::remove_all(out);
+  REQUIRE(fbosim("run " + cfg + " --quiet --out " + out.string()).status == 0);
+  std::ifstream release(out / "release.csv");
+  std::string line;
+  std::vector<std::string> sensitivities;
+  std::getline(release, line);
+  CHECK(line.find(",sensitivity,") != std::string::npos);
+  while (std::getline(release, line)) {
+    std::vector<std::string> cells;
+    std::stringstream row(line);
+    for (std::string c; std::getline(row, c, ',');) cells.push_back(c);
+    if (cells.at(3) == "exponential" || cells.at(3) == "laplace") sensitivities.push_back(cells[6]);
+  }
+  REQUIRE(sensitivities.size() == 2);
+  const Output o = fbosim("audit " + cfg + " --trials 2000 --threads 2");
+  INFO(o.text);
+  CHECK(o.status == 0);
+  CHECK(o.text.find("exponential mechanism") != std::string::npos);
+  CHECK(o.text.find("Laplace mechanism") != std::string::npos);
+  for (const std::string& s : sensitivities)
+    CHECK(o.text.find("sensitivity: " + s) != std::string::npos);
+  // A config that releases nothing private: exit 1, naming the algorithm.
+  const std::string plain = write_temp("fbosim_audit_plain.yaml", "algorithm: fts\n");
+  const Output none = fbosim("audit " + plain + " --trials 100");
+  CHECK(none.status == 1);
+  CHECK(none.text.find(plain + ": algorithm fts releases nothing private") != std::string::npos);
+}
+
 TEST_CASE("fbosim audit rejects a non-finite or non-positive --noise-scale with exit code 2") {
   const std::string cfg = write_temp("fbosim_audit_usage.yaml",
                                      "agents: {count: 10}\nrff: {features: 5}\n"

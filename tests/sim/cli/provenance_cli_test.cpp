@@ -103,7 +103,7 @@ TEST_CASE("fbosim --version names the commit of the build and whether the tree w
 }
 
 TEST_CASE("fbosim run refuses to replace another config's results without --force") {
-  const std::string cfg = write_temp("fbosim_provcli.yaml", kTiny);
+  const std::string cfg = write_temp("fbosim_provcli_106.yaml", kTiny);
   const fs::path out = fresh("clash");
   REQUIRE(fbosim("run " + cfg + " --quiet --out " + out.string()).status == 0);
   const std::string before = slurp(out / "summary.csv");
@@ -126,7 +126,7 @@ TEST_CASE("fbosim run refuses to replace another config's results without --forc
 }
 
 TEST_CASE("fbosim run resumes after an interruption to byte-identical outputs") {
-  const std::string cfg = write_temp("fbosim_provcli.yaml", kTiny);
+  const std::string cfg = write_temp("fbosim_provcli_129.yaml", kTiny);
   const fs::path whole = fresh("whole"), out = fresh("resume");
   REQUIRE(fbosim("run " + cfg + " --quiet --threads 1 --out " + whole.string()).status == 0);
   const Output stopped = fbosim_env("FBOSIM_TEST_STOP_AFTER_RUNS=1",
@@ -145,7 +145,7 @@ TEST_CASE("fbosim run resumes after an interruption to byte-identical outputs") 
 }
 
 TEST_CASE("a failed fbosim run leaves no output directory it created") {
-  const std::string cfg = write_temp("fbosim_provcli.yaml", kTiny);
+  const std::string cfg = write_temp("fbosim_provcli_148.yaml", kTiny);
   const fs::path root = fresh("failed");
   const Output o = fbosim_env("FBOSIM_TEST_STOP_AFTER_RUNS=0",
                               "run " + cfg + " --quiet --out " + (root / "a" / "b").string());
@@ -196,7 +196,7 @@ TEST_CASE("fbosim run killed with SIGKILL leaves no temporary file and resumes")
 }
 
 TEST_CASE("a plain fbosim run into a sweep point cannot make sweep.csv report its epsilon") {
-  const std::string cfg = write_temp("fbosim_provcli.yaml", kTiny);
+  const std::string cfg = write_temp("fbosim_provcli_199.yaml", kTiny);
   const fs::path out = fresh("sweep_point");
   REQUIRE(fbosim("sweep " + cfg + " --quiet --out " + out.string()).status == 0);
   CHECK_FALSE(fs::exists(out / ".lock"));
@@ -232,7 +232,7 @@ TEST_CASE("a plain fbosim run into a sweep point cannot make sweep.csv report it
 }
 
 TEST_CASE("fbosim sweep re-runs, with a line saying so, the points of another build") {
-  const std::string cfg = write_temp("fbosim_provcli.yaml", kTiny);
+  const std::string cfg = write_temp("fbosim_provcli_235.yaml", kTiny);
   const fs::path out = fresh("sweep_build");
   REQUIRE(fbosim("sweep " + cfg + " --quiet --jobs 2 --threads 1 --out " + out.string()).status ==
           0);
@@ -261,7 +261,7 @@ TEST_CASE("fbosim sweep re-runs, with a line saying so, the points of another bu
 }
 
 TEST_CASE("a failed fbosim merge leaves no .lock and no directory") {
-  const std::string cfg = write_temp("fbosim_provcli.yaml", kTiny);
+  const std::string cfg = write_temp("fbosim_provcli_264.yaml", kTiny);
   const fs::path root = fresh("merge");
   REQUIRE(fbosim("sweep " + cfg + " --quiet --out " + (root / "a").string()).status == 0);
   REQUIRE(fbosim("sweep " + cfg + " --quiet --grid server.noise_multiplier=3 --out " +

@@ -1,7 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "sim/core/thread_pool.hpp"
@@ -19,16 +21,29 @@ TEST_CASE("parallel_for visits every index once, for any thread count") {
   }
 }
 
-TEST_CASE("an exception in a work item reaches the caller after all items finish") {
+TEST_CASE("an exception in a work item reaches the caller after every started item finished") {
   ThreadPool pool(3);
-  std::atomic<int> done{0};
+  std::atomic<int> started{0}, done{0};
   CHECK_THROWS_WITH(pool.parallel_for(50,
                                       [&](std::size_t i) {
+                                        ++started;
+                                        // Item 17 throws at once; the others take 5 ms, so the
+                                        // 32 after it cannot all finish before the error is
+                                        // seen (80 ms on the other two threads).
+                                        if (i != 17)
+                                          std::this_thread::sleep_for(std::chrono::milliseconds(5));
                                         ++done;
                                         if (i == 17) throw std::runtime_error("item 17");
                                       }),
                     "item 17");
-  CHECK(done == 50);
+  // Every item that started has finished; those not started by then were skipped (an
+  // interrupted round stops at once instead of raising once per remaining item).
+  CHECK(started == done);
+  CHECK(done >= 18);
+  CHECK(done < 50);
+  const int finished = done;
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(done == finished);  // nothing runs after parallel_for returned
   // The pool stays usable.
   std::atomic<int> again{0};
   pool.parallel_for(10, [&](std::size_t) { ++again; });

@@ -1,0 +1,77 @@
+#include "algorithms/agents/local_thompson.hpp"
+#include "algorithms/protocol/algorithm_entry.hpp"
+#include "sim/schema/group.hpp"
+
+namespace fbosim::agents {
+
+const schema::Group<LocalTsOptions>& local_ts_keys() {
+  using L = LocalTsOptions;
+  using schema::at;
+  using schema::Range;
+  static const auto g =
+      schema::Group<L>{}
+          .choice("local_ts.method", &L::model, kOwnModelNames,
+                  "the own TS step: `rff` (fresh random features, as the authors' code) or "
+                  "`exact` (one joint sample of the exact GP posterior on every grid point, as "
+                  "the papers' text; grid families only) [choice]. On an equally spaced 1-D grid "
+                  "an exact sample costs O(G log G + n^2) (circulant embedding of the prior and "
+                  "Matheron's rule) instead of O(G^3)")
+          .integer("local_ts.features", &L::features, Range::closed(1, 100000),
+                   "M_target, fresh features of a local TS step [code]")
+          .choice("local_ts.redraw", &L::redraw, kRedrawNames,
+                  "when the RFF model of a local TS step draws its features: `step` is the "
+                  "authors' code (fresh features each step); `refit` keeps each agent's features "
+                  "until its hyperparameters change (drawn once, rescaled at each refit; never "
+                  "with `gp.fit: false`), so a step costs O(M^2 + G M) whatever n (rank-one "
+                  "updates of the posterior). Each step's sample has the same distribution given "
+                  "the features, but successive steps share the features (the paper's text, \"a "
+                  "function sampled from its own GP posterior\", allows either approximation) "
+                  "[choice]. `local_ts.method: exact` ignores it")
+          .real("local_ts.noise_floor", &L::noise_floor, Range::at_least(0),
+                "floor of the noise variance in a local TS step [code]")
+          .boolean("gp.fit", &L::fit_hyper,
+                   "learn the agent's SE hyperparameters by marginal likelihood [code]; false "
+                   "keeps `gp.*` fixed [choice] for the synthetic functions")
+          .include(gp::se_hyper_keys(), &L::hyper)
+          .check([](const L& l, schema::Problems& p) {
+            // The step's regulariser (and the fits' start) must be a proper noise variance.
+            if (!(l.hyper.noise_var > 0)) p.push_back({"gp.noise_var", "must be > 0"});
+          })
+          .integer("gp.restarts", at(&L::fit, &gp::HyperFitter::Options::restarts),
+                   Range::closed(0, 10000), "random restarts of each fit")
+          .integer("gp.refit_every", &L::refit_every, Range::at_least(1),
+                   "the period of the refits (see `gp.refit_on`)")
+          .choice("gp.refit_on", &L::refit_on, kFitScheduleNames,
+                  "with `gp.fit: true`, refit when the observation count is a multiple of "
+                  "`gp.refit_every` (`observations`: DP-FTS-DE's code), or after BO iteration i "
+                  "(from 0, after the initial design) when i >= `gp.refit_every` and i is a "
+                  "multiple of it (`iterations`: FTS's code; n = 9, 14, 19, ... after 3 initial "
+                  "points) [code]")
+          .boolean("gp.fit_at_init", &L::fit_at_init,
+                   "with `gp.fit: true`, also fit on the initial design (of more than one point) "
+                   "before the first BO step, as FTS's code and DP-FTS-DE's TS code do; "
+                   "DP-FTS-DE's agents do not [code]")
+          .integer("gp.max_iterations", at(&L::fit, &gp::HyperFitter::Options::max_iterations),
+                   Range::closed(1, 100000), "L-BFGS-B iterations per start")
+          .integer("acquisition.random_points",
+                   at(&L::maximiser, &acq::BoxMaximiser::Options::random_points),
+                   Range::closed(1, 10000000),
+                   "continuous domains: random points evaluated first (App. B.2.6)")
+          .integer("acquisition.starts", at(&L::maximiser, &acq::BoxMaximiser::Options::starts),
+                   Range::closed(0, 100000), "then L-BFGS-B from this many random starts")
+          .integer("acquisition.max_iterations",
+                   at(&L::maximiser, &acq::BoxMaximiser::Options::max_iterations),
+                   Range::closed(1, 100000), "L-BFGS-B iterations per start");
+  return g;
+}
+
+void check_local_ts(const LocalTsOptions& options, const protocol::ExperimentFacts& facts,
+                    std::vector<schema::Problem>& problems) {
+  const bool uniform_grid = facts.domain == core::DomainKind::grid && facts.dimension == 1;
+  if (options.model == OwnModel::exact && !uniform_grid)
+    problems.push_back({"local_ts.method",
+                        "exact samples the GP on every grid point and needs a grid family "
+                        "(gp_grid or heterogeneous); use rff on a box"});
+}
+
+}  // namespace fbosim::agents

@@ -1,0 +1,93 @@
+#pragma once
+// A selectable `algorithm` as a self-describing registry entry (issue 25): its name and summary,
+// its config struct with the keys that fill it (schema::Options), its defaults where they
+// differ from the struct's initialisers (presets), its conditions across keys (validate), the
+// builder of the protocol::Algorithm, and its traits. Plain data: the config reader in sim/
+// applies the schema; nothing here sees YAML. Entries are defined beside their systems
+// (algorithms/systems) and listed once, in order, by systems::algorithm_registry().
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/protocol/algorithm.hpp"
+#include "sim/core/box.hpp"
+#include "sim/schema/options.hpp"
+#include "sim/schema/problem.hpp"
+
+namespace fbosim::protocol {
+
+/// What an algorithm's checks across keys may know of the rest of the experiment (the config
+/// reader fills it from the experiment's keys and the objective family's traits).
+struct ExperimentFacts {
+  std::string algorithm;  ///< the registry name being read (several share one entry's code)
+  int agents = 1;         ///< agents.count
+  std::string family;     ///< objective.family, for messages
+  core::DomainKind domain = core::DomainKind::box;
+  int dimension = 0;            ///< the objectives' input dimension
+  long long domain_points = 0;  ///< the points of a finite domain (0: a box)
+  bool real_data = false;       ///< the family reads data files (the same objectives every run)
+};
+
+/// Facts about an algorithm that the experiment's reader and docs use.
+struct AlgorithmTraits {
+  /// Its agents choose among the points of a finite domain (a grid or a table).
+  bool needs_finite_domain = false;
+  int min_agents = 1;  ///< the fewest agents.count it runs with
+  /// On synthetic families the first this many agents see the base function f itself (FTS's
+  /// target, sec. 5.1), the others f plus their perturbation.
+  int unperturbed_agents = 0;
+};
+
+/// Defaults of the experiment's accounting keys that follow from the built algorithm (the
+/// releases it makes), where they differ from the experiment's own.
+struct AccountingDefaults {
+  std::optional<std::string> accountant;  ///< server.accountant
+  std::optional<double> delta;            ///< server.delta
+};
+
+struct AlgorithmEntry {
+  std::string name;     ///< the `algorithm` value
+  std::string summary;  ///< one line: the system and its paper
+  /// Its config (default-constructed) with its keys in reading order.
+  schema::Options options;
+  /// Its defaults where they differ from the config's initialisers, applied before reading.
+  std::vector<schema::Preset> presets;
+  /// Its defaults of the experiment's keys (e.g. server.accountant), applied before reading.
+  std::vector<schema::Preset> experiment_presets;
+  /// Conditions across keys, after every key was read: (key, message) for each that fails.
+  std::function<void(const schema::Options&, const ExperimentFacts&, schema::Problems&)> validate;
+  /// The algorithm from its config; throws schema::ProblemError naming a key.
+  std::function<std::shared_ptr<const Algorithm>(const schema::Options&, const ExperimentFacts&)>
+      build;
+  /// The accounting defaults that follow from the built algorithm (null: none).
+  std::function<AccountingDefaults(const Algorithm&, int agents)> accounting;
+  /// The keys whose values set its privacy events, the likeliest culprit of a non-finite epsilon
+  /// first (named with their values when a run's epsilon is not finite).
+  std::vector<std::string> privacy_keys;
+  AlgorithmTraits traits;
+};
+
+/// An entry from the typed parts of one system: its Config's keys and default (the
+/// initialisers, plus what the entry fixes that is no key, e.g. the registry name), validate
+/// and build on the Config itself.
+template <class Config>
+AlgorithmEntry make_algorithm_entry(
+    std::string name, std::string summary, const schema::Group<Config>& keys, Config defaults,
+    std::function<void(const Config&, const ExperimentFacts&, schema::Problems&)> validate,
+    std::function<std::shared_ptr<const Algorithm>(Config, const ExperimentFacts&)> build) {
+  AlgorithmEntry e;
+  e.name = std::move(name);
+  e.summary = std::move(summary);
+  e.options = schema::Options(keys, std::move(defaults));
+  if (validate)
+    e.validate = [v = std::move(validate)](const schema::Options& o, const ExperimentFacts& f,
+                                           schema::Problems& p) { v(o.as<Config>(), f, p); };
+  e.build = [b = std::move(build)](const schema::Options& o, const ExperimentFacts& f) {
+    return b(o.as<Config>(), f);
+  };
+  return e;
+}
+
+}  // namespace fbosim::protocol

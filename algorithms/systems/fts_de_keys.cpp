@@ -1,0 +1,127 @@
+// The DP-FTS-DE family's keys and its five registry entries (presets of one system).
+#include <fmt/format.h>
+
+#include "algorithms/protocol/algorithm_entry.hpp"
+#include "algorithms/rff/message_features.hpp"
+#include "algorithms/systems/fts_de_system.hpp"
+#include "sim/schema/group.hpp"
+#include "sim/schema/registry.hpp"
+
+namespace fbosim::systems {
+
+namespace {
+
+// The shared message features, gathered from where FtsDeConfig keeps them.
+schema::Lens<FtsDeConfig, rff::MessageFeatures> message_features() {
+  return {[](const FtsDeConfig& c) {
+            return rff::MessageFeatures{c.features, c.rff_lengthscale, c.agent.message_lambda};
+          },
+          [](FtsDeConfig& c, const rff::MessageFeatures& m) {
+            c.features = m.features;
+            c.rff_lengthscale = m.lengthscale;
+            c.agent.message_lambda = m.lambda;
+          }};
+}
+
+// What each registry name fixes.
+struct Preset {
+  const char* name;
+  const char* summary;
+  bool server = true;          // false: standard TS, no messages at all
+  bool dp_default = true;      // server.dp's default
+  bool dp_forced = false;      // server.dp must equal dp_default
+  bool single_region = false;  // exploration.subregions must be 1
+  const char* instead = "";    // the name to use for the other server.dp
+};
+
+constexpr Preset kPresets[] = {
+    {"fts_de", "FTS-DE, private when server.dp (default true) (Dai, Low & Jaillet 2021)"},
+    {"ts", "standard Thompson sampling, every agent alone", false},
+    {"fts", "FTS with a server: P = 1, no DP (Dai, Low & Jaillet 2021, Fig. 2a)", true, false, true,
+     true, "dp_fts"},
+    {"dp_fts", "DP-FTS: P = 1 with DP (Dai, Low & Jaillet 2021)", true, true, true, true, "fts"},
+    {"dp_fts_de", "DP-FTS-DE (Dai, Low & Jaillet 2021)", true, true, true, false, "fts_de"},
+};
+
+void validate(const Preset& p, const FtsDeConfig& c, const protocol::ExperimentFacts& f,
+              schema::Problems& out) {
+  // Every sub-region is explored by its own agents (Dai et al. 2021, Sec. 3.2: agent n is
+  // assigned sub-region n mod P), so P > N would leave sub-regions no agent explores.
+  if (c.subregions > f.agents)
+    out.push_back(
+        {"exploration.subregions", fmt::format("must be in [1, agents.count = {}]", f.agents)});
+  if (p.single_region && c.subregions != 1)
+    out.push_back({"exploration.subregions",
+                   fmt::format("algorithm {} has no distributed exploration (P = 1); use {}_de "
+                               "for P > 1",
+                               p.name, p.name)});
+  agents::check_local_ts(c.agent.local, f, out);
+  if (p.dp_forced && c.dp != p.dp_default)
+    out.push_back({"server.dp", fmt::format("algorithm {} is {} DP; use algorithm {}", p.name,
+                                            p.dp_default ? "with" : "without", p.instead)});
+  if (!c.server || !c.dp) return;
+  try {  // e.g. fixed-size sampling of floor(N q) = 0 agents
+    server::DpMechanism::event(c.mechanism, static_cast<std::size_t>(f.agents));
+  } catch (const std::invalid_argument& e) {
+    out.push_back({"server.sampling_rate", e.what()});
+  }
+}
+
+std::shared_ptr<const protocol::Algorithm> build(FtsDeConfig c) {
+  if (!c.server) {
+    // Standard TS (Dai et al. 2021, sec. 5: the baseline without federation) has no
+    // sub-regions: every agent initialises and explores on the whole domain, whatever
+    // exploration.* says (a TS curve of an FTS-DE figure config keeps that config's P).
+    c.agent.schedule = agents::ExplorationSchedule::local;
+    c.subregions = 1;
+    c.agent.init_in_region = false;
+  }
+  return std::make_shared<FtsDeSystem>(c);
+}
+
+}  // namespace
+
+const schema::Group<FtsDeConfig>& fts_de_keys() {
+  using C = FtsDeConfig;
+  using agents::AgentOptions;
+  using agents::ExplorationSchedule;
+  using schema::at;
+  static const auto g =
+      schema::Group<C>{}
+          .include(agents::agent_keys(), &C::agent)
+          .integer("exploration.subregions", &C::subregions, schema::Range::at_least(1),
+                   "P; 1 = no distributed exploration (FTS / DP-FTS). Ignored by `ts` (standard "
+                   "TS explores the whole domain), so a TS curve can share an FTS-DE config")
+          .choice("exploration.schedule", at(&C::agent, &AgentOptions::schedule),
+                  agents::kExplorationScheduleNames.subset({ExplorationSchedule::inv_sqrt,
+                                                            ExplorationSchedule::inv,
+                                                            ExplorationSchedule::inv_square}),
+                  "1 - p_t: `inv_sqrt` (1/sqrt t, synthetic), `inv` (1/t, real-world), "
+                  "`inv_square` (1/t^2)")
+          .include(de::weight_keys(), &C::weights)
+          .include(rff::message_feature_keys(), message_features())
+          .include(agents::local_ts_keys(), at(&C::agent, &AgentOptions::local))
+          .boolean("server.dp", &C::dp, "false: FTS / FTS-DE (no subsampling, clipping or noise)")
+          .include(server::mechanism_keys(), &C::mechanism);
+  return g;
+}
+
+void register_fts_de_algorithms(schema::Registry<protocol::AlgorithmEntry>& registry) {
+  for (const Preset& p : kPresets) {
+    FtsDeConfig defaults;
+    defaults.name = p.name;
+    defaults.server = p.server;
+    protocol::AlgorithmEntry e = protocol::make_algorithm_entry<FtsDeConfig>(
+        p.name, p.summary, fts_de_keys(), defaults,
+        [p](const FtsDeConfig& c, const protocol::ExperimentFacts& f, schema::Problems& out) {
+          validate(p, c, f, out);
+        },
+        [](FtsDeConfig c, const protocol::ExperimentFacts&) { return build(std::move(c)); });
+    if (!p.dp_default) e.presets.push_back({"server.dp", false});
+    e.privacy_keys = {"server.noise_multiplier", "server.sampling_rate", "server.sampling",
+                      "rounds", "agents.count"};
+    registry.add(std::move(e));
+  }
+}
+
+}  // namespace fbosim::systems

@@ -1,0 +1,135 @@
+// FTS's target-agent family (fts_target, rgpe, taf): its keys and registry entries.
+#include <fmt/format.h>
+
+#include "algorithms/agents/agent_options.hpp"
+#include "algorithms/protocol/algorithm_entry.hpp"
+#include "algorithms/rff/message_features.hpp"
+#include "algorithms/systems/fts_target_system.hpp"
+#include "sim/schema/group.hpp"
+#include "sim/schema/registry.hpp"
+
+namespace fbosim::systems {
+
+namespace {
+
+schema::Lens<FtsTargetConfig, rff::MessageFeatures> message_features() {
+  return {[](const FtsTargetConfig& c) {
+            return rff::MessageFeatures{c.features, c.rff_lengthscale, c.message_lambda};
+          },
+          [](FtsTargetConfig& c, const rff::MessageFeatures& m) {
+            c.features = m.features;
+            c.rff_lengthscale = m.lengthscale;
+            c.message_lambda = m.lambda;
+          }};
+}
+
+/// sources.setting: each source's message used once (simple) or reused (general).
+constexpr schema::EnumNames<bool> kGeneralNames{{false, "simple"}, {true, "general"}};
+
+void validate(const FtsTargetConfig& c, const protocol::ExperimentFacts& f, schema::Problems& out) {
+  if (f.agents < 2)
+    out.push_back(
+        {"agents.count",
+         fmt::format("algorithm {} needs a target and at least one source (>= 2)", c.name)});
+  if (c.target_agents > f.agents)
+    out.push_back({"target.agents", fmt::format("must be at most agents.count = {}", f.agents)});
+  // Synthetic families draw new functions every run; agent 0, the target, sees f itself (FTS
+  // sec. 5.1: traits.unperturbed_agents).
+  if (!f.real_data && c.target_agents != 1)
+    out.push_back({"target.agents",
+                   "must be 1 on a synthetic family (agent 0, the target, sees the base function "
+                   "f)"});
+  agents::check_local_ts(c.target.local, f, out);
+}
+
+std::shared_ptr<const protocol::Algorithm> build(FtsTargetConfig c) {
+  c.target.reuse_sources = c.general;
+  return std::make_shared<FtsTargetSystem>(c);
+}
+
+}  // namespace
+
+const schema::Group<FtsTargetConfig>& fts_target_keys() {
+  using C = FtsTargetConfig;
+  using agents::FtsTargetOptions;
+  using schema::at;
+  using schema::Range;
+  static const auto g =
+      schema::Group<C>{}
+          .include(agents::init_points_keys(), at(&C::target, &FtsTargetOptions::init_points))
+          .choice("target.schedule", at(&C::target, &FtsTargetOptions::schedule),
+                  agents::kExplorationScheduleNames,
+                  "`fts_target` only: 1 - p_t of Algorithm 1 with p_1 = p_2: `inv_sqrt` (1/sqrt "
+                  "t, sec. 5.1), `inv` (1/t), `inv_square` (1/t^2, sec. 5.2), `local` (p_t = 1: "
+                  "standard TS, the authors' baseline)")
+          .choice("ensemble.variant", &C::variant, ensemble::kVariantNames,
+                  "`rgpe`, `taf`: `authors` is what the FTS authors' released code computes "
+                  "(independent per-pair samples in RGPE's ranking loss; TAF's scaled Euclidean "
+                  "ranking distance and random improvements; the target's variance with its "
+                  "noise); `corrected` follows the RGPE and TAF papers (joint samples, fraction "
+                  "of discordant pairs, predicted improvement, latent variance)")
+          .integer("ensemble.samples", &C::samples, Range::closed(1, 100000),
+                   "`rgpe`: S, the ranking-loss samples")
+          .real("ensemble.bandwidth", &C::bandwidth, Range::above(0),
+                "`taf`: rho of the Epanechnikov kernel")
+          .choice("sources.history", &C::history, kSourceHistoryNames,
+                  "`random`: each source observed `sources.points` uniform inputs (sec. 5.1); "
+                  "`ts`: each ran standard TS for `sources.init_points` + `sources.points` steps "
+                  "on its own objective (sec. 5.2, the authors' code). TS histories are made once "
+                  "per experiment on real data (the same for every run and target), per run on "
+                  "synthetic families")
+          .integer("sources.points", &C::history_points, Range::closed(1, 100000),
+                   "t_n, the observations a source's message conditions on (TS histories: the BO "
+                   "steps, not the initial design, as the authors' code)")
+          .integer("sources.init_points", &C::history_init, Range::closed(1, 100000),
+                   "`ts` histories: their initial design")
+          .when([](const C& c) { return c.history == SourceHistory::ts; })
+          .choice("sources.setting", &C::general, kGeneralNames,
+                  "`simple`: one message per source, before iteration 1, each used at most once "
+                  "by FTS (sec. 3.1); `general`: the sources take one more TS step before every "
+                  "iteration and send again, and FTS may reuse them (App. D.2.1)")
+          .choice("sources.pairing", &C::pairing, kHistoryPairingNames,
+                  "`authors`: reproduce the released code's pairing of a TS history, x_{k/2} "
+                  "with y_k (every x was stored twice); `aligned` pairs each x with its own y")
+          .check([](const C& c, schema::Problems& p) {
+            if (c.pairing == HistoryPairing::authors && c.history != SourceHistory::ts)
+              p.push_back(
+                  {"sources.pairing", "authors applies to TS histories (sources.history: ts)"});
+          })
+          .integer("target.agents", &C::target_agents, Range::closed(1, 100000),
+                   "run r's target is agent r mod this (landmine: 6, the paper's first 6 fields; "
+                   "30 runs = 6 targets x 5 initialisations). Synthetic families: must be 1, and "
+                   "agent 0 then sees the base function f itself while the sources see f + "
+                   "perturbation (FTS sec. 5.1)")
+          .include(rff::message_feature_keys(), message_features())
+          .include(agents::local_ts_keys(), at(&C::target, &FtsTargetOptions::local));
+  return g;
+}
+
+void register_fts_target_algorithms(schema::Registry<protocol::AlgorithmEntry>& registry) {
+  struct Named {
+    const char* name;
+    const char* summary;
+  };
+  constexpr Named kNames[] = {
+      {"fts_target", "FTS, Algorithm 1: one target agent and N sources (Dai, Low & Jaillet 2020)"},
+      {"rgpe",
+       "RGPE adapted to FBO: ranking-weighted ensemble of the sources' RFF posteriors (FTS sec. "
+       "3.2; Feurer, Letham & Bakshy 2018)"},
+      {"taf",
+       "TAF adapted to FBO: transfer acquisition function over the sources' RFF posteriors (FTS "
+       "sec. 3.2; Wistuba, Schilling & Schmidt-Thieme 2018)"},
+  };
+  for (const Named& n : kNames) {
+    FtsTargetConfig defaults;
+    defaults.name = n.name;
+    protocol::AlgorithmEntry e = protocol::make_algorithm_entry<FtsTargetConfig>(
+        n.name, n.summary, fts_target_keys(), defaults, validate,
+        [](FtsTargetConfig c, const protocol::ExperimentFacts&) { return build(std::move(c)); });
+    e.traits.min_agents = 2;
+    e.traits.unperturbed_agents = 1;
+    registry.add(std::move(e));
+  }
+}
+
+}  // namespace fbosim::systems

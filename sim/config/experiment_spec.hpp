@@ -1,0 +1,73 @@
+#pragma once
+// A validated experiment: everything a run needs, with the config key of every field in its
+// comment. Produced by ConfigLoader from YAML (+ --set overrides): the keys every algorithm
+// shares are here; the algorithm's own keys are read by its registry entry into `system`.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <memory>
+
+#include "algorithms/protocol/algorithm.hpp"
+#include "algorithms/systems/fts_de_system.hpp"
+#include "datasets/objective_factory.hpp"
+
+namespace fbosim::config {
+
+/// Latency of an agent's reply, in integer ticks (1 tick = 1 ms by convention).
+struct LatencySpec {
+  /// The largest latency parameter accepted: 1e12 ticks (30 years at 1 ms), far from the int64
+  /// range of event times.
+  static constexpr double kMaxTicks = 1e12;
+  std::string distribution =
+      "constant";   ///< network.latency.distribution: constant|uniform|exponential
+  double mean = 0;  ///< network.latency.mean (constant, exponential)
+  double min = 0;   ///< network.latency.min (uniform)
+  double max = 0;   ///< network.latency.max (uniform)
+};
+
+struct NetworkSpec {
+  LatencySpec latency;
+  std::int64_t deadline = 0;  ///< network.deadline: ticks after the broadcast; 0 = wait for all
+  double dropout = 0.0;       ///< network.dropout: probability a message is lost in a round
+};
+
+/// How privacy is accounted (the keys keep the `server.` prefix of the DP-FTS-DE configs).
+struct ServerSpec {
+  std::optional<double> delta;         ///< server.delta (default N^-1.1)
+  std::string accountant = "moments";  ///< server.accountant: the `epsilon` column
+  /// server.accountants (comma-separated; `fbosim run --accountants`): extra columns
+  /// epsilon_<name> (epsilon_column), composed from the same events.
+  std::vector<std::string> accountants;
+};
+
+/// The column of an extra accountant in server.csv, summary.csv and sweep.csv: epsilon_<name>,
+/// or epsilon_<name>_approx where its epsilon is an approximation, not a bound (gdp).
+std::string epsilon_column(const std::string& accountant);
+
+struct ExperimentSpec {
+  std::string name;                  ///< name (default: the config file's stem)
+  std::string algorithm = "fts_de";  ///< algorithm: a registry name (algorithm_registry.hpp)
+  int rounds = 60;                   ///< rounds: BO iterations after the initial round
+  int runs = 5;                      ///< runs
+  std::uint64_t seed = 0;            ///< seed
+  /// standard_error: summary.csv's s.e. over the runs' means (false, the independent
+  /// replications) or over every (agent, run) pair (true; agents of one run share a function).
+  bool se_over_pairs = false;
+  int agents = 200;                   ///< agents.count
+  datasets::ObjectiveSpec objective;  ///< objective.*, datasets.root
+  /// The configured algorithm (built by the registry from the algorithm's own keys).
+  std::shared_ptr<const protocol::Algorithm> system;
+  ServerSpec server;    ///< server.delta, server.accountant(s)
+  NetworkSpec network;  ///< network.*
+
+  /// delta for the accountant: server.delta or N^-1.1.
+  double delta() const;
+  /// Whether any release of a run is differentially private (delta is then reported).
+  bool is_private() const { return system && system->is_private(agents); }
+  /// The DP-FTS-DE family's settings when `algorithm` is one of its presets, else null.
+  const systems::FtsDeConfig* fts_de() const;
+};
+
+}  // namespace fbosim::config

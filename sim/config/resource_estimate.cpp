@@ -1,0 +1,217 @@
+#include "sim/config/resource_estimate.hpp"
+
+#include <sys/resource.h>
+#include <unistd.h>
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "sim/config/algorithm_registry.hpp"
+
+namespace fbosim::config {
+
+namespace {
+
+constexpr double kGiB = 1ull << 30;
+
+std::string first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// The tightest memory limit of this process's cgroup and its ancestors ("" if none is set):
+// cgroup v2 (the "0::<path>" line of /proc/self/cgroup, memory.max along the path), else v1's
+// memory.limit_in_bytes.
+std::string cgroup_limit_text() {
+  namespace fs = std::filesystem;
+  std::ifstream in("/proc/self/cgroup");
+  std::string line, path;
+  while (std::getline(in, line))
+    if (line.rfind("0::", 0) == 0) path = line.substr(3);
+  double best = std::numeric_limits<double>::infinity();
+  if (!path.empty()) {
+    for (fs::path p = fs::path("/sys/fs/cgroup") / fs::path(path).relative_path();;
+         p = p.parent_path()) {
+      const std::string v = first_line((p / "memory.max").string());
+      if (!v.empty() && v != "max") best = std::min(best, std::strtod(v.c_str(), nullptr));
+      if (p == "/sys/fs/cgroup" || p == p.parent_path()) break;
+    }
+  }
+  if (best == std::numeric_limits<double>::infinity()) {
+    const std::string v1 = first_line("/sys/fs/cgroup/memory/memory.limit_in_bytes");
+    if (!v1.empty()) best = std::strtod(v1.c_str(), nullptr);
+  }
+  return best == std::numeric_limits<double>::infinity() ? "" : fmt::format("{:.0f}", best);
+}
+
+double rlimit_bytes(int resource) {
+  rlimit r{};
+  if (getrlimit(resource, &r) != 0 || r.rlim_cur == RLIM_INFINITY) return -1;
+  return static_cast<double>(r.rlim_cur);
+}
+
+}  // namespace
+
+MemoryLimit memory_limit_from(double physical_bytes, const std::string& cgroup_limit,
+                              double rlimit_as, double rlimit_data) {
+  MemoryLimit m{physical_bytes,
+                fmt::format("the machine's memory, {:.3g} GiB", physical_bytes / kGiB)};
+  const auto tighter = [&](double bytes, const std::string& what) {
+    if (bytes > 0 && bytes < m.bytes)
+      m = {bytes, fmt::format("{}, {:.3g} GiB", what, bytes / kGiB)};
+  };
+  if (!cgroup_limit.empty() && cgroup_limit != "max")
+    tighter(std::strtod(cgroup_limit.c_str(), nullptr), "the cgroup's memory limit");
+  tighter(rlimit_as, "ulimit -v");
+  tighter(rlimit_data, "ulimit -d");
+  return m;
+}
+
+const MemoryLimit& memory_limit() {
+  static const MemoryLimit limit = [] {
+    const double pages = static_cast<double>(sysconf(_SC_PHYS_PAGES));
+    const double page = static_cast<double>(sysconf(_SC_PAGE_SIZE));
+    // Without sysconf's answer, the old fixed bound.
+    const double physical = pages > 0 && page > 0 ? pages * page : 64 * kGiB;
+    return memory_limit_from(physical, cgroup_limit_text(), rlimit_bytes(RLIMIT_AS),
+                             rlimit_bytes(RLIMIT_DATA));
+  }();
+  return limit;
+}
+
+double estimated_seconds(const ResourceEstimate& e, int threads) {
+  return e.flops() / (kFlopsPerCoreSecond * std::max(1, threads));
+}
+
+std::string duration_text(double seconds) {
+  if (seconds < 120) return fmt::format("{:.0f} s", seconds);
+  if (seconds < 2 * 3600.0) return fmt::format("{:.0f} minutes", seconds / 60);
+  if (seconds < 2 * 86400.0) return fmt::format("{:.1f} hours", seconds / 3600);
+  if (seconds < 365 * 86400.0) return fmt::format("{:.0f} days", seconds / 86400);
+  return fmt::format("{:.3g} years", seconds / (365.25 * 86400));
+}
+
+std::string resource_refusal(const ResourceEstimate& e, const MemoryLimit& limit) {
+  if (e.bytes() > limit.bytes)
+    return fmt::format(
+        "the experiment would hold about {:.3g} GiB in memory, more than this process may use "
+        "({}); the largest part: {}",
+        e.bytes() / kGiB, limit.what, ResourceEstimate::largest(e.memory).what);
+  if (e.flops() > kMaxFlops) {
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    return fmt::format(
+        "the experiment would take about {:.3g} floating-point operations, more than the {:g} "
+        "allowed: up to about {} on one core ({} on this machine's {} cores); the largest part: "
+        "{}",
+        e.flops(), kMaxFlops, duration_text(estimated_seconds(e, 1)),
+        duration_text(estimated_seconds(e, cores)), cores, ResourceEstimate::largest(e.work).what);
+  }
+  return "";
+}
+
+double ResourceEstimate::bytes() const {
+  double b = 0;
+  for (const ResourceTerm& t : memory) b += t.amount;
+  return b;
+}
+
+double ResourceEstimate::flops() const {
+  double f = 0;
+  for (const ResourceTerm& t : work) f += t.amount;
+  return f;
+}
+
+const ResourceTerm& ResourceEstimate::largest(const std::vector<ResourceTerm>& terms) {
+  return *std::max_element(
+      terms.begin(), terms.end(),
+      [](const ResourceTerm& a, const ResourceTerm& b) { return a.amount < b.amount; });
+}
+
+std::string key_value(const char* key, double value) {
+  return fmt::format("{} = {:g}", key, value);
+}
+
+ResourceEstimate estimate_resources(const ExperimentSpec& s) {
+  // Every count as a double: the products overflow any integer type at the bounds of the keys.
+  const double runs = s.runs, rounds = s.rounds, agents = s.agents;
+  const std::string& family = s.objective.family;
+  const bool grid = family == "gp_grid" || family == "heterogeneous";
+  const double n = grid ? s.objective.synthetic.grid_points : 0;
+  const std::string r = key_value("runs", runs), t = key_value("rounds", rounds),
+                    a = key_value("agents.count", agents);
+  constexpr double kDouble = 8;
+
+  ResourceEstimate e;
+  // Memory. The GP prior on the grid, a copy and its Cholesky factor: 3 n^2 doubles.
+  if (grid) {
+    const std::string kn = key_value("objective.grid_points", n);
+    e.memory.push_back({3 * n * n * kDouble, kn + " (3 n^2 doubles: the GP prior on the grid)"});
+    e.memory.push_back({2 * agents * n * kDouble, a + " x " + kn + " (every agent's function)"});
+    // Drawing the functions of a run: the Cholesky of the grid prior, one sample per agent.
+    e.work.push_back(
+        {runs * (n * n * n / 3 + agents * n * n),
+         key_value("objective.grid_points", n) + "^3 per run (the GP prior on the grid)"});
+  }
+  // The traces: regret and best f per (run, round, agent), and one run's trace text.
+  e.memory.push_back({(runs * 2 * kDouble + 100) * (rounds + 1) * agents,
+                      r + " x " + t + " x " + a + " (the traces)"});
+  for (const AlgorithmEntry& entry : algorithm_registry())
+    if (entry.name == s.algorithm && entry.estimate) entry.estimate(s, e);
+  return e;
+}
+
+void estimate_agent_steps(const ExperimentSpec& s, double agent_steps, double observations,
+                          double features, const agents::LocalTsOptions& local,
+                          ResourceEstimate& e) {
+  const std::string& family = s.objective.family;
+  const bool grid = family == "gp_grid" || family == "heterogeneous";
+  const double n = grid ? s.objective.synthetic.grid_points : 0;
+  const double dim = family == "gp_box" ? s.objective.synthetic.dim : 2;
+  const double m = features, ml = local.features;
+  const std::string per = key_value("runs", s.runs) + " x " + key_value("agents.count", s.agents) +
+                          " x " + key_value("rounds", s.rounds);
+  const std::string ks = key_value("rff.features", m), kl = key_value("local_ts.features", ml);
+  constexpr double kDouble = 8;
+  // A local TS step: M_target x M_target matrices and the features of the observations.
+  e.memory.push_back({(3 * ml * ml + observations * ml) * kDouble,
+                      kl + "^2 (the local Thompson sampling step of each thread)"});
+  if (local.redraw == agents::Redraw::refit)  // each agent keeps Sigma_t and its factor
+    e.memory.push_back({static_cast<double>(s.agents) * 2 * ml * ml * kDouble,
+                        key_value("agents.count", s.agents) + " x " + kl +
+                            "^2 x 2 (local_ts.redraw: refit keeps each agent's posterior)"});
+  e.work.push_back({agent_steps * (ml * ml * ml / 3 + observations * ml * ml),
+                    per + " x " + kl + "^3 (local Thompson sampling)"});
+  e.work.push_back(
+      {agent_steps * (m * m * m / 3 + m * m), per + " x " + ks + "^3 (posterior samples)"});
+  if (grid) {
+    e.work.push_back(
+        {agent_steps * n * (m + ml),
+         per + " x objective.grid_points = " + fmt::format("{:g}", n) + " (the acquisition)"});
+  } else {
+    const auto& q = local.maximiser;
+    const double evaluations = q.random_points + static_cast<double>(q.starts) * q.max_iterations;
+    e.work.push_back({agent_steps * evaluations * (m + ml) * dim,
+                      per + " x " + key_value("acquisition.random_points", q.random_points) +
+                          " + " + key_value("acquisition.starts", q.starts) + " x " +
+                          key_value("acquisition.max_iterations", q.max_iterations) +
+                          " (the acquisition)"});
+  }
+  if (local.fit_hyper) {
+    const auto& f = local.fit;
+    const double fits = s.runs * static_cast<double>(s.agents) * (s.rounds / local.refit_every + 1);
+    e.work.push_back({fits * (f.restarts + 1.0) * f.max_iterations * observations * observations *
+                          observations / 3,
+                      per + " x " + key_value("gp.restarts", f.restarts) + " x " +
+                          key_value("gp.max_iterations", f.max_iterations) +
+                          " (marginal-likelihood fits)"});
+  }
+}
+
+}  // namespace fbosim::config

@@ -1,0 +1,85 @@
+#pragma once
+// A rough upper estimate of the memory and floating-point work of an experiment, from its
+// spec alone, so that an absurd size (rounds: 1e9, rff.features: 1e9, ...) is rejected with the
+// keys named before anything is allocated, instead of a bad_alloc or a run of years. The
+// estimate counts the dominant terms only (dense matrices and their factorisations). Memory is
+// compared with what this process may use on this machine (physical memory, cgroup, ulimit);
+// work with a fixed bound far above every experiment of the papers, and turned into a time
+// (kFlopsPerCoreSecond) for the messages and for the note `fbosim run` prints before a long run.
+#include <string>
+#include <vector>
+
+#include "sim/config/experiment_spec.hpp"
+
+namespace fbosim::config {
+
+/// One term of the estimate: its amount and the keys (with their values) that set it.
+struct ResourceTerm {
+  double amount = 0;
+  std::string what;  ///< e.g. "agents.count = 200 x rff.features = 50 (...)"
+};
+
+struct ResourceEstimate {
+  std::vector<ResourceTerm> memory;  ///< bytes held at once
+  std::vector<ResourceTerm> work;    ///< floating-point operations of the whole experiment
+  double bytes() const;
+  double flops() const;
+  /// The largest term of `terms`.
+  static const ResourceTerm& largest(const std::vector<ResourceTerm>& terms);
+};
+
+/// Work over this many floating-point operations is rejected (about a year of one core at
+/// kFlopsPerCoreSecond; months of a large machine), whatever the machine.
+inline constexpr double kMaxFlops = 1e17;
+
+/// The estimate's floating-point operations per second of one core, from which a time is given:
+/// measured as the estimate's flops over the user CPU time of `fbosim run --threads 1` (one run,
+/// Release build, a 2-core x86-64 development machine with AVX2) on configs whose estimate is
+/// dominated by work it counts closely: RGPE's ranking losses (configs/fts/fig1a.yaml with
+/// algorithm rgpe, ensemble.samples 100 and 3000: 3.4e9 and 3.9e9), PO-GP-UCB's GP-UCB steps
+/// (configs/po_gp_ucb/table1.yaml, 300 rounds: 3.3e9), the heterogeneous prior's factorisation
+/// (configs/dp_fts_de/fig7.yaml, 3000 grid points: 7.8e9). Elsewhere the estimate counts more
+/// work than is done (the default experiment: 1.6e10; local_ts.features 400: 2e11). The lowest is
+/// taken, so a time from it is an upper estimate.
+inline constexpr double kFlopsPerCoreSecond = 3.3e9;
+
+/// An experiment estimated to take longer than this on the threads it is given is announced with
+/// its estimated time (a note on stderr; seconds).
+inline constexpr double kNoteSeconds = 3600;
+
+/// The memory this process may use, and what sets it.
+struct MemoryLimit {
+  double bytes = 0;
+  std::string what;  ///< e.g. "the machine's memory (/proc/meminfo: 23.4 GiB)"
+};
+
+/// The least of the machine's physical memory, the cgroup's limit (cgroup v2 memory.max or v1
+/// memory.limit_in_bytes) and `ulimit -v` / `-d` (RLIMIT_AS, RLIMIT_DATA); read once per process.
+const MemoryLimit& memory_limit();
+/// The same from given values (for tests): physical bytes, the text of the cgroup's limit file
+/// ("max", a number, or "" when absent) and the rlimits (RLIM_INFINITY or a negative value:
+/// none).
+MemoryLimit memory_limit_from(double physical_bytes, const std::string& cgroup_limit,
+                              double rlimit_as, double rlimit_data);
+
+/// An upper estimate of the wall time of the experiment's work on `threads` threads (s).
+double estimated_seconds(const ResourceEstimate& e, int threads);
+/// "42 s", "3.2 minutes", "5.1 hours", "12 days", "3.4 years".
+std::string duration_text(double seconds);
+
+/// Why an experiment of this estimate is refused (memory above `limit`, work above kMaxFlops,
+/// with the estimated time), or "" when it is not.
+std::string resource_refusal(const ResourceEstimate& e, const MemoryLimit& limit);
+
+ResourceEstimate estimate_resources(const ExperimentSpec& spec);
+
+/// "key = value" for the terms' descriptions.
+std::string key_value(const char* key, double value);
+/// The terms of `agent_steps` agent-rounds (local TS steps, posterior samples on `features`
+/// shared features, acquisition, fits), for agents ending with `observations` observations:
+/// the algorithms' estimates share them.
+void estimate_agent_steps(const ExperimentSpec& spec, double agent_steps, double observations,
+                          double features, const agents::LocalTsOptions& local,
+                          ResourceEstimate& e);
+
+}  // namespace fbosim::config

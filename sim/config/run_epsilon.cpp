@@ -1,0 +1,72 @@
+#include "sim/config/run_epsilon.hpp"
+
+#include <cmath>
+#include <exception>
+
+#include <fmt/format.h>
+
+#include "algorithms/privacy/accountant.hpp"
+
+namespace fbosim::config {
+
+namespace {
+
+// The scalar at dotted `key` of a resolved config ("" when absent). Const lookups only: a
+// non-const yaml-cpp subscript would insert the key.
+std::string value_text(const YAML::Node& node, const std::string& key) {
+  if (!node.IsMap()) return "";
+  const auto dot = key.find('.');
+  const YAML::Node child = node[key.substr(0, dot)];
+  if (!child) return "";
+  if (dot == std::string::npos) return child.IsScalar() ? child.Scalar() : "";
+  return value_text(child, key.substr(dot + 1));
+}
+
+// "A x 58, B": equal neighbours counted (an event per agent would make a long line).
+std::string events_text(const std::vector<privacy::DpEvent>& events) {
+  std::string out;
+  for (std::size_t i = 0, n; i < events.size(); i += n) {
+    for (n = 1; i + n < events.size() && events[i + n] == events[i];) ++n;
+    out += fmt::format("{}{}{}", out.empty() ? "" : ", ", to_string(events[i]),
+                       n > 1 ? fmt::format(" x {}", n) : "");
+  }
+  return out;
+}
+
+}  // namespace
+
+double run_epsilon(const ExperimentSpec& spec, const std::string& accountant) {
+  const std::vector<privacy::DpEvent> events = spec.system->run_events(spec.agents, spec.rounds);
+  auto acc = privacy::make_accountant(accountant);
+  for (const privacy::DpEvent& e : events) acc->compose(e);
+  if (acc->steps() == 0) return 0;
+  return acc->epsilon(spec.delta()).epsilon;
+}
+
+void check_run_epsilon(const ConfigReader& r, const ExperimentSpec& spec,
+                       const std::vector<std::string>& keys) {
+  std::vector<std::string> names = spec.server.accountants;
+  names.insert(names.begin(), spec.server.accountant);
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    std::string why;
+    try {
+      const double eps = run_epsilon(spec, names[i]);
+      if (std::isfinite(eps)) continue;
+      why = fmt::format("it gives {}", eps);
+    } catch (const std::exception& e) {
+      why = e.what();
+    }
+    std::string settings;
+    for (const std::string& k : keys)
+      settings +=
+          fmt::format("{}{} = {}", settings.empty() ? "" : ", ", k, value_text(r.resolved(), k));
+    throw ConfigError(fmt::format(
+        "{}: {}{}the run's privacy loss has no finite epsilon at delta = {} (server.delta) "
+        "under accountant '{}' ({}): {}; its releases: {}",
+        r.source(), settings, settings.empty() ? "" : ": ", spec.delta(), names[i],
+        i == 0 ? "server.accountant" : "server.accountants", why,
+        events_text(spec.system->run_events(spec.agents, spec.rounds))));
+  }
+}
+
+}  // namespace fbosim::config

@@ -1,0 +1,66 @@
+#pragma once
+// What a results directory records about how its results were made, and the guard that keeps
+// one run from silently replacing another's results (issue #10, docs/SWEEPS.md "Resume").
+//   config.resolved.yaml  the config with every value used, server.delta as a number: loadable
+//                         by `fbosim run` (it reproduces the results)
+//   provenance.yaml       version, commit, modified flag, build id, command line, working
+//                         directory, seed, runs, threads, delta, accountant(s), start and end
+//                         time (UTC), runs reused from an interrupted attempt, the data files
+//                         read with their SHA-256 and whether they are the published ones. Not a
+//                         config; the only file that depends on the thread count or the clock.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+#include "sim/config/experiment_spec.hpp"
+
+namespace fbosim::output {
+
+/// The text of config.resolved.yaml: `resolved` with server.delta set to the delta used
+/// (spec.delta(); the config's `~` means N^-1.1), shortest round-trip decimal.
+std::string resolved_config_text(const config::ExperimentSpec& spec, const YAML::Node& resolved);
+
+/// The differences between two resolved configs, one "key: A there, B here" per dotted key
+/// (`there` = a, `here` = b), in key order. A null server.delta in `a` (files written before
+/// delta was recorded) counts as agents.count^-1.1, the value it meant.
+std::vector<std::string> config_differences(const YAML::Node& a, const YAML::Node& b);
+
+/// Thrown when a directory holds the results of another config and --force was not given.
+class ResultsClash : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Refuses (ResultsClash naming the directory, the differing keys and --force) to write the
+/// results of `resolved_text` into `dir` when it holds results of a different config, or
+/// results without config.resolved.yaml; does nothing when `force`, when `dir` holds no
+/// results or when they are of the same config (a re-run or a resume).
+void check_results_dir(const std::string& dir, const std::string& resolved_text, bool force);
+
+/// This process's command line (from /proc/self/cmdline), quoted for a POSIX shell.
+std::string command_line();
+/// The current UTC time, "2026-11-24T07:50:00Z".
+std::string utc_now();
+
+/// A data file a run read: its SHA-256 and whether it is the published file
+/// (datasets/data_checksum.hpp).
+struct DataRecord {
+  std::string file, sha256, check;
+};
+
+struct Provenance {
+  std::string command, cwd, started, finished;
+  int threads = 0;
+  int resumed_runs = 0;          ///< runs reused from the checkpoints of an interrupted attempt
+  std::vector<DataRecord> data;  ///< the data files read (none for synthetic objectives)
+};
+
+/// The text of provenance.yaml for these results.
+std::string provenance_text(const config::ExperimentSpec& spec, const Provenance& p);
+/// The text of a sweep directory's provenance.yaml: the build, command line, working
+/// directory, jobs, threads per point, shard and times (each point records its seed and delta).
+std::string sweep_provenance_text(const Provenance& p, int jobs, const std::string& shard);
+
+}  // namespace fbosim::output

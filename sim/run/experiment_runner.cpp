@@ -1,0 +1,214 @@
+#include "sim/run/experiment_runner.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "datasets/data_checksum.hpp"
+#include "datasets/objective_factory.hpp"
+#include "sim/core/thread_pool.hpp"
+#include "sim/output/atomic_file.hpp"
+#include "sim/output/build_info.hpp"
+#include "sim/output/directory_lock.hpp"
+#include "sim/output/interrupt.hpp"
+#include "sim/output/provenance.hpp"
+#include "sim/run/progress_line.hpp"
+#include "sim/run/result_files.hpp"
+#include "sim/run/run_checkpoint.hpp"
+#include "sim/run/run_engine.hpp"
+#include "sim/run/summary_table.hpp"
+
+namespace fbosim::run {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+// Test hook FBOSIM_TEST_STOP_AFTER_RUNS=k: once k runs were newly finished, the next run is
+// interrupted at its first round, as Ctrl-C would (k = 0: the first run).
+int stop_after_runs() {
+  const char* v = std::getenv("FBOSIM_TEST_STOP_AFTER_RUNS");
+  return v && *v ? std::atoi(v) : -1;
+}
+
+// Supplies run r: its checkpoint when one verifies, else a fresh run, checkpointed. An interrupt
+// says what was kept.
+class RunSource {
+ public:
+  RunSource(const RunEngine& engine, const RunCheckpoints& checkpoints, int runs, bool progress)
+      : engine_(engine), checkpoints_(checkpoints), runs_(runs), progress_(progress, runs) {}
+
+  RunResult get(int r) {
+    CheckpointRead read = checkpoints_.load(r);
+    if (!read.problem.empty())  // never a silent re-run, even with --quiet
+      std::fprintf(stderr, "fbosim: %s: %s: running run %d again\n", checkpoints_.path(r).c_str(),
+                   read.problem.c_str(), r);
+    if (read.result) {
+      ++resumed_;
+      return std::move(*read.result);
+    }
+    try {
+      RunResult res = engine_.run(r, [&](int t, int rounds) {
+        progress_.update(r, t, rounds);
+        output::check_interrupt();
+        if (stop_after_ >= 0 && fresh_ >= stop_after_) throw output::Interrupted();
+      });
+      checkpoints_.save(res);
+      ++fresh_;
+      return res;
+    } catch (const output::Interrupted&) {
+      if (resumed_ + fresh_ == 0)  // remove_unfinished leaves nothing then
+        throw output::Interrupted("interrupted before the first run finished; nothing was kept");
+      throw output::Interrupted(fmt::format(
+          "interrupted; {} of {} runs finished, kept in {}: run the same command again to "
+          "resume (the outputs will be those of an uninterrupted run)",
+          resumed_ + fresh_, runs_, checkpoints_.dir()));
+    }
+  }
+  /// Finished runs reused from an interrupted attempt.
+  int resumed() const { return resumed_; }
+
+ private:
+  const RunEngine& engine_;
+  const RunCheckpoints& checkpoints_;
+  int runs_;
+  ProgressLine progress_;
+  const int stop_after_ = stop_after_runs();
+  int resumed_ = 0, fresh_ = 0;
+};
+
+// Runs (or reuses the checkpoints of) every run and writes the outputs; fills `out`.
+void write_outputs(const config::ExperimentSpec& spec, const RunEngine& engine,
+                   const std::string& config_text, const RunOptions& options,
+                   const RunCheckpoints& checkpoints, output::Provenance& provenance,
+                   ExperimentSummary& out) {
+  ResultFiles files(out.out_dir, spec);
+  SummaryTable summary(spec);
+  RunSource runs(engine, checkpoints, spec.runs, options.progress);
+  for (int r = 0; r < spec.runs; ++r) {
+    const RunResult res = runs.get(r);
+    files.add_run(r, res);
+    summary.add_run(res);
+  }
+  out.resumed_runs = runs.resumed();
+  if (out.resumed_runs > 0 && options.progress)
+    std::fprintf(stderr, "fbosim: resumed: %d finished run(s) of an interrupted attempt reused\n",
+                 out.resumed_runs);
+  files.write_summary(summary.csv(files.delta(), files.extra_columns()));
+  summary.fill(out);
+  provenance.resumed_runs = out.resumed_runs;
+  provenance.finished = output::utc_now();
+  files.commit(config_text, output::provenance_text(spec, provenance));
+}
+
+// After a failure: the checkpoint folder unless it holds a finished run (kept for a resume),
+// then the directories this run created, where empty.
+void remove_unfinished(const std::string& partial, const std::vector<fs::path>& created) {
+  std::error_code ec;
+  bool finished = false;
+  for (fs::directory_iterator it(partial, ec), end; !ec && it != end; it.increment(ec))
+    finished = finished || it->path().extension() == ".ckpt";
+  if (!finished) fs::remove_all(partial, ec);
+  for (auto it = created.rbegin(); it != created.rend(); ++it)
+    if (fs::is_empty(*it, ec)) fs::remove(*it, ec);
+}
+
+// The directories create_directories(dir) would create, outermost first.
+std::vector<fs::path> missing_directories(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (fs::path p = fs::absolute(dir).lexically_normal(); !p.empty() && !fs::exists(p);
+       p = p.parent_path()) {
+    out.insert(out.begin(), p);
+    if (p == p.parent_path()) break;
+  }
+  return out;
+}
+
+}  // namespace
+
+ExperimentSummary run_experiment(const config::ExperimentSpec& spec, const YAML::Node& resolved,
+                                 const RunOptions& options) {
+  const auto t0 = Clock::now();
+  ExperimentSummary out;
+  out.out_dir = options.out_dir.empty() ? "results/" + spec.name : options.out_dir;
+  out.runs = spec.runs;
+  out.rounds = spec.rounds;
+  out.agents = spec.agents;
+  const std::string config_text = output::resolved_config_text(spec, resolved);
+  // The directory is locked for the whole run (checkpoints included): a second process
+  // writing here is refused at once, naming this one, and reads it only under the lock.
+  const std::vector<fs::path> created = missing_directories(out.out_dir);
+  std::optional<output::DirectoryLock> lock;
+  std::optional<RunCheckpoints> checkpoints;
+  // Only a process that held the lock removes anything: a run refused because another process
+  // holds the directory must leave that one's checkpoint folder alone (it removed it before its
+  // first run finished, and the other failed writing its checkpoint).
+  auto locked = std::make_shared<std::atomic<bool>>(false);
+  // What the catch block below does, for an exit by the watchdog (interrupt.hpp).
+  const output::ExitCleanup on_abrupt_exit(
+      [partial = out.out_dir + "/" + RunCheckpoints::kFolder, created, locked] {
+        if (*locked) remove_unfinished(partial, created);
+      });
+  // After a failure: release the lock first (its file would keep a created folder non-empty).
+  const auto clean_up = [&] {
+    lock.reset();
+    if (*locked) remove_unfinished(out.out_dir + "/" + RunCheckpoints::kFolder, created);
+  };
+  try {
+    lock.emplace(out.out_dir);
+    *locked = true;
+    output::check_results_dir(out.out_dir, config_text, options.force);
+    output::Provenance provenance{output::command_line(),
+                                  fs::current_path().string(),
+                                  output::utc_now(),
+                                  "",
+                                  options.threads,
+                                  0,
+                                  {}};
+    // The engine loads real data first: a missing file fails before any output is written.
+    core::ThreadPool pool(options.threads);
+    const RunEngine engine(spec, pool);
+    if (datasets::is_real_world(spec.objective.family))
+      for (const datasets::DataFileRecord& d :
+           datasets::data_file_records(spec.objective.data_root))
+        provenance.data.push_back({d.path, d.sha256, d.check});
+    for (const char* f : {"trace.csv", "server.csv", "summary.csv", "timing.csv", "release.csv",
+                          "config.resolved.yaml", "provenance.yaml"})
+      output::AtomicFile::remove_stale(out.out_dir + "/" + f);
+    checkpoints.emplace(out.out_dir, "build " + output::build_info().build_id + "\n" + config_text);
+    if (!checkpoints->note().empty())
+      std::fprintf(stderr, "fbosim: %s\n", checkpoints->note().c_str());
+    if (checkpoints->discarded())  // never a silent choice, even in a sweep
+      std::fprintf(stderr,
+                   "fbosim: %s: discarded the finished runs of an interrupted attempt with "
+                   "another config or build\n",
+                   checkpoints->dir().c_str());
+    write_outputs(spec, engine, config_text, options, *checkpoints, provenance, out);
+    checkpoints->remove();
+  } catch (const output::Interrupted&) {  // its message says what was kept
+    clean_up();
+    throw;
+  } catch (const std::runtime_error& e) {
+    // Keep finished runs for a resume (after a full disk, a file-size limit, a failed run); leave
+    // no empty folder behind, and say what stays.
+    clean_up();
+    if (!checkpoints || checkpoints->empty() || !fs::exists(checkpoints->dir())) throw;
+    throw std::runtime_error(
+        fmt::format("{}; the finished runs are kept in {} (run the same command again to resume)",
+                    e.what(), checkpoints->dir()));
+  } catch (...) {
+    clean_up();
+    throw;
+  }
+  out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace fbosim::run

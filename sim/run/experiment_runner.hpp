@@ -1,0 +1,56 @@
+#pragma once
+// Runs every run of an experiment and writes its outputs into one directory:
+//   config.resolved.yaml  every key with its effective value (server.delta as a number)
+//   provenance.yaml       build, command line, threads, times (sim/output/provenance.hpp)
+//   trace.csv             run,agent,round,x0..,y,f,best_f,regret,source (one row per query)
+//   server.csv            run,round,time,received,selected,clipped,noise_std,epsilon,delta
+//   summary.csv           round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n
+//   timing.csv            run,round,seconds,elapsed (wall times: depend on the machine)
+//   release.csv           run,agent,quantity,mechanism,release_epsilon,release_delta,
+//                         sensitivity,value,nonprivate,x0..,f,regret,evaluations: the values
+//                         released after the last round, each with its own guarantee (only
+//                         algorithms that release values: Algorithm::releases_values;
+//                         sim/run/trace_sink.hpp)
+// Every column named epsilon (server.csv, summary.csv, sweep.csv) holds the privacy spent so far
+// by every event of the run (setup, rounds, final release) under server.accountant, an upper
+// bound; summary.csv's last row (round T) includes the final release. epsilon_<name> columns
+// are server.accountants' (epsilon_<name>_approx where that is an approximation: gdp).
+// Files are written to temporaries and renamed at the end: a failed run leaves none of them
+// (and removes the output directory again if it created it and nothing is kept there).
+// A directory holding another config's results is refused unless `force`. Each finished run
+// is checkpointed (sim/run/run_checkpoint.hpp): after an interruption, the same command
+// with the same build reuses the finished runs, and the outputs are byte-identical to an
+// uninterrupted run's. FBOSIM_TEST_STOP_AFTER_RUNS=k (tests only) interrupts the run after k
+// newly finished ones.
+#include <string>
+
+#include <yaml-cpp/yaml.h>
+
+#include "sim/config/experiment_spec.hpp"
+
+namespace fbosim::run {
+
+struct RunOptions {
+  int threads = 1;
+  std::string out_dir;   ///< default results/<name>
+  bool progress = true;  ///< progress line on stderr after one second
+  bool force = false;    ///< replace the results of another config in out_dir
+};
+
+/// Headline numbers of a finished experiment (printed by `fbosim run`).
+struct ExperimentSummary {
+  std::string out_dir;
+  int runs = 0, rounds = 0, agents = 0;
+  double final_mean_regret = 0, final_se_regret = 0;
+  double final_mean_best_f = 0, final_se_best_f = 0;
+  double epsilon = 0;
+  double clipped_fraction = 0;
+  int fallbacks = 0;
+  int resumed_runs = 0;  ///< finished runs reused from an interrupted attempt
+  double seconds = 0;
+};
+
+ExperimentSummary run_experiment(const config::ExperimentSpec& spec, const YAML::Node& resolved,
+                                 const RunOptions& options);
+
+}  // namespace fbosim::run

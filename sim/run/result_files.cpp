@@ -1,0 +1,106 @@
+#include "sim/run/result_files.hpp"
+
+#include <filesystem>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "sim/output/interrupt.hpp"
+#include "sim/run/trace_sink.hpp"
+
+namespace fbosim::run {
+
+namespace {
+
+std::string extra_epsilon_columns(const config::ExperimentSpec& spec) {
+  std::string out;
+  for (const std::string& a : spec.server.accountants) {
+    out += ',';  // (GCC 12 warns falsely on `"," + std::string` under -O2)
+    out += config::epsilon_column(a);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string join_prefixed(const std::vector<double>& values) {
+  std::string out;
+  for (double v : values) out += fmt::format(",{}", v);
+  return out;
+}
+
+ResultFiles::ResultFiles(const std::string& dir, const config::ExperimentSpec& spec)
+    : dir_(dir),
+      delta_(spec.is_private() ? fmt::format("{}", spec.delta()) : ""),
+      extra_columns_(extra_epsilon_columns(spec)),
+      trace_(dir + "/trace.csv"),
+      server_(dir + "/server.csv"),
+      timing_(dir + "/timing.csv"),
+      summary_(dir + "/summary.csv"),
+      config_(dir + "/config.resolved.yaml"),
+      record_(dir + "/provenance.yaml") {
+  timing_.write("run,round,seconds,elapsed\n");
+  if (spec.system->releases_values()) release_.emplace(dir + "/release.csv");
+}
+
+void ResultFiles::write_headers(const RunResult& first) {
+  std::string header = "run,agent,round";
+  for (int k = 0; k < first.dim; ++k) header += fmt::format(",x{}", k);
+  trace_.write(header + ",y,f,best_f,regret,source\n");
+  // The columns of the algorithm's server (none without one).
+  std::string columns;
+  for (const std::string& c : first.server_columns) columns += c + ",";
+  server_.write("run,round,time," + columns + "epsilon,delta" + extra_columns_ + "\n");
+  if (release_) release_->write(release_csv_header(first.dim));
+}
+
+void ResultFiles::write_server_rows(int r, const RunResult& res) {
+  std::string rows;
+  for (const ServerRow& s : res.server) {
+    std::string stats;
+    for (const std::string& v : s.stats) stats += v + ",";
+    rows += fmt::format("{},{},{},{}{},{}{}\n", r, s.round, s.time, stats, s.epsilon, delta_,
+                        join_prefixed(s.extra_epsilon));
+  }
+  server_.write(rows);
+}
+
+void ResultFiles::write_timing_rows(int r, const RunResult& res) {
+  // elapsed: the run's wall time up to the end of the round, histories excluded (FTS's
+  // sources made theirs before the target's task, as in the paper's Fig. 3).
+  std::string times;
+  double elapsed = res.setup_seconds - res.history_seconds;
+  for (std::size_t t = 0; t < res.round_seconds.size(); ++t) {
+    elapsed += res.round_seconds[t];
+    times += fmt::format("{},{},{:.6f},{:.6f}\n", r, t, res.round_seconds[t], elapsed);
+  }
+  timing_.write(times);
+}
+
+void ResultFiles::add_run(int r, const RunResult& res) {
+  if (r == 0) write_headers(res);
+  trace_.write(res.trace_csv);
+  if (release_) release_->write(res.release_csv);
+  write_server_rows(r, res);
+  write_timing_rows(r, res);
+}
+
+void ResultFiles::commit(const std::string& config_text, const std::string& provenance_text) {
+  config_.write(config_text);
+  record_.write(provenance_text);
+  const output::CommitLock all_or_none;  // an exit by the watchdog waits for the whole set
+  trace_.commit();
+  server_.commit();
+  if (release_) {
+    release_->commit();
+  } else {  // a release.csv of another config (replaced with --force) would be stale
+    std::error_code ignored;
+    std::filesystem::remove(dir_ + "/release.csv", ignored);
+  }
+  summary_.commit();
+  timing_.commit();
+  config_.commit();
+  record_.commit();
+}
+
+}  // namespace fbosim::run

@@ -1,0 +1,47 @@
+#pragma once
+// The files of one results directory (experiment_runner.hpp lists them), all opened before the
+// runs (a file that cannot be created, too many open files or a read-only file system, fails
+// before hours of work, not after), written run by run in run order, and committed together.
+#include <optional>
+#include <string>
+
+#include "sim/config/experiment_spec.hpp"
+#include "sim/output/atomic_file.hpp"
+#include "sim/run/run_result.hpp"
+
+namespace fbosim::run {
+
+class ResultFiles {
+ public:
+  /// Opens every file under dir; release.csv only for algorithms that release values after the
+  /// last round (issue #12).
+  ResultFiles(const std::string& dir, const config::ExperimentSpec& spec);
+
+  /// Appends run r's rows to trace.csv, release.csv, server.csv and timing.csv (the headers
+  /// first, from run 0: the input dimension is known once the objectives exist).
+  void add_run(int r, const RunResult& res);
+  /// summary.csv's text (SummaryTable::csv).
+  void write_summary(const std::string& text) { summary_.write(text); }
+  /// Writes config.resolved.yaml and provenance.yaml and names every file, all or none (an exit
+  /// by the watchdog waits for the whole set); removes a stale release.csv of another config.
+  void commit(const std::string& config_text, const std::string& provenance_text);
+
+  /// delta next to epsilon: the pair is the guarantee (empty without DP: there is none).
+  const std::string& delta() const { return delta_; }
+  /// ",epsilon_<name>" per server.accountants ("_approx": not a bound).
+  const std::string& extra_columns() const { return extra_columns_; }
+
+ private:
+  void write_headers(const RunResult& first);
+  void write_server_rows(int r, const RunResult& res);
+  void write_timing_rows(int r, const RunResult& res);
+
+  std::string dir_, delta_, extra_columns_;
+  output::AtomicFile trace_, server_, timing_, summary_, config_, record_;
+  std::optional<output::AtomicFile> release_;
+};
+
+/// ",a,b,c" (empty for no values).
+std::string join_prefixed(const std::vector<double>& values);
+
+}  // namespace fbosim::run

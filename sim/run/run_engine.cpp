@@ -1,0 +1,343 @@
+#include "sim/run/run_engine.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "algorithms/privacy/accountant.hpp"
+#include "sim/core/event_queue.hpp"
+#include "sim/output/interrupt.hpp"
+#include "sim/run/network_model.hpp"
+#include "sim/run/trace_sink.hpp"
+
+namespace fbosim::run {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// One agent's work in one round, written by its own pool task.
+struct AgentRound {
+  std::vector<Eigen::VectorXd> xs;
+  std::vector<double> ys, fs;
+  const char* source = "init";
+  std::shared_ptr<const protocol::Message> message;
+};
+
+// y and f of one query; throws when the objective returns a non-finite value.
+datasets::Objective::Evaluation evaluate(const datasets::Objective& objective,
+                                         const Eigen::VectorXd& x, core::RngStream& noise,
+                                         int agent, int run, int round) {
+  const datasets::Objective::Evaluation e = objective.query(x, noise);
+  if (!std::isfinite(e.y) || !std::isfinite(e.f))
+    throw std::runtime_error(fmt::format(
+        "objective of agent {} returned a non-finite value (y = {}, f = {}) at x = [{}] in run "
+        "{}, round {}",
+        agent, e.y, e.f, fmt::join(x.data(), x.data() + x.size(), ", "), run, round));
+  return e;
+}
+
+// The streams of the histories: their own seed, so that they never share a stream with a run.
+core::RngFactory history_streams(std::uint64_t seed, int run) {
+  return core::RngFactory(core::mix64(seed ^ core::hash_name("history")),
+                          static_cast<std::uint64_t>(run));
+}
+
+}  // namespace
+
+struct RunEngine::Run {
+  Run(int run, std::uint64_t seed, const config::NetworkSpec& net)
+      : rf(seed, static_cast<std::uint64_t>(run)), network(net) {
+    result.run = run;
+  }
+  core::RngFactory rf;
+  NetworkModel network;
+  std::vector<std::shared_ptr<const datasets::Objective>> objectives;
+  protocol::RunParts parts;
+  std::vector<protocol::StatColumn> columns;  // of server.csv
+  // accountants[0] is server.accountant; the others are server.accountants (extra columns).
+  std::vector<std::unique_ptr<privacy::Accountant>> accountants;
+  // Epsilon of everything released so far, per accountant; recomputed only after a release
+  // (tight accountants cost milliseconds per query).
+  std::vector<double> spent;
+  std::vector<AgentRound> work;
+  std::vector<double> best;  // per agent, best f so far
+  protocol::Broadcast broadcast;
+  core::EventQueue events;
+  RunResult result;
+};
+
+RunEngine::RunEngine(const config::ExperimentSpec& spec, core::ThreadPool& pool)
+    : spec_(spec), pool_(pool), family_(datasets::make_objective_family(spec.objective)) {
+  if (family_->max_agents() > 0 && spec.agents > family_->max_agents())
+    throw std::invalid_argument(
+        fmt::format("agents.count: {} exceeds the {} agents objective.family "
+                    "'{}' provides",
+                    spec.agents, family_->max_agents(), spec.objective.family));
+}
+
+RunEngine::~RunEngine() = default;
+
+std::vector<protocol::History> make_histories(
+    const protocol::HistoryRequest& request,
+    const std::vector<std::shared_ptr<const datasets::Objective>>& objectives,
+    const core::RngFactory& streams, core::ThreadPool& pool) {
+  std::vector<protocol::History> out(objectives.size());
+  pool.parallel_for(objectives.size(), [&](std::size_t i) {
+    const int n = static_cast<int>(i);
+    const datasets::Objective& objective = *objectives[i];
+    const auto agent = request.policy(n, objective.domain());
+    std::vector<Eigen::VectorXd> xs;
+    std::vector<double> ys;
+    for (int t = 0; t <= request.rounds; ++t) {
+      std::vector<Eigen::VectorXd> queries;
+      if (t == 0) {
+        core::RngStream init = streams.stream("agent.init", i);
+        queries = agent->initial_points(init);
+      } else {
+        core::RngStream rng = streams.stream("agent.step", i, static_cast<std::uint64_t>(t));
+        queries.push_back(agent->propose(t, protocol::NoBroadcast{}, rng, streams).x);
+      }
+      core::RngStream noise = streams.stream("agent.noise", i, static_cast<std::uint64_t>(t));
+      for (const Eigen::VectorXd& x : queries) {
+        output::check_interrupt();
+        const double y = evaluate(objective, x, noise, n, static_cast<int>(streams.run()), t).y;
+        agent->observe(x, y);
+        xs.push_back(x);
+        ys.push_back(y);
+      }
+    }
+    protocol::History& h = out[i];
+    h.X.resize(static_cast<Eigen::Index>(xs.size()), objective.domain().dim);
+    h.y = Eigen::Map<const Eigen::VectorXd>(ys.data(), static_cast<Eigen::Index>(ys.size()));
+    for (std::size_t k = 0; k < xs.size(); ++k) h.X.row(static_cast<Eigen::Index>(k)) = xs[k];
+  });
+  return out;
+}
+
+const std::vector<protocol::History>* RunEngine::histories(Run& r) const {
+  const auto request = spec_.system->history_request();
+  if (!request) return nullptr;
+  if (family_->varies_by_run()) return nullptr;  // made per run, by start()
+  std::lock_guard<std::mutex> lock(histories_mutex_);
+  if (!shared_histories_)
+    shared_histories_ =
+        make_histories(*request, r.objectives, history_streams(spec_.seed, 0), pool_);
+  return &*shared_histories_;
+}
+
+void RunEngine::start(Run& r) const {
+  const auto t0 = std::chrono::steady_clock::now();
+  r.objectives = family_->make(spec_.agents, r.rf);
+  const core::Domain& domain = r.objectives[0]->domain();
+  const auto h0 = std::chrono::steady_clock::now();
+  std::vector<protocol::History> own;  // histories of this run's objectives
+  const std::vector<protocol::History>* histories = this->histories(r);
+  if (!histories) {
+    if (const auto request = spec_.system->history_request()) {
+      own =
+          make_histories(*request, r.objectives, history_streams(spec_.seed, r.result.run), pool_);
+      histories = &own;
+    }
+  }
+  r.result.history_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - h0).count();
+  const protocol::RunInputs in{r.result.run, spec_.agents, &domain, &r.rf, histories};
+  r.parts = spec_.system->build(in);
+  if (static_cast<int>(r.parts.agents.size()) != spec_.agents)
+    throw std::logic_error(fmt::format("algorithm {} built {} agents for {} objectives",
+                                       spec_.system->name(), r.parts.agents.size(), spec_.agents));
+  r.accountants.push_back(privacy::make_accountant(spec_.server.accountant));
+  if (!r.accountants[0]->is_bound())  // config validation refuses it; never an `epsilon` below
+    throw std::invalid_argument(fmt::format(
+        "server.accountant: '{}' is an approximation, not a bound; it cannot fill the epsilon "
+        "column",
+        spec_.server.accountant));
+  for (const std::string& a : spec_.server.accountants)
+    r.accountants.push_back(privacy::make_accountant(a));
+  r.spent.assign(r.accountants.size(), 0.0);
+  r.work.resize(static_cast<std::size_t>(spec_.agents));
+  r.best.assign(static_cast<std::size_t>(spec_.agents), -std::numeric_limits<double>::infinity());
+  RunResult& res = r.result;
+  res.dim = domain.dim;
+  const auto measured = static_cast<Eigen::Index>(r.parts.measured.size());
+  res.best_f = Eigen::MatrixXd::Constant(spec_.rounds + 1, measured,
+                                         -std::numeric_limits<double>::infinity());
+  res.regret.resize(spec_.rounds + 1, measured);
+  res.epsilon.assign(spec_.rounds + 1, 0.0);
+  res.extra_epsilon.assign(spec_.server.accountants.size(),
+                           std::vector<double>(spec_.rounds + 1, 0.0));
+  r.columns = spec_.system->server_columns();
+  for (const protocol::StatColumn c : r.columns)
+    res.server_columns.push_back(protocol::to_string(c));
+  for (const privacy::DpEvent& e : r.parts.setup_events) compose(r, e);
+  res.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void RunEngine::agent_phase(Run& r, int t) const {
+  const bool report = r.parts.server && t < spec_.rounds;  // the last broadcast would go unused
+  pool_.parallel_for(static_cast<std::size_t>(spec_.agents), [&](std::size_t i) {
+    output::check_interrupt();  // an evaluation can take seconds: Ctrl-C/SIGTERM stops between them
+    const int n = static_cast<int>(i);
+    protocol::AgentPolicy& agent = *r.parts.agents[i];
+    AgentRound& w = r.work[i];
+    w.xs.clear();
+    if (agent.optimises()) {
+      core::RngStream rng = r.rf.stream("agent.step", i, static_cast<std::uint64_t>(t));
+      core::RngStream noise = r.rf.stream("agent.noise", i, static_cast<std::uint64_t>(t));
+      if (t == 0) {
+        core::RngStream init = r.rf.stream("agent.init", i);
+        w.xs = agent.initial_points(init);
+        w.source = "init";
+      } else {
+        protocol::Proposal p = agent.propose(t, r.broadcast, rng, r.rf);
+        w.xs.push_back(std::move(p.x));
+        w.source = p.source;
+      }
+      w.ys.assign(w.xs.size(), 0.0);
+      w.fs.assign(w.xs.size(), 0.0);
+      for (std::size_t k = 0; k < w.xs.size(); ++k) {
+        if (k > 0) output::check_interrupt();
+        const auto e = evaluate(*r.objectives[i], w.xs[k], noise, n, r.result.run, t);
+        w.ys[k] = e.y;
+        w.fs[k] = e.f;
+        agent.observe(w.xs[k], e.y);
+      }
+    }
+    w.message.reset();
+    if (report) {
+      core::RngStream msg = r.rf.stream("agent.message", i, static_cast<std::uint64_t>(t));
+      if (auto m = agent.report(t, msg)) w.message = std::make_shared<const protocol::Message>(*m);
+    }
+  });
+}
+
+void RunEngine::record(Run& r, int t) const {
+  RunResult& res = r.result;
+  CsvTraceSink sink(res.trace_csv);
+  for (int n = 0; n < spec_.agents; ++n) {
+    const AgentRound& w = r.work[static_cast<std::size_t>(n)];
+    const auto opt = r.objectives[static_cast<std::size_t>(n)]->optimum();
+    double& best = r.best[static_cast<std::size_t>(n)];
+    for (std::size_t k = 0; k < w.xs.size(); ++k) {
+      best = std::max(best, w.fs[k]);
+      sink.query(
+          {res.run, n, t, w.xs[k], w.ys[k], w.fs[k], best, opt ? *opt - best : kNaN, w.source});
+    }
+  }
+  for (std::size_t k = 0; k < r.parts.measured.size(); ++k) {
+    const auto n = static_cast<std::size_t>(r.parts.measured[k]);
+    const auto opt = r.objectives[n]->optimum();
+    res.best_f(t, static_cast<Eigen::Index>(k)) = r.best[n];
+    res.regret(t, static_cast<Eigen::Index>(k)) = opt ? *opt - r.best[n] : kNaN;
+  }
+  res.epsilon[static_cast<std::size_t>(t)] = r.spent[0];
+  for (std::size_t a = 1; a < r.accountants.size(); ++a)
+    res.extra_epsilon[a - 1][static_cast<std::size_t>(t)] = r.spent[a];
+}
+
+void RunEngine::compose(Run& r, const privacy::DpEvent& event) const {
+  if (event.as<privacy::NoOp>()) return;  // nothing private was released
+  const double delta = spec_.delta();
+  for (std::size_t a = 0; a < r.accountants.size(); ++a) {
+    r.accountants[a]->compose(event);
+    r.spent[a] = r.accountants[a]->epsilon(delta).epsilon;
+    // Config validation bounds the whole run's epsilon (run_events); never a silent infinity.
+    if (!std::isfinite(r.spent[a]))
+      throw std::runtime_error(fmt::format(
+          "the {} accountant gives no finite epsilon ({}) at delta = {} after {} in run {}",
+          r.accountants[a]->name(), r.spent[a], delta, privacy::to_string(event), r.result.run));
+  }
+}
+
+void RunEngine::release(Run& r) const {
+  protocol::ReleaseInputs in;
+  in.run = r.result.run;
+  in.streams = &r.rf;
+  in.evaluate = [&r](int agent, const Eigen::VectorXd& x) {
+    return r.objectives.at(static_cast<std::size_t>(agent))->evaluate(x);
+  };
+  in.query = [&r](int agent, const Eigen::VectorXd& x, core::RngStream& rng) {
+    output::check_interrupt();
+    // Reported as round rounds + 1: the release follows the last round.
+    const auto e = evaluate(*r.objectives.at(static_cast<std::size_t>(agent)), x, rng, agent,
+                            r.result.run, static_cast<int>(r.result.regret.rows()));
+    return protocol::Observation{e.y, e.f};
+  };
+  in.optimum = [&r](int agent) {
+    return r.objectives.at(static_cast<std::size_t>(agent))->optimum();
+  };
+  const protocol::FinalRelease released = r.parts.final_release(in);
+  for (const privacy::DpEvent& e : released.events) compose(r, e);
+  for (const protocol::ReleaseRow& row : released.rows)
+    append_release_row(r.result.release_csv, r.result.run, row, r.result.dim);
+}
+
+void RunEngine::server_phase(Run& r, int t) const {
+  // Replies travel as events; the round closes at the deadline or after the last reply.
+  protocol::Inbox arrived(static_cast<std::size_t>(spec_.agents));
+  const core::SimTime start = r.events.now();
+  const std::int64_t deadline = spec_.network.deadline;
+  core::SimTime last = start;
+  for (int n = 0; n < spec_.agents; ++n) {
+    const auto& message = r.work[static_cast<std::size_t>(n)].message;
+    if (!message) continue;  // nothing to send this round
+    const auto delay = r.network.delay(r.rf, n, t);
+    if (!delay) continue;  // dropped out this round
+    const core::SimTime at = start + *delay;
+    if (deadline > 0 && at > start + deadline) continue;  // too late
+    last = std::max(last, at);
+    r.events.schedule(at,
+                      [&arrived, &message, n] { arrived[static_cast<std::size_t>(n)] = message; });
+  }
+  const core::SimTime close = deadline > 0 ? start + deadline : last;
+  protocol::Release release;
+  r.events.schedule(close, [&] {
+    core::RngStream srv = r.rf.stream("server", static_cast<std::uint64_t>(t));
+    release = r.parts.server->release(arrived, t, srv);
+    compose(r, release.event);
+  });
+  r.events.run();
+  r.broadcast = std::move(release.broadcast);
+  ServerRow row{t,
+                static_cast<long long>(r.events.now()),
+                {},
+                r.spent[0],
+                {r.spent.begin() + 1, r.spent.end()}};
+  for (const protocol::StatColumn c : r.columns)
+    row.stats.push_back(protocol::format_stat(c, release.stats));
+  r.result.server.push_back(std::move(row));
+  r.result.messages += release.stats.selected;
+  r.result.clipped += release.stats.clipped;
+}
+
+RunResult RunEngine::run(int run, const Progress& progress) const {
+  Run r(run, spec_.seed, spec_.network);
+  start(r);
+  for (int t = 0; t <= spec_.rounds; ++t) {
+    const auto t0 = std::chrono::steady_clock::now();
+    agent_phase(r, t);
+    record(r, t);
+    if (r.parts.server && t < spec_.rounds) server_phase(r, t);
+    r.result.round_seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (progress) progress(t, spec_.rounds);
+  }
+  for (const privacy::DpEvent& e : r.parts.final_events) compose(r, e);
+  if (r.parts.final_release) release(r);
+  for (const auto& a : r.parts.agents) r.result.fallbacks += a->fallbacks();
+  // The last round's entry holds everything the run released, the final release included (the
+  // last row of summary.csv and sweep.csv: the privacy of what the run published).
+  RunResult& res = r.result;
+  res.epsilon.back() = r.spent[0];
+  for (std::size_t a = 1; a < r.accountants.size(); ++a)
+    res.extra_epsilon[a - 1].back() = r.spent[a];
+  res.final_epsilon = r.spent[0];
+  return std::move(r.result);
+}
+
+}  // namespace fbosim::run

@@ -1,0 +1,68 @@
+#pragma once
+// One run of an experiment, for any algorithm (design note "protocols"). The algorithm builds
+// the run's parts; the engine orders them in a few phases:
+//   start   objectives of the run, the algorithm's parts (agents, optional server), the privacy
+//           events released before round 0 composed
+//   agents  round t: every agent that optimises proposes (round 0: its initial design),
+//           evaluates and observes, in parallel on the pool; when a server collects, each
+//           agent reports its message
+//   server  each message is an event at the broadcast time + its latency; the round closes at
+//           the deadline (or when the last one is in) and the mechanism releases what arrived;
+//           its event is composed (t < T: the last broadcast would go unused)
+//   finish  the events released after the last round composed, then the values released after
+//           it (RunParts::final_release: rows of release.csv and their events)
+// Rows go to a trace sink in agent order (deterministic for any thread count). Histories an
+// algorithm asks for (FTS's source agents) are made before, each agent alone, with streams of
+// their own, once per experiment when the objectives are the same in every run.
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "algorithms/protocol/algorithm.hpp"
+#include "sim/config/experiment_spec.hpp"
+#include "sim/core/thread_pool.hpp"
+#include "sim/run/run_result.hpp"
+
+namespace fbosim::run {
+
+class RunEngine {
+ public:
+  /// Called after every round with (round, rounds).
+  using Progress = std::function<void(int, int)>;
+
+  /// Builds the objective family (loading real data: errors name the path) before any run.
+  RunEngine(const config::ExperimentSpec& spec, core::ThreadPool& pool);
+  ~RunEngine();
+  /// Runs run number `run` (streams keyed by (seed, run)). Throws std::runtime_error if an
+  /// objective returns a non-finite value.
+  RunResult run(int run, const Progress& progress = {}) const;
+
+ private:
+  struct Run;
+  void start(Run& r) const;
+  void agent_phase(Run& r, int t) const;
+  void record(Run& r, int t) const;
+  void server_phase(Run& r, int t) const;
+  void compose(Run& r, const privacy::DpEvent& event) const;
+  void release(Run& r) const;
+  const std::vector<protocol::History>* histories(Run& r) const;
+
+  const config::ExperimentSpec& spec_;
+  core::ThreadPool& pool_;
+  std::shared_ptr<const datasets::ObjectiveFamily> family_;
+  // Histories shared by every run (objectives that do not vary by run), made on first use.
+  mutable std::mutex histories_mutex_;
+  mutable std::optional<std::vector<protocol::History>> shared_histories_;
+};
+
+/// Runs `request` for every agent of `objectives` alone (no server): its initial design, then
+/// `rounds` steps, all draws from `streams` (keyed as in a run: agent.init, agent.step,
+/// agent.noise, agent.fit). Agents run in parallel on the pool.
+std::vector<protocol::History> make_histories(
+    const protocol::HistoryRequest& request,
+    const std::vector<std::shared_ptr<const datasets::Objective>>& objectives,
+    const core::RngFactory& streams, core::ThreadPool& pool);
+
+}  // namespace fbosim::run

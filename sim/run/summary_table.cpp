@@ -1,0 +1,102 @@
+#include "sim/run/summary_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "sim/run/experiment_runner.hpp"
+#include "sim/run/result_files.hpp"
+
+namespace fbosim::run {
+
+namespace {
+
+std::string csv_number(double x) { return std::isfinite(x) ? fmt::format("{}", x) : ""; }
+
+}  // namespace
+
+std::pair<double, double> mean_se(const std::vector<double>& v) {
+  double sum = 0, sum2 = 0;
+  int n = 0;
+  for (double x : v) {
+    if (!std::isfinite(x)) continue;
+    sum += x;
+    sum2 += x * x;
+    ++n;
+  }
+  if (n == 0) return {std::nan(""), std::nan("")};
+  const double mean = sum / n;
+  const double var = n > 1 ? std::max(0.0, (sum2 - n * mean * mean) / (n - 1)) : 0.0;
+  return {mean, std::sqrt(var / n)};
+}
+
+std::pair<double, double> summary_mean_se(const std::vector<double>& v, std::size_t per_run,
+                                          bool over_pairs) {
+  const auto [mean, pair_se] = mean_se(v);
+  if (over_pairs || per_run == 0) return {mean, pair_se};
+  std::vector<double> run_means;
+  for (std::size_t i = 0; i + per_run <= v.size(); i += per_run) {
+    const std::vector<double> run(v.begin() + static_cast<std::ptrdiff_t>(i),
+                                  v.begin() + static_cast<std::ptrdiff_t>(i + per_run));
+    const double m = mean_se(run).first;
+    if (std::isfinite(m)) run_means.push_back(m);
+  }
+  if (run_means.size() < 2) return {mean, std::nan("")};
+  return {mean, mean_se(run_means).second};
+}
+
+SummaryTable::SummaryTable(const config::ExperimentSpec& spec)
+    : rounds_(spec.rounds),
+      se_over_pairs_(spec.se_over_pairs),
+      regret_(spec.rounds + 1),
+      best_f_(spec.rounds + 1),
+      epsilon_(static_cast<std::size_t>(spec.rounds) + 1, 0.0),
+      extra_epsilon_(spec.server.accountants.size(), epsilon_) {}
+
+void SummaryTable::add_run(const RunResult& res) {
+  for (int t = 0; t <= rounds_; ++t) {
+    per_run_ = static_cast<std::size_t>(res.best_f.cols());
+    for (Eigen::Index n = 0; n < res.best_f.cols(); ++n) {
+      best_f_[t].push_back(res.best_f(t, n));
+      regret_[t].push_back(res.regret(t, n));
+    }
+  }
+  for (std::size_t t = 0; t < epsilon_.size(); ++t) {
+    epsilon_[t] = std::max(epsilon_[t], res.epsilon.at(t));
+    for (std::size_t a = 0; a < extra_epsilon_.size(); ++a)
+      extra_epsilon_[a][t] = std::max(extra_epsilon_[a][t], res.extra_epsilon.at(a).at(t));
+  }
+  messages_ += res.messages;
+  clipped_ += res.clipped;
+  fallbacks_ += res.fallbacks;
+}
+
+std::string SummaryTable::csv(const std::string& delta, const std::string& extra_columns) const {
+  std::string out =
+      "round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n" + extra_columns + "\n";
+  for (int t = 0; t <= rounds_; ++t) {
+    const auto [mr, sr] = summary_mean_se(regret_[t], per_run_, se_over_pairs_);
+    const auto [mb, sb] = summary_mean_se(best_f_[t], per_run_, se_over_pairs_);
+    std::vector<double> extra;
+    for (const auto& e : extra_epsilon_) extra.push_back(e[t]);
+    out += fmt::format("{},{},{},{},{},{},{},{}{}\n", t, csv_number(mr), csv_number(sr),
+                       csv_number(mb), csv_number(sb), epsilon_[t], delta, best_f_[t].size(),
+                       join_prefixed(extra));
+  }
+  return out;
+}
+
+void SummaryTable::fill(ExperimentSummary& out) const {
+  const auto [mr, sr] = summary_mean_se(regret_[rounds_], per_run_, se_over_pairs_);
+  const auto [mb, sb] = summary_mean_se(best_f_[rounds_], per_run_, se_over_pairs_);
+  out.final_mean_regret = mr;
+  out.final_se_regret = sr;
+  out.final_mean_best_f = mb;
+  out.final_se_best_f = sb;
+  out.epsilon = epsilon_[rounds_];  // everything released, the final release included
+  out.fallbacks += fallbacks_;
+  out.clipped_fraction = messages_ > 0 ? static_cast<double>(clipped_) / messages_ : 0.0;
+}
+
+}  // namespace fbosim::run

@@ -1,0 +1,51 @@
+#pragma once
+// summary.csv: per round, the mean and standard error of the measured agents' regret and best
+// value over every run, and the privacy spent (the largest over the runs: every run releases
+// the same events today; the largest stays a bound on each run's privacy if they ever differ).
+// Filled run by run in run order; also the headline numbers `fbosim run` prints.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/config/experiment_spec.hpp"
+#include "sim/run/run_result.hpp"
+
+namespace fbosim::run {
+
+struct ExperimentSummary;
+
+/// Mean and standard error of the finite entries of a set of values (NaN, NaN for none).
+std::pair<double, double> mean_se(const std::vector<double>& v);
+/// summary.csv's mean and standard error of one round's values, `per_run` consecutive values per
+/// run: the mean over every finite value; the s.e. over the runs' means (NaN with fewer than two
+/// runs: one replication has none), or, over_pairs, over every value as if independent (agents
+/// of one run share its function, so this one is several times narrower).
+std::pair<double, double> summary_mean_se(const std::vector<double>& v, std::size_t per_run,
+                                          bool over_pairs);
+
+class SummaryTable {
+ public:
+  explicit SummaryTable(const config::ExperimentSpec& spec);
+
+  /// Adds one run's best values, regrets, epsilons and server counts.
+  void add_run(const RunResult& res);
+  /// The text of summary.csv: header and one row per round (delta and the extra epsilon
+  /// columns as ResultFiles gives them).
+  std::string csv(const std::string& delta, const std::string& extra_columns) const;
+  /// The final round's numbers, the epsilon of everything released, the clipped fraction and
+  /// the fallbacks into `out`.
+  void fill(ExperimentSummary& out) const;
+
+ private:
+  int rounds_;
+  bool se_over_pairs_;
+  /// per round: values over (run, agent)
+  std::vector<std::vector<double>> regret_, best_f_;
+  std::size_t per_run_ = 0;  ///< the measured agents of a run (the same in every run)
+  std::vector<double> epsilon_;
+  std::vector<std::vector<double>> extra_epsilon_;
+  long long messages_ = 0, clipped_ = 0;
+  int fallbacks_ = 0;
+};
+
+}  // namespace fbosim::run

@@ -1,0 +1,170 @@
+#pragma once
+// The experiment's own keys (name, algorithm, rounds, runs, seed, standard_error, the
+// objective's family and data root, agents.count; server.delta and server.accountant(s);
+// network.*), declared on config::ExperimentSpec.
+// [temporary home] These belong to sim/config, which will own ExperimentSpec once sim/experiment
+// is split (issue 25); they live here, header-only and outside the fbosim_schema library (which
+// depends on fmt only), until then. The config reader interleaves the groups with the
+// algorithm's and family's keys: experiment_keys() (objective_keys() inside it, then the
+// family's keys, then agents.count), the algorithm's keys, accounting_keys(), network_keys().
+// Defaults set by the reader, not the struct: name (the file's stem) and datasets.root
+// ($FBOSIM_DATA), by presets at read time. Conditions that need the built algorithm (agents.count
+// >= 2 with DP unless server.delta is set; every accountant supports every release; a finite
+// epsilon) stay in the reader.
+#include <string>
+
+#include <fmt/format.h>
+
+#include "algorithms/privacy/accountant.hpp"
+#include "algorithms/systems/algorithm_registry.hpp"
+#include "datasets/objective_factory.hpp"
+#include "sim/config/experiment_spec.hpp"
+#include "sim/schema/group.hpp"
+
+namespace fbosim::config {
+
+namespace experiment_keys_detail {
+
+// The experiment's name is the directory results/<name>: one safe path component.
+inline bool safe_name(const std::string& name) {
+  if (name.empty() || name.size() > 200 || name == "." || name == "..") return false;
+  for (const char c : name)
+    if (c == '/' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
+  return true;
+}
+
+inline constexpr schema::EnumNames<bool> kStandardErrorNames{{false, "runs"}, {true, "pairs"}};
+
+}  // namespace experiment_keys_detail
+
+/// name .. standard_error, objective.family, datasets.root, agents.count (the family's own
+/// objective.* keys are read between datasets.root and agents.count).
+inline const schema::Group<ExperimentSpec>& experiment_keys() {
+  using E = ExperimentSpec;
+  using schema::Range;
+  namespace d = experiment_keys_detail;
+  static const auto g =
+      schema::Group<E>{}
+          .text("name", &E::name,
+                "experiment name; output goes to `results/<name>/` unless `--out`. One directory "
+                "name: 1-200 characters, not `.` or `..`, no `/`, `\\` or control characters")
+          .note("the config file's stem")
+          .check([](const E& e, schema::Problems& p) {
+            if (e.name.empty()) {
+              p.push_back({"name", "must not be empty"});
+            } else if (!d::safe_name(e.name)) {
+              p.push_back({"name",
+                           "must be one directory name (results/<name>): at most 200 "
+                           "characters, not '.' or '..', without '/', '\\' or control "
+                           "characters"});
+            }
+          })
+          .choice(
+              "algorithm", &E::algorithm, [] { return systems::algorithm_registry().names(); },
+              "the system to run (one registry, `algorithms/systems/algorithm_registry.cpp`); an "
+              "unknown name lists them. The DP-FTS-DE family shares every key of this table: "
+              "`ts` (standard TS: no server, every step local), `fts` (P = 1, no DP), `dp_fts` "
+              "(P = 1, DP), `fts_de` (distributed exploration; private when `server.dp`, whose "
+              "default stays true so that configs written before the registry keep their "
+              "meaning), `dp_fts_de` (DP). A preset refuses a value that contradicts its name "
+              "(`fts` with `server.dp: true`, `dp_fts_de` with `server.dp: false`, `dp_fts` with "
+              "P > 1), naming the algorithm to use instead. FTS with a target agent "
+              "(`fts_target`) and its RGPE / TAF baselines (`rgpe`, `taf`) have keys of their "
+              "own (below)")
+          .integer("rounds", &E::rounds, Range::closed(1, 100000),
+                   "BO iterations T after the initial round")
+          .integer("runs", &E::runs, Range::closed(1, 100000),
+                   "independent runs (each its own objectives and RNG streams); `--runs` "
+                   "overrides")
+          .integer("seed", &E::seed, Range::at_least(0),
+                   "base seed; run r uses the streams of (seed, r); `--seed` overrides")
+          .choice("standard_error", &E::se_over_pairs, d::kStandardErrorNames,
+                  "summary.csv's `se_*` columns: `runs`, the standard error over the runs' means "
+                  "(the independent replications; empty with one run); `pairs`, over every "
+                  "(agent, run) pair as if independent, several times narrower because a run's "
+                  "agents share its function (what the DP-FTS-DE paper's error bars most likely "
+                  "show)")
+          .include(datasets::objective_keys(), &E::objective)
+          .integer("agents.count", &E::agents, Range::closed(1, 100000),
+                   "N; at least 2 with DP unless `server.delta` is set (the default delta "
+                   "N^-1.1 must be < 1)");
+  return g;
+}
+
+/// server.delta, server.accountant, server.accountants.
+inline const schema::Group<ExperimentSpec>& accounting_keys() {
+  using E = ExperimentSpec;
+  static const auto g =
+      schema::Group<E>{}
+          .real("server.delta", schema::at(&E::server, &ServerSpec::delta),
+                schema::Range::open(0, 1), "delta of the reported epsilon")
+          .note("N^-1.1")
+          .choice(
+              "server.accountant", schema::at(&E::server, &ServerSpec::accountant),
+              [] { return privacy::accountant_names(); },
+              "accountant of the `epsilon` column, an upper bound on everything the run released "
+              "so far (setup, rounds, final release): `moments` (the paper's, Abadi et al. "
+              "2016), `rdp` (Renyi DP, fractional orders, improved conversion; also fixed-size "
+              "sampling), `pld` (privacy-loss distribution: the tightest upper bound), `basic` "
+              "(sums of epsilons and deltas of pure and approximate DP events; refuses the "
+              "Gaussian releases of DP-FTS-DE, so a config that picks it is refused by "
+              "`supports()`). `gdp` (the central-limit approximation, which can fall below the "
+              "true epsilon) is refused here: list it in `server.accountants`. A run whose "
+              "epsilon would not be finite is refused before it starts. See the README's "
+              "privacy section")
+          .check([](const E& e, schema::Problems& p) {
+            const auto* a = privacy::accountant_registry().find(e.server.accountant);
+            if (a && !a->sound)
+              p.push_back(
+                  {"server.accountant",
+                   fmt::format("'{}' is an approximation that can fall below the true epsilon "
+                               "(gdp gives 5.0647 where the true value is 5.19 at q = 0.01, z = "
+                               "1.1, T = 10,000, delta = 1e-5) and the epsilon column holds "
+                               "upper bounds only: choose moments, rdp or pld, and list {} in "
+                               "server.accountants for an {} comparison column",
+                               a->name, a->name, epsilon_column(a->name))});
+          })
+          .text_list(
+              "server.accountants", schema::at(&E::server, &ServerSpec::accountants),
+              [] { return privacy::accountant_names(); }, "accountant",
+              "comma-separated extra accountants, each an `epsilon_<name>` column of server.csv, "
+              "summary.csv and sweep.csv composed from the same releases (`epsilon_gdp_approx` "
+              "for `gdp`: an approximation, not a bound); `fbosim run --accountants rdp,pld` "
+              "sets it");
+  return g;
+}
+
+/// network.latency.*, network.deadline, network.dropout.
+inline const schema::Group<ExperimentSpec>& network_keys() {
+  using E = ExperimentSpec;
+  using schema::at;
+  using schema::Range;
+  const Range ticks = Range::closed(0, LatencySpec::kMaxTicks);
+  static const auto g =
+      schema::Group<E>{}
+          .choice("network.latency.distribution",
+                  at(&E::network, &NetworkSpec::latency, &LatencySpec::distribution),
+                  std::vector<std::string>{"constant", "uniform", "exponential"},
+                  "reply latency per (agent, round) in ticks: `constant` (mean), `uniform` "
+                  "(min..max), `exponential` (mean)")
+          .real("network.latency.mean", at(&E::network, &NetworkSpec::latency, &LatencySpec::mean),
+                ticks, "its parameters")
+          .real("network.latency.min", at(&E::network, &NetworkSpec::latency, &LatencySpec::min),
+                ticks, "`uniform` latency: its minimum")
+          .real("network.latency.max", at(&E::network, &NetworkSpec::latency, &LatencySpec::max),
+                ticks, "`uniform` latency: its maximum")
+          .check([](const E& e, schema::Problems& p) {
+            if (e.network.latency.max < e.network.latency.min)
+              p.push_back({"network.latency.max",
+                           fmt::format("must be in [network.latency.min, {:g}] ticks",
+                                       LatencySpec::kMaxTicks)});
+          })
+          .integer("network.deadline", at(&E::network, &NetworkSpec::deadline), Range::at_least(0),
+                   "the server closes a round this many ticks after its broadcast; later replies "
+                   "are dropped. 0: wait for every reply")
+          .real("network.dropout", at(&E::network, &NetworkSpec::dropout), Range::right_open(0, 1),
+                "probability that an agent's message is lost in a round");
+  return g;
+}
+
+}  // namespace fbosim::config

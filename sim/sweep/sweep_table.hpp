@@ -1,0 +1,37 @@
+#pragma once
+// sweep.csv and sweep_plan.csv (docs/SWEEPS.md). A row is one point of the grid:
+//   point,<one column per swept key>,mean_regret,se_regret,mean_best_f,se_best_f,
+//   epsilon,delta,epsilon_...(the privacy columns of summary.csv),clipped_fraction,seconds,dir
+// `point` is the index in grid order; `dir` is the point's directory relative to the file's
+// folder. sweep_plan.csv lists every point of the full grid with no metric columns.
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fbosim::sweep {
+
+struct SweepRow {
+  int point = 0;
+  std::vector<std::string> values;                           ///< one per key (YAML text)
+  std::vector<std::pair<std::string, std::string>> metrics;  ///< (column, text)
+  std::string dir;
+
+  /// The text of metric `column`, "" when absent.
+  std::string metric(const std::string& column) const;
+};
+
+struct SweepTable {
+  std::vector<std::string> keys;
+  std::vector<SweepRow> rows;
+  bool results = false;  ///< a sweep.csv (metric columns even without rows), not a plan
+
+  /// The metric columns: the four utility columns, every epsilon* and delta column in order of
+  /// first appearance over the rows, clipped_fraction and seconds (none for a plan).
+  std::vector<std::string> metric_columns() const;
+  /// Writes the table atomically (AtomicFile); a missing metric is an empty cell.
+  void write(const std::string& path) const;
+  /// Reads a table written by write(); throws std::runtime_error naming the path if malformed.
+  static SweepTable read(const std::string& path);
+};
+
+}  // namespace fbosim::sweep

@@ -1,0 +1,149 @@
+// The key catalog is the table behind the configs (issue #14): every key read is in it, every
+// entry is read by some algorithm, its defaults are the readers', its bounds are enforced, and
+// docs/CONFIG.md's tables are generated from it.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <functional>
+#include <set>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "sim/config/algorithm_registry.hpp"
+#include "sim/config/config_loader.hpp"
+#include "sim/config/key_catalog.hpp"
+
+using namespace fbosim::config;
+
+namespace {
+const std::vector<std::string> kFamilies = {"gp_grid",  "heterogeneous", "gp_box", "gp_grid2d",
+                                            "landmine", "activity",      "emnist"};
+
+// PO-GP-UCB and its baseline need the curator's finite dataset (a grid family).
+bool runs_on(const std::string& algorithm, const std::string& family) {
+  if (algorithm != "po_gp_ucb" && algorithm != "gp_ucb") return true;
+  return family == "gp_grid" || family == "heterogeneous" || family == "gp_grid2d";
+}
+
+// A minimal config of an algorithm on a family (loading never reads data).
+LoadedConfig minimal(const std::string& algorithm, const std::string& family,
+                     const std::vector<std::string>& sets = {}) {
+  return load_config_text(
+      "algorithm: " + algorithm + "\nobjective: {family: " + family + "}\nagents: {count: 6}\n",
+      "t.yaml", "t", sets);
+}
+
+void flatten(const YAML::Node& n, const std::string& prefix,
+             std::map<std::string, std::string>& out) {
+  for (const auto& kv : n) {
+    const std::string key = prefix + kv.first.as<std::string>();
+    if (kv.second.IsMap()) {
+      flatten(kv.second, key + ".", out);
+    } else {
+      out[key] = kv.second.IsNull() ? "" : kv.second.as<std::string>();
+    }
+  }
+}
+
+bool same_value(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  try {
+    std::size_t ia = 0, ib = 0;
+    const double x = std::stod(a, &ia), y = std::stod(b, &ib);
+    return ia == a.size() && ib == b.size() && x == y;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+}  // namespace
+
+TEST_CASE("every catalog entry is read by some algorithm, with the defaults the catalog states") {
+  std::set<std::string> read;
+  // Keys read only in some settings: sources.init_points with TS histories.
+  const std::vector<std::vector<std::string>> settings = {{}, {"sources.history=ts"}};
+  for (const std::string& algorithm : algorithm_names())
+    for (const std::string& family : kFamilies)
+      for (const auto& sets : settings) {
+        if (!runs_on(algorithm, family)) continue;
+        if (!sets.empty() && !find_key("sources.history")->read_by(algorithm)) continue;
+        INFO(algorithm << " on " << family);
+        const LoadedConfig c = minimal(algorithm, family, sets);
+        std::map<std::string, std::string> values;
+        flatten(c.resolved, "", values);
+        for (const auto& [key, value] : values) {
+          read.insert(key);
+          const KeyDoc* doc = find_key(key);
+          REQUIRE(doc);
+          CHECK(doc->read_by(algorithm));
+          CHECK(doc->applies_to_family(family));
+          const auto want = doc->default_for(algorithm, family);
+          if (!want || key == "algorithm" || key == "agents.count" || key == "objective.family" ||
+              (!sets.empty() && key == "sources.history"))
+            continue;
+          INFO(key << " = " << value << ", catalog default " << *want);
+          CHECK(same_value(value, *want));
+        }
+      }
+  for (const KeyDoc& k : key_catalog()) {
+    INFO(k.key);
+    CHECK(read.count(k.key) == 1);
+  }
+}
+
+TEST_CASE("every documented bound is enforced, naming the key and the value") {
+  for (const KeyDoc& k : key_catalog()) {
+    if (!k.bounds) continue;
+    // An algorithm and a family that read the key.
+    std::string algorithm, family;
+    for (const std::string& a : algorithm_names())
+      if (k.read_by(a) && algorithm.empty()) algorithm = a;
+    for (const std::string& f : kFamilies)
+      if (k.applies_to_family(f) && runs_on(algorithm, f) && family.empty()) family = f;
+    const KeyDoc::Bounds& b = *k.bounds;
+    for (const bool low : {true, false}) {
+      const auto end = low ? b.lo : b.hi;
+      if (!end) continue;
+      const bool open = low ? b.lo_open : b.hi_open;
+      // Just outside: the end itself when open, else one step beyond (integers take 1).
+      const double step = std::abs(*end) > 0 ? std::abs(*end) * 1e-6 : 1e-6;
+      double outside =
+          open ? *end : (low ? *end - std::max(1.0, step) : *end + std::max(1.0, step));
+      if (!open && std::abs(*end) < 1 && *end != std::floor(*end))
+        outside = low ? *end - step : *end + step;
+      std::ostringstream v;
+      v.precision(17);
+      v << outside;
+      INFO(k.key << " = " << v.str() << " (" << algorithm << ", " << family << ")");
+      CHECK_THROWS_WITH(minimal(algorithm, family, {k.key + "=" + v.str()}),
+                        Catch::Contains(k.key));
+    }
+  }
+}
+
+TEST_CASE("a key of another algorithm or family says whose it is") {
+  CHECK_THROWS_WITH(minimal("fts_target", "gp_grid", {"exploration.subregions=2"}),
+                    Catch::Contains("exploration.subregions") &&
+                        Catch::Contains("not of fts_target") && Catch::Contains("dp_fts_de"));
+  CHECK_THROWS_WITH(minimal("ts", "gp_grid", {"objective.cv_folds=3"}),
+                    Catch::Contains("objective.family landmine") && Catch::Contains("gp_grid"));
+  CHECK_THROWS_WITH(minimal("ts", "gp_grid", {"rff.featurs=3"}), Catch::Contains("did you mean"));
+}
+
+TEST_CASE("docs/CONFIG.md's key tables are the catalog's (fbosim keys --markdown)") {
+  std::ifstream in(std::string(FBOSIM_SOURCE_DIR) + "/docs/CONFIG.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const std::string begin = "<!-- keys: generated by `fbosim keys --markdown`; do not edit -->\n";
+  const std::string end = "<!-- end of the generated keys -->";
+  const auto a = doc.find(begin), b = doc.find(end);
+  REQUIRE(a != std::string::npos);
+  REQUIRE(b != std::string::npos);
+  for (const KeyDoc& k : key_catalog()) {
+    INFO(k.key << " has no section in keys_markdown()");
+    CHECK(keys_markdown().find("| `" + k.key + "` |") != std::string::npos);
+  }
+  INFO("regenerate with tools/update_config_doc.sh");
+  CHECK(doc.substr(a + begin.size(), b - a - begin.size()) == keys_markdown());
+}

@@ -1,0 +1,86 @@
+// The resource check (issue 24 sec. 4): memory is compared with what this process may use on
+// this machine, work is turned into a time.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include "sim/config/config_loader.hpp"
+#include "sim/config/resource_estimate.hpp"
+
+using namespace fbosim::config;
+
+namespace {
+constexpr double kGiB = 1ull << 30;
+}
+
+TEST_CASE("the memory limit is the least of the machine, the cgroup and the ulimits") {
+  const MemoryLimit machine = memory_limit_from(24 * kGiB, "max", -1, -1);
+  CHECK(machine.bytes == 24 * kGiB);
+  CHECK_THAT(machine.what, Catch::Contains("machine's memory") && Catch::Contains("24 GiB"));
+  // A cgroup v2 limit of 8 GiB (memory.max holds bytes).
+  const MemoryLimit cgroup = memory_limit_from(24 * kGiB, "8589934592", -1, -1);
+  CHECK(cgroup.bytes == 8 * kGiB);
+  CHECK_THAT(cgroup.what, Catch::Contains("cgroup") && Catch::Contains("8 GiB"));
+  // ulimit -v 1048576 (kB) is RLIMIT_AS = 1 GiB; ulimit -d likewise.
+  const MemoryLimit as = memory_limit_from(24 * kGiB, "8589934592", kGiB, -1);
+  CHECK(as.bytes == kGiB);
+  CHECK_THAT(as.what, Catch::Contains("ulimit -v"));
+  CHECK_THAT(memory_limit_from(24 * kGiB, "", 2 * kGiB, kGiB / 2).what,
+             Catch::Contains("ulimit -d"));
+  // Limits above the machine's memory (cgroup v1's "unlimited" 2^63 - 4096) change nothing.
+  CHECK(memory_limit_from(24 * kGiB, "9223372036854771712", 48 * kGiB, -1).bytes == 24 * kGiB);
+  // This process: at most the physical memory sysconf reports.
+  const double physical = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  CHECK(memory_limit().bytes > 0);
+  CHECK(memory_limit().bytes <= physical);
+}
+
+TEST_CASE("durations are printed in the unit a reader expects") {
+  CHECK(duration_text(42) == "42 s");
+  CHECK(duration_text(600) == "10 minutes");
+  CHECK(duration_text(3 * 3600) == "3.0 hours");
+  CHECK(duration_text(10 * 86400) == "10 days");
+  CHECK(duration_text(3.4 * 365.25 * 86400) == "3.4 years");
+}
+
+TEST_CASE("the refusal compares memory with the limit and gives work as a time") {
+  ResourceEstimate e;
+  e.memory.push_back({30 * kGiB, "agents.count = 7 (the big part)"});
+  e.memory.push_back({kGiB, "the small part"});
+  e.work.push_back({1e10, "some work"});
+  const MemoryLimit limit{24 * kGiB, "the machine's memory, 24 GiB"};
+  const std::string why = resource_refusal(e, limit);
+  CHECK_THAT(why, Catch::Contains("31 GiB in memory") &&
+                      Catch::Contains("the machine's memory, 24 GiB") &&
+                      Catch::Contains("agents.count = 7 (the big part)"));
+  CHECK(resource_refusal(e, {32 * kGiB, "more"}).empty());
+  // 1e18 operations at kFlopsPerCoreSecond: 1e18 / 3.3e9 s = 3.03e8 s = 9.60 years of one core.
+  e.work.push_back({1e18, "rounds = 1e9 (the huge part)"});
+  const std::string slow = resource_refusal(e, {32 * kGiB, "more"});
+  CHECK_THAT(slow, Catch::Contains("floating-point operations") &&
+                       Catch::Contains("9.6 years on one core") &&
+                       Catch::Contains("rounds = 1e9 (the huge part)"));
+  // Time on k threads: the work over k cores at the measured rate.
+  ResourceEstimate small;
+  small.work.push_back({20 * kFlopsPerCoreSecond, "w"});
+  CHECK(estimated_seconds(small, 2) == Approx(10.0));
+  CHECK(estimated_seconds(small, 0) == Approx(20.0));
+}
+
+TEST_CASE("RGPE's ranking-loss samples are part of the work estimate") {
+  const std::string cfg =
+      "algorithm: rgpe\nrounds: 50\nruns: 2\nagents: {count: 11, init_points: 1}\n"
+      "objective: {grid_points: 200}\nsources: {points: 10}\nensemble: {samples: 100000}\n";
+  const LoadedConfig c = load_config_text(cfg, "rgpe.yaml", "rgpe", {});
+  const ResourceEstimate e = estimate_resources(c.spec);
+  // 2 runs x 50 rounds x S = 1e5 x (11 x 51^2 + 51^3) with n = 1 + 50 target points.
+  const double expected = 2.0 * 50 * 1e5 * (11.0 * 51 * 51 + 51.0 * 51 * 51);
+  bool found = false;
+  for (const ResourceTerm& t : e.work)
+    if (t.what.find("ranking-loss") != std::string::npos) {
+      found = true;
+      CHECK(t.amount == Approx(expected));
+    }
+  CHECK(found);
+  CHECK_THAT(ResourceEstimate::largest(e.work).what, Catch::Contains("ensemble.samples = 100000"));
+}

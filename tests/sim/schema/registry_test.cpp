@@ -1,0 +1,153 @@
+// The registries hold every algorithm, objective family and accountant, in order, each entry
+// complete and true to the code it describes: an algorithm builds from its defaults and has its
+// name; a family's traits (domain kind, dimension, points, data) match the objectives it
+// makes; an accountant's soundness is its is_bound().
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "algorithms/privacy/accountant.hpp"
+#include "schema_catalog.hpp"
+#include "sim/config/algorithm_registry.hpp"
+#include "sim/config/key_catalog.hpp"
+
+using namespace fbosim;
+using Catch::Matchers::Equals;
+
+TEST_CASE("registries: every expected name, in the documentation's order") {
+  CHECK(systems::algorithm_registry().names() ==
+        std::vector<std::string>{"fts_de", "ts", "fts", "dp_fts", "dp_fts_de", "fts_target", "rgpe",
+                                 "taf", "po_gp_ucb", "gp_ucb", "dp_bo"});
+  CHECK(datasets::objective_registry().names() ==
+        std::vector<std::string>{"gp_grid", "heterogeneous", "gp_box", "gp_grid2d", "landmine",
+                                 "activity", "emnist"});
+  CHECK(privacy::accountant_registry().names() ==
+        std::vector<std::string>{"moments", "rdp", "pld", "gdp", "basic"});
+  // The same names as sim/experiment's registry and the catalog's family choices.
+  CHECK(systems::algorithm_registry().names() == config::algorithm_names());
+  CHECK(datasets::objective_registry().names() == config::find_key("objective.family")->choice_list());
+}
+
+TEST_CASE("registries: every accountant is made by its entry, sound exactly when a bound") {
+  for (const privacy::AccountantEntry& e : privacy::accountant_registry()) {
+    INFO(e.name);
+    const auto a = e.make();
+    CHECK(a->name() == e.name);
+    CHECK(a->is_bound() == e.sound);
+    CHECK(privacy::make_accountant(e.name)->name() == e.name);
+    CHECK_FALSE(e.summary.empty());
+  }
+  CHECK_FALSE(privacy::accountant_registry().find("gdp")->sound);
+  CHECK_THROWS_WITH(privacy::make_accountant("zcdp"),
+                    Equals("unknown accountant 'zcdp'; known: moments, rdp, pld, gdp, basic"));
+}
+
+TEST_CASE("registries: every algorithm builds from its defaults on a family it accepts") {
+  const datasets::ObjectiveFamilyEntry& grid = *datasets::objective_registry().find("gp_grid");
+  for (const protocol::AlgorithmEntry& e : systems::algorithm_registry()) {
+    INFO(e.name);
+    CHECK_FALSE(e.summary.empty());
+    REQUIRE(e.build);
+    schema::Options o = e.options;
+    o.apply(e.presets);
+    const datasets::ObjectiveShape shape = grid.shape(grid.options);
+    const protocol::ExperimentFacts facts{
+        e.name, 8, "gp_grid", shape.domain, shape.dimension, shape.points, false};
+    schema::Problems problems;
+    if (e.validate) e.validate(o, facts, problems);
+    CHECK(problems.empty());
+    const auto system = e.build(o, facts);
+    REQUIRE(system);
+    CHECK(system->name() == e.name);
+    CHECK(e.traits.min_agents >= 1);
+    // An algorithm that releases something privately names the keys that set its events.
+    if (!system->possible_events(8).empty()) CHECK_FALSE(e.privacy_keys.empty());
+  }
+}
+
+TEST_CASE("registries: cross-key conditions name their key (one per condition)") {
+  const auto problems = [](const std::string& name, const protocol::ExperimentFacts& f,
+                           const std::vector<schema::Preset>& presets) {
+    const protocol::AlgorithmEntry& e = systems::algorithm_registry().at(name);
+    schema::Options o = e.options;
+    o.apply(e.presets);
+    o.apply(presets);
+    schema::Problems p;
+    if (e.validate) e.validate(o, f, p);
+    return p;
+  };
+  using core::DomainKind;
+  const protocol::ExperimentFacts grid{"", 6, "gp_grid", DomainKind::grid, 1, 1000, false};
+  const protocol::ExperimentFacts box{"", 6, "gp_box", DomainKind::box, 2, 0, false};
+  const protocol::ExperimentFacts grid2d{"", 6, "gp_grid2d", DomainKind::grid, 2, 400, false};
+  const protocol::ExperimentFacts landmine{"", 6, "landmine", DomainKind::box, 2, 0, true};
+  CHECK(problems("fts_de", grid, {{"exploration.subregions", 7}}) ==
+        schema::Problems{{"exploration.subregions", "must be in [1, agents.count = 6]"}});
+  CHECK(problems("fts", grid, {{"exploration.subregions", 2}}) ==
+        schema::Problems{{"exploration.subregions",
+                          "algorithm fts has no distributed exploration (P = 1); use fts_de for "
+                          "P > 1"}});
+  CHECK(problems("fts", grid, {{"server.dp", true}}) ==
+        schema::Problems{{"server.dp", "algorithm fts is without DP; use algorithm dp_fts"}});
+  // exact local TS: a 1-D grid only (not gp_grid2d's 2-D grid, not a box).
+  for (const auto& f : {box, grid2d})
+    CHECK(problems("ts", f, {{"local_ts.method", std::string("exact")}}).size() == 1);
+  CHECK(problems("ts", grid, {{"local_ts.method", std::string("exact")}}).empty());
+  CHECK(problems("taf", landmine, {{"target.agents", 6}}).empty());
+  CHECK(problems("taf", grid, {{"target.agents", 2}}) ==
+        schema::Problems{{"target.agents",
+                          "must be 1 on a synthetic family (agent 0, the target, sees the base "
+                          "function f)"}});
+  CHECK(problems("po_gp_ucb", box, {}).front().key == "objective.family");
+  CHECK(problems("po_gp_ucb", grid2d, {{"agents.init_points", 401}}) ==
+        schema::Problems{{"agents.init_points", "must be at most the 400 points of the dataset"}});
+  CHECK(problems("gp_ucb", grid2d, {{"agents.init_points", 400}}).empty());
+}
+
+TEST_CASE("registries: a family's traits are those of the objectives it makes") {
+  for (const datasets::ObjectiveFamilyEntry& e : datasets::objective_registry()) {
+    INFO(e.name);
+    CHECK_FALSE(e.summary.empty());
+    schema::Options o = e.options;
+    o.apply(e.presets);
+    const datasets::ObjectiveShape shape = e.shape(o);
+    if (e.needs_data) {
+      CHECK_FALSE(e.optimum_known);
+      CHECK(shape.domain == core::DomainKind::box);
+      continue;
+    }
+    // Small settings, so that the grid families' samplers are quick.
+    if (o.has("objective.grid_points")) o.set("objective.grid_points", 50);
+    if (o.has("objective.grid_side")) o.set("objective.grid_side", 7);
+    const datasets::ObjectiveShape small = e.shape(o);
+    const auto family = e.make(o, "unused");
+    const core::RngFactory rng(1, 0);
+    const auto objectives = family->make(3, rng);
+    REQUIRE(objectives.size() == 3);
+    const core::Domain& d = objectives[0]->domain();
+    CHECK(d.dim == small.dimension);
+    CHECK(d.is_grid() == (small.domain == core::DomainKind::grid));
+    CHECK(d.grid.rows() == small.points);
+    CHECK(objectives[0]->optimum().has_value() == e.optimum_known);
+    CHECK(small.size_key == (small.domain == core::DomainKind::box ? "objective.dim"
+                             : e.name == "gp_grid2d"               ? "objective.grid_side"
+                                                                   : "objective.grid_points"));
+  }
+  CHECK(datasets::is_real_world("landmine"));
+  CHECK_FALSE(datasets::is_real_world("gp_grid2d"));
+  CHECK_FALSE(datasets::is_real_world("no_such_family"));
+}
+
+TEST_CASE("registries: the landmine entry loads the published file with its traits") {
+  const std::filesystem::path root = std::filesystem::path(FBOSIM_SHARED_DIR) / "datasets";
+  if (!std::filesystem::exists(datasets::LandmineSpec::default_path(root.string()))) {
+    WARN("no landmine data under " << root << ": skipped");
+    return;
+  }
+  const datasets::ObjectiveFamilyEntry& e = *datasets::objective_registry().find("landmine");
+  const auto family = e.make(e.options, root.string());
+  CHECK(family->max_agents() == e.max_agents);
+  const auto objectives = family->make(2, core::RngFactory(0, 0));
+  CHECK(objectives[0]->domain().dim == e.shape(e.options).dimension);
+  CHECK_FALSE(objectives[0]->domain().is_grid());
+}
