@@ -9,7 +9,7 @@
 #include "datasets/landmine/landmine_objective.hpp"
 #include "datasets/objective_family.hpp"
 #include "datasets/synthetic/synthetic_family.hpp"
-#include "sim/schema/fwd.hpp"
+#include "sim/schema/options.hpp"
 
 namespace fbosim::datasets {
 
@@ -23,6 +23,10 @@ struct ObjectiveSpec {
   ActivitySpec activity;    ///< activity (data_dir is derived from data_root when empty)
   LandmineSpec landmine;    ///< landmine (path is derived from data_root when empty)
   EmnistSpec emnist;        ///< emnist (data_dir is derived from data_root when empty)
+  /// The settings of any other registered family (its registry entry's options, read from its
+  /// keys): families added through the registry need no member here. Empty: the entry's
+  /// defaults.
+  schema::Options options;
 };
 
 /// objective.family (one of objective_registry()'s names) and datasets.root: the experiment's
@@ -32,7 +36,8 @@ const schema::Group<ObjectiveSpec>& objective_keys();
 /// True for the families that need files under data_root (the registry's trait needs_data).
 bool is_real_world(const std::string& family);
 
-/// Builds the family; throws std::runtime_error naming the path when data is missing or
+/// Builds the family (the families above from their members, any other through its registry
+/// entry and `options`); throws std::runtime_error naming the path when data is missing or
 /// malformed, std::invalid_argument for an unknown family.
 std::unique_ptr<ObjectiveFamily> make_objective_family(const ObjectiveSpec& spec);
 

@@ -16,8 +16,8 @@ const std::vector<std::string> kReleaseKeys = {"release.epsilon", "release.delta
 
 const std::vector<AlgorithmEntry>& algorithm_registry() {
   static const std::vector<AlgorithmEntry> entries = {
-      {"fts_de", "FTS-DE, private when server.dp (default true) (Dai, Low & Jaillet 2021)",
-       read_fts_de, estimate_fts_de, kServerKeys},
+      {"fts_de", "FTS-DE: distributed exploration, no DP (Dai, Low & Jaillet 2021)", read_fts_de,
+       estimate_fts_de, kServerKeys},
       {"ts", "standard Thompson sampling, every agent alone", read_fts_de, estimate_fts_de,
        kServerKeys},
       {"fts", "FTS with a server: P = 1, no DP (Dai, Low & Jaillet 2021, Fig. 2a)", read_fts_de,

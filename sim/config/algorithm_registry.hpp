@@ -28,7 +28,7 @@ struct AlgorithmEntry {
   std::vector<std::string> privacy_keys = {};
 };
 
-/// Every algorithm, the default (fts_de) first.
+/// Every algorithm, the DP-FTS-DE family first (the default is dp_fts_de).
 const std::vector<AlgorithmEntry>& algorithm_registry();
 /// Their names, in registry order.
 std::vector<std::string> algorithm_names();

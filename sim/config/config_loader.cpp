@@ -21,9 +21,11 @@
 #include <fmt/ranges.h>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "datasets/objective_family_entry.hpp"
 #include "sim/config/algorithm_registry.hpp"
 #include "sim/config/config_tree.hpp"
 #include "sim/config/model_keys.hpp"
+#include "sim/config/registered_families.hpp"
 #include "sim/config/resource_estimate.hpp"
 #include "sim/config/run_epsilon.hpp"
 #include "sim/config/sweep_plan.hpp"
@@ -86,12 +88,12 @@ void read_synthetic(ConfigReader& r, const std::string& family, datasets::Synthe
 
 // datasets.root: $FBOSIM_DATA when set, else "data"; the YAML and --set override both.
 void read_objective(ConfigReader& r, datasets::ObjectiveSpec& o) {
-  o.family = r.get_choice(
-      "objective.family", o.family,
-      {"gp_grid", "heterogeneous", "gp_box", "gp_grid2d", "landmine", "activity", "emnist"});
+  o.family = r.get_choice("objective.family", o.family, datasets::objective_registry().names());
   const char* env = std::getenv("FBOSIM_DATA");
   o.data_root = r.get<std::string>("datasets.root", env && *env ? env : o.data_root);
   r.require(!o.data_root.empty(), "datasets.root", "must not be empty");
+  // Temporary wiring for the old reader: families added through the registry.
+  if (!is_legacy_family(o.family)) return read_registered_family(r, o);
   if (!datasets::is_real_world(o.family)) read_synthetic(r, o.family, o.synthetic);
   if (o.family == "landmine") {
     auto& l = o.landmine;
@@ -305,6 +307,19 @@ std::string read_stream(const std::string& path) {
 std::string read_config_text(const std::string& path) {
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
+  // A path is taken as given, a relative one from the current directory, by the CLI and by
+  // fbosim.run alike (issue 28): a missing file says where it was looked for.
+  if (status.type() == fs::file_type::not_found) {
+    const fs::path p(path);
+    std::error_code cwd_ec;
+    const fs::path cwd = fs::current_path(cwd_ec);
+    throw ConfigError(
+        p.is_absolute() || cwd_ec
+            ? fmt::format("{}: no such config file", path)
+            : fmt::format("{}: no such config file (looked for {}: a relative path is taken from "
+                          "the current directory, {})",
+                          path, (cwd / p).lexically_normal().string(), cwd.string()));
+  }
   if (fs::is_directory(status)) throw ConfigError(path + ": is a directory, not a config file");
   if (fs::exists(status) && !fs::is_regular_file(status)) return read_stream(path);
   // A regular file's size is known before reading.
@@ -315,7 +330,9 @@ std::string read_config_text(const std::string& path) {
                     "may hold: is it a config file?",
                     path, size, kMaxConfigBytes));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": cannot open the config file");
+  if (!in)
+    throw ConfigError(
+        fmt::format("{}: cannot open the config file: {}", path, std::strerror(errno)));
   std::string text;
   std::array<char, 65536> buffer{};
   while (in && text.size() <= kMaxConfigBytes) {

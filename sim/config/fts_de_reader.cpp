@@ -22,7 +22,7 @@ Preset preset(const std::string& name) {
   if (name == "fts") return {true, false, true, true, "dp_fts"};
   if (name == "dp_fts") return {true, true, true, true, "fts"};
   if (name == "dp_fts_de") return {true, true, true, false, "fts_de"};
-  return {true, true, false, false, ""};  // fts_de
+  return {true, false, true, false, "dp_fts_de"};  // fts_de
 }
 
 void read_exploration(ConfigReader& r, const ExperimentSpec& s, const Preset& p,
@@ -58,8 +58,10 @@ void read_mechanism(ConfigReader& r, const ExperimentSpec& s, const Preset& p,
   auto& m = c.mechanism;
   c.dp = r.get<bool>("server.dp", p.dp_default);
   r.require(!p.dp_forced || c.dp == p.dp_default, "server.dp",
-            fmt::format("algorithm {} is {} DP; use algorithm {}", s.algorithm,
-                        p.dp_default ? "with" : "without", p.instead));
+            fmt::format("algorithm {} runs {} DP (server.dp must be {} or left out); {} DP, use "
+                        "algorithm {}",
+                        s.algorithm, p.dp_default ? "with" : "without", p.dp_default,
+                        p.dp_default ? "without" : "with", p.instead));
   m.sampling = privacy::parse_sampling(
       r.get_choice("server.sampling", privacy::to_string(m.sampling), {"poisson", "fixed"}));
   m.sampling_rate = r.get<double>("server.sampling_rate", m.sampling_rate);

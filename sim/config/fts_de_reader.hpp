@@ -4,8 +4,9 @@
 //   ts         no server: every step is local TS (the DP-FTS-DE keys are read and unused)
 //   fts        server, P = 1, no DP (server.dp: true or exploration.subregions > 1 is an error)
 //   dp_fts     server, P = 1, DP (server.dp: false or P > 1 is an error)
-//   fts_de     server; private when server.dp (default true, as before the registry existed, so
-//              that every config written for fbosim keeps its meaning)
+//   fts_de     server, P >= 1, no DP: the paper's FTS-DE (server.dp: true is an error; issue 28:
+//              until then fts_de was private by default, so a request for the non-private
+//              algorithm silently got DP noise)
 //   dp_fts_de  server, DP (server.dp: false is an error)
 #include <memory>
 
