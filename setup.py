@@ -54,7 +54,7 @@ class CMakeBuild(build_ext):
                 sys.exit(f"setup.py: FBOSIM_BUILD_DIR={directory} holds no CMakeCache.txt: give a "
                          "configured fbosim build directory (e.g. build/), or unset it")
             configure = ["cmake", "-S", ROOT, "-B", directory, "-DCMAKE_BUILD_TYPE=Release",
-                         "-DFBOSIM_TESTS=OFF", "-DFBOSIM_TORCH=OFF", "-DFBOSIM_PYTHON=ON",
+                         "-DFBOSIM_TESTS=OFF", "-DFBOSIM_PYTHON=ON",
                          f"-DPYTHON_EXECUTABLE={sys.executable}"]
             if shutil.which("ccache"):
                 configure.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")

@@ -12,8 +12,7 @@
 # program's version line, each library with its Debian package and version, and SHA-256 sums.
 # The launcher may be called through a symlink, from any directory; `FBOSIM=DIR/fbosim` is
 # what tools/slurm_sweep.sh runs then (it snapshots the whole bundle).
-# Not bundled: the LibTorch plugin of the EMNIST objective (its LibTorch is about 1 GB); the
-# bundle runs every other objective. DIR must not exist: it is written under a temporary name
+# The bundle runs every objective (EMNIST's CNN is fbosim's own since issue #27). DIR must not exist: it is written under a temporary name
 # and renamed when complete. About 25 MB.
 # --help prints the comment above.
 case ${1:-} in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '/^[^#]/d; s/^# \{0,1\}//'; exit 0 ;; esac

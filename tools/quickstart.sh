@@ -5,7 +5,7 @@
 case ${1:-} in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '/^[^#]/d; /^#SBATCH/d; s/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-# Only what the default experiment needs (the program, and the EMNIST plugin it loads when
-# LibTorch is installed): tools/run_tests.sh builds the rest (the tests).
+# Only what the default experiment needs (the program): tools/run_tests.sh builds the rest
+# (the tests).
 tools/setup.sh fbosim
 exec build/fbosim run configs/dp_fts_de/synthetic.yaml "$@"

@@ -94,7 +94,7 @@ case $scale in
   landmine) synthetic=(); realworld=(--runs 30); : "${results:=results/landmine_study}" ;;
   *) echo "reproduce.sh: scale must be full, power, quick or tiny, got '$scale'" >&2; exit 2 ;;
 esac
-# EMNIST trains a CNN per query (~0.4 s): the reduced scales also use fewer writers and epochs.
+# EMNIST trains a CNN per query (~0.03 s): the reduced scales also use fewer writers and epochs.
 case $scale in
   full | power | landmine) emnist=() ;;
   quick) emnist=(--set agents.count=10 --set agents.init_points=3 --set objective.epochs=3) ;;

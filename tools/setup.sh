@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages fbosim needs (only those missing) and builds it in Release.
 # Run by tools/quickstart.sh and tools/run_tests.sh; safe to run on its own.
-#   tools/setup.sh [TARGET...]   builds only TARGETs (quickstart: fbosim, which pulls in the
-#                                EMNIST plugin when LibTorch is there); none: everything, the
+#   tools/setup.sh [TARGET...]   builds only TARGETs (quickstart: fbosim); none: everything, the
 #                                tests included (run_tests.sh)
 # The build shows its progress on stderr (one line per source compiled and per target built,
 # with CMake's percentage); the whole log is build/build.log.
@@ -27,18 +26,6 @@ packages=(build-essential cmake libeigen3-dev libyaml-cpp-dev libcli11-dev libbo
 # executes examples/tutorial.ipynb in a Jupyter kernel (its cells as a script without them).
 # Slurm (slurm-wlm, munge) is not listed: only the Slurm test needs it, and
 # tools/slurm_cluster.sh installs it when it runs as root (docs/SWEEPS.md, "Slurm").
-# LibTorch (the EMNIST CNN) is optional: FBOSIM_NO_TORCH=1 skips it and builds without it.
-torch_flag=-DFBOSIM_TORCH=ON
-if [ "${FBOSIM_NO_TORCH:-0}" = 1 ]; then
-  torch_flag=-DFBOSIM_TORCH=OFF
-else
-  # libtorch-dev pulls in Debian's reference BLAS; OpenBLAS replaces it (through
-  # update-alternatives) and makes an EMNIST evaluation ~22 % faster. The pthread build, kept to
-  # one thread per call by the plugin (OPENBLAS_NUM_THREADS=1), because fbosim runs one training
-  # per core: Debian's serial build is not safe when two threads call it at once (about 1 in 5
-  # tiny EMNIST runs with --threads 2 gave other accuracies; 0 in 10 with the pthread build).
-  packages+=(libtorch-dev libopenblas0-pthread)
-fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -63,7 +50,7 @@ progress() {
   sed -nu -e 's|^\(\[[ 0-9/%]*\]\) Building [A-Z]* object [^ ]*\.dir/\(.*\)\.o$|fbosim: \1 \2|p' \
           -e 's|^\(\[[ 0-9/%]*\]\) Built target \(.*\)$|fbosim: \1 built \2|p' >&2
 }
-if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFBOSIM_WERROR=ON "$torch_flag" &&
+if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFBOSIM_WERROR=ON &&
        cmake --build build -j"$jobs" "${targets[@]}"; } 2>&1 | tee build/build.log | progress; then
   tail -n 40 build/build.log >&2
   echo "fbosim: build failed; the whole log is build/build.log" >&2

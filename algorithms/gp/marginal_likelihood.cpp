@@ -10,7 +10,7 @@
 
 #include <Eigen/Core>
 
-#include "algorithms/gp/fast_exp.hpp"
+#include "sim/core/fast_exp.hpp"
 #include "sim/core/simd_clones.hpp"
 
 namespace fbosim::gp {
@@ -26,7 +26,7 @@ using Eigen::Index;
 // and every element sees the same operations in the same order, one lane each: the AVX2 and
 // baseline clones give the same bits. GCC vector arguments go by reference (-Wpsabi).
 constexpr Index kTile = 4;
-using V4 = ExpVec;
+using V4 = core::ExpVec;
 
 Index padded_size(Index n) { return (n + kTile - 1) / kTile * kTile; }
 
@@ -133,7 +133,7 @@ template <int R>
 // without noise), M = Kf .* D and L = Kf, given that column of D in dv and scale D in e.
 [[gnu::always_inline]] inline void kernel_rows(const V4& dv, V4& e, double signal_var, double* kf,
                                                double* m, double* l) {
-  exp_nonpositive_lanes(e);  // D >= 0
+  core::exp_nonpositive_lanes(e);  // D >= 0
   const V4 k = signal_var * e;
   store(kf, k);
   store(m, k * dv);

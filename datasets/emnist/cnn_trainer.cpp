@@ -1,20 +1,64 @@
 #include "datasets/emnist/cnn_trainer.hpp"
 
-#include <stdexcept>
-#include <string>
+#include <algorithm>
+#include <numeric>
+#include <utility>
 
-#include "datasets/torch_plugin.hpp"
+#include "datasets/emnist/adam.hpp"
+#include "datasets/emnist/small_cnn.hpp"
 
 namespace fbosim::datasets {
 
+namespace {
+
+std::vector<float> train(cnn::SmallCnn& net, const WriterDigits& w, const CnnOptions& o, double lr,
+                         double decay, double l2, std::uint64_t seed, CnnTrace* trace) {
+  core::RngStream rng(seed);
+  std::vector<float> params = net.initial_parameters(rng);
+  if (trace) trace->initial = params;
+  std::vector<float> grad(params.size());
+  cnn::Adam adam(params.size(), l2);
+  const int n = static_cast<int>(w.train_x.rows());
+  std::vector<int> order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<const float*> images;
+  std::vector<int> labels;
+  for (int e = 0; e < o.epochs; ++e) {
+    for (int i = n - 1; i > 0; --i)  // Fisher-Yates
+      std::swap(order[static_cast<std::size_t>(i)],
+                order[rng.uniform_int(static_cast<std::uint64_t>(i) + 1)]);
+    if (trace) trace->orders.push_back(order);
+    const double lr_e = lr / (1 + decay * e);
+    for (int b = 0; b < n; b += o.batch) {
+      images.clear();
+      labels.clear();
+      for (int i = b; i < std::min(n, b + o.batch); ++i) {
+        const int k = order[static_cast<std::size_t>(i)];
+        images.push_back(w.train_x.data() + static_cast<std::ptrdiff_t>(k) * w.train_x.cols());
+        labels.push_back(w.train_y[static_cast<std::size_t>(k)]);
+      }
+      net.set_parameters(params);
+      net.gradient(images.data(), labels.data(), static_cast<int>(images.size()), grad);
+      adam.step(params, grad, lr_e);
+    }
+  }
+  if (trace) trace->final = params;
+  return params;
+}
+
+}  // namespace
+
+std::vector<float> train_cnn(const WriterDigits& w, const CnnOptions& o, double lr, double decay,
+                             double l2, std::uint64_t seed, CnnTrace* trace) {
+  cnn::SmallCnn net(o.conv1, o.conv2, o.hidden);
+  return train(net, w, o, lr, decay, l2, seed, trace);
+}
+
 double cnn_accuracy(const WriterDigits& w, const CnnOptions& o, double lr, double decay, double l2,
                     std::uint64_t seed) {
-  static const auto train =
-      reinterpret_cast<CnnTrainFn>(torch_plugin_symbol("fbosim_cnn_train_and_score"));
-  char error[512] = {0};
-  const double accuracy = train(&w, &o, lr, decay, l2, seed, error, sizeof error);
-  if (error[0]) throw std::runtime_error(std::string("EMNIST CNN: ") + error);
-  return accuracy;
+  cnn::SmallCnn net(o.conv1, o.conv2, o.hidden);
+  net.set_parameters(train(net, w, o, lr, decay, l2, seed, nullptr));
+  return net.accuracy(w.test_x.data(), w.test_y.data(), static_cast<int>(w.test_y.size()));
 }
 
 }  // namespace fbosim::datasets

@@ -36,7 +36,7 @@ void register_emnist_family(schema::Registry<ObjectiveFamilyEntry>& registry) {
   ObjectiveFamilyEntry e = make_family_entry<EmnistSpec>(
       "emnist",
       "FEMNIST digits: agent n tunes a CNN's learning rate, decay and L2 on writer n, test "
-      "accuracy (DP-FTS-DE sec. 5; needs the LibTorch plugin)",
+      "accuracy (DP-FTS-DE sec. 5; fbosim's own float32 CNN)",
       emnist_keys(), EmnistSpec{},
       [](const EmnistSpec& spec, const std::string& root) {
         EmnistSpec s = spec;

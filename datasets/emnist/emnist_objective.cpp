@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "datasets/emnist/small_cnn.hpp"
 #include "datasets/score_objective.hpp"
-#include "datasets/torch_plugin.hpp"
 
 namespace fbosim::datasets {
 
@@ -43,9 +43,13 @@ EmnistFamily::EmnistFamily(const EmnistSpec& spec) : spec_(spec) {
     throw std::invalid_argument(fmt::format(
         "objective.conv1/conv2/hidden/epochs/batch_size must be >= 1, got {}/{}/{}/{}/{}", c.conv1,
         c.conv2, c.hidden, c.epochs, c.batch));
+  try {
+    cnn::SmallCnn::check_size(c.conv1, c.conv2, c.hidden);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("objective.conv1/conv2/hidden: ") + e.what());
+  }
   for (WriterDigits& w : load_femnist_digits(spec.data_dir))
     writers_.push_back(std::make_shared<const WriterDigits>(std::move(w)));
-  torch_plugin_symbol("fbosim_cnn_train_and_score");  // fail now, not in round 0
 }
 
 std::vector<std::shared_ptr<const Objective>> EmnistFamily::make(int agents,

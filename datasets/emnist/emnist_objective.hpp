@@ -1,8 +1,9 @@
 #pragma once
-// EMNIST (DP-FTS-DE Sec. 5): agent n tunes the CNN of writer n
-// of the FEMNIST digits: x -> learning rate, learning-rate decay and L2, each linear in
+// EMNIST (DP-FTS-DE Sec. 5 and its appendix on the experiments): agent n tunes the CNN of writer
+// n of the FEMNIST digits: x -> learning rate, learning-rate decay and L2, each linear in
 // [1e-7, 0.02]; one evaluation trains on the writer's training digits and returns the accuracy
-// on its test digits (y = f = accuracy; no known optimum). Needs the LibTorch plugin.
+// on its test digits (y = f = accuracy; no known optimum). The CNN and its training:
+// datasets/emnist/cnn_trainer.hpp.
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,7 +26,8 @@ struct EmnistSpec {
 
 class EmnistFamily final : public ObjectiveFamily {
  public:
-  /// Loads the digits; throws std::runtime_error for missing data or a build without LibTorch.
+  /// Loads the digits; throws std::runtime_error for missing data, std::invalid_argument for
+  /// sizes of the CNN out of range.
   explicit EmnistFamily(const EmnistSpec& spec);
   int max_agents() const override { return static_cast<int>(writers_.size()); }
   bool varies_by_run() const override { return false; }

@@ -1,10 +1,7 @@
 #include "datasets/landmine/landmine_objective.hpp"
 
-#include <svm.h>
-
 #include <algorithm>
 #include <cmath>
-#include <mutex>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
@@ -12,8 +9,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "datasets/landmine/libsvm_svc.hpp"
 #include "datasets/landmine/platt_scaling.hpp"
-#include "datasets/landmine/precomputed_rbf.hpp"
+#include "datasets/landmine/rbf_kernels.hpp"
 #include "datasets/landmine/roc_auc.hpp"
 #include "datasets/score_objective.hpp"
 #include "sim/core/cancellation.hpp"
@@ -22,110 +20,38 @@ namespace fbosim::datasets {
 
 namespace {
 
-void quiet(const char*) {}
-
-// libsvm's sparse rows (index 1..9, then -1) for the rows `rows` of x.
-class SvmRows {
- public:
-  SvmRows(const Eigen::MatrixXd& x, const std::vector<int>& rows)
-      : nodes_(rows.size() * (static_cast<std::size_t>(x.cols()) + 1)) {
-    const auto d = static_cast<std::size_t>(x.cols());
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-      svm_node* row = &nodes_[r * (d + 1)];
-      for (std::size_t j = 0; j < d; ++j)
-        row[j] = {static_cast<int>(j + 1), x(rows[r], static_cast<Eigen::Index>(j))};
-      row[d] = {-1, 0.0};
-      pointers_.push_back(row);
-    }
-  }
-  svm_node** data() { return pointers_.data(); }
-  const svm_node* row(std::size_t r) const { return pointers_[r]; }
-
- private:
-  std::vector<svm_node> nodes_;
-  std::vector<svm_node*> pointers_;
-};
-
-struct ModelDeleter {
-  void operator()(svm_model* m) const { svm_free_and_destroy_model(&m); }
-};
-using Model = std::unique_ptr<svm_model, ModelDeleter>;
-
-// Trains C-SVC on the given rows (nodes[r]: libsvm's row of rows[r], features for kernel_type
-// RBF, kernel values for PRECOMPUTED); labels `first` -> +1, the other class -> -1. libsvm keeps
-// the rows' order within each class and, for labels +-1, makes +1 its first class whatever
-// the order of the rows (svm_group_classes).
-Model train(const std::vector<int>& y, const std::vector<int>& rows, const SvmHyperparameters& h,
-            int kernel_type, svm_node** nodes, int first) {
-  std::vector<double> labels(rows.size());
-  for (std::size_t r = 0; r < rows.size(); ++r) labels[r] = y[rows[r]] == first ? 1.0 : -1.0;
-  svm_problem problem{static_cast<int>(rows.size()), labels.data(), nodes};
-  svm_parameter p{};
-  p.svm_type = C_SVC;
-  p.kernel_type = kernel_type;
-  p.gamma = h.gamma;
-  p.C = h.c;
-  p.cache_size = 16;  // MB; the kernel matrix of ~350 rows is 0.5 MB
-  p.eps = 1e-3;       // libsvm's and scikit-learn's default tolerance
-  p.shrinking = 1;
-  p.probability = 0;
-  if (const char* err = svm_check_parameter(&problem, &p))
-    throw std::invalid_argument(fmt::format("libsvm: {}", err));
-  return Model(svm_train(&problem, &p));
-}
-
-// Decision values oriented so that larger means the class labelled +1 (libsvm's are for its
-// first label).
-std::vector<double> decisions(const svm_model* m, const svm_node* const* rows, std::size_t count) {
-  int labels[2] = {1, 1};
-  svm_get_labels(m, labels);
-  const double sign = labels[0] == 1 ? 1.0 : -1.0;
-  std::vector<double> out(count);
-  for (std::size_t r = 0; r < count; ++r) {
-    double value = 0;
-    svm_predict_values(m, rows[r], &value);
-    out[r] = sign * value;
-  }
-  return out;
-}
-
-// One evaluation's SVMs, trained and queried through libsvm with the kernel given either as
-// features (kernel_type RBF: libsvm computes every entry in every training) or precomputed once
-// (PrecomputedRbf: the same values).
+// One evaluation's SVMs: trained on training rows and scored at training or validation points,
+// by fbosim (RbfKernels from the split's gamma-free distances, train_svc) or by libsvm itself.
 class SvmRunner {
  public:
-  SvmRunner(const LandmineSplit& s, const SvmHyperparameters& h, SvmKernel kernel)
-      : s_(s), h_(h), kernel_(kernel) {
-    if (kernel_ == SvmKernel::precomputed) rbf_.emplace(s.train_x, h.gamma);
+  using Points = RbfKernels::Points;
+  SvmRunner(const LandmineSplit& s, const SvmHyperparameters& h, SvmEngine engine)
+      : s_(s), h_(h), engine_(engine) {
+    if (engine_ == SvmEngine::libsvm) return;
+    distances_ = s.distances;
+    if (!distances_) distances_ = std::make_shared<const RbfDistances>(s.train_x, s.valid_x);
+    kernels_.emplace(*distances_, h.gamma,
+                     engine_ == SvmEngine::fbosim ? KernelExp::vector : KernelExp::std);
   }
-  // Trains on the training rows `fit` (in that order), class `first` labelled +1.
-  Model train(const std::vector<int>& fit, int first) {
-    if (kernel_ == SvmKernel::rbf) {
-      fit_nodes_.emplace(s_.train_x, fit);
-      return datasets::train(s_.train_y, fit, h_, RBF, fit_nodes_->data(), first);
-    }
-    std::vector<svm_node*> rows;
-    for (int r : fit) rows.push_back(rbf_->training_row(r));
-    return datasets::train(s_.train_y, fit, h_, PRECOMPUTED, rows.data(), first);
-  }
-  // Decision values of the model m (trained by train()) at the rows `rows` of x.
-  std::vector<double> decide(const svm_model* m, const Eigen::MatrixXd& x,
+  // Trains on the training rows `fit` (in that order), class `first` labelled +1, and returns
+  // the decision values (oriented towards `first`) at the rows `rows` of `which`.
+  std::vector<double> decide(const std::vector<int>& fit, int first, Points which,
                              const std::vector<int>& rows) {
-    if (kernel_ == SvmKernel::rbf) {
-      const SvmRows nodes(x, rows);
-      std::vector<const svm_node*> r;
-      for (std::size_t i = 0; i < rows.size(); ++i) r.push_back(nodes.row(i));
-      return decisions(m, r.data(), rows.size());
-    }
-    return decisions(m, rbf_->prediction_rows(x, rows, *m).data(), rows.size());
+    if (engine_ == SvmEngine::libsvm)
+      return libsvm_rbf_decisions(s_.train_x, s_.train_y, fit, first, h_.c, h_.gamma,
+                                  which == Points::training ? s_.train_x : s_.valid_x, rows);
+    std::vector<int> labels(fit.size());
+    for (std::size_t r = 0; r < fit.size(); ++r) labels[r] = s_.train_y[fit[r]] == first ? 1 : -1;
+    const SvcModel model = train_svc(kernels_->training(), fit, labels, h_.c);
+    return kernels_->decisions(model, which, rows);
   }
 
  private:
   const LandmineSplit& s_;
   SvmHyperparameters h_;
-  SvmKernel kernel_;
-  std::optional<PrecomputedRbf> rbf_;
-  std::optional<SvmRows> fit_nodes_;  // RBF: the rows of the latest model (libsvm points into them)
+  SvmEngine engine_;
+  std::shared_ptr<const RbfDistances> distances_;
+  std::optional<RbfKernels> kernels_;
 };
 
 std::vector<int> all_rows(Eigen::Index n) {
@@ -172,8 +98,7 @@ std::vector<double> fold_decisions(SvmRunner& svm, const LandmineSplit& s,
       // One class only: libsvm sets the decision values to +-1 likewise.
       d.assign(test.size(), positives > 0 ? 1.0 : -1.0);
     } else {
-      const Model m = svm.train(fit, 1);
-      d = svm.decide(m.get(), s.train_x, test);
+      d = svm.decide(fit, 1, SvmRunner::Points::training, test);
     }
     for (std::size_t i = 0; i < test.size(); ++i) held_out[begin + i] = d[i];
   }
@@ -215,21 +140,19 @@ std::vector<int> problem_rows(const LandmineSplit& s, SvmClassOrder order) {
 }
 
 double landmine_auc(const LandmineSplit& s, const Eigen::VectorXd& x, const SvmOptions& o,
-                    core::RngStream& rng, SvmKernel kernel, SvmDecisions* decisions) {
+                    core::RngStream& rng, SvmEngine engine, SvmDecisions* decisions) {
   std::vector<int> perm = problem_rows(s, o.class_order);
   shuffle(perm, rng);
-  return landmine_auc(s, x, o, perm, kernel, decisions);
+  return landmine_auc(s, x, o, perm, engine, decisions);
 }
 
 double landmine_auc(const LandmineSplit& s, const Eigen::VectorXd& x, const SvmOptions& o,
-                    const std::vector<int>& perm, SvmKernel kernel, SvmDecisions* decisions) {
-  static std::once_flag silence;
-  std::call_once(silence, [] { svm_set_print_string_function(&quiet); });
+                    const std::vector<int>& perm, SvmEngine engine, SvmDecisions* decisions) {
   const SvmHyperparameters h = SvmHyperparameters::from_unit(x);
   const auto n = static_cast<std::size_t>(s.train_x.rows());
   if (perm.size() != n)
     throw std::invalid_argument("landmine_auc: perm must hold every training row once");
-  SvmRunner svm(s, h, kernel);
+  SvmRunner svm(s, h, engine);
   const bool sklearn_order = o.class_order == SvmClassOrder::sklearn;
   const std::vector<int> rows = problem_rows(s, o.class_order);
   // Platt's sigmoid from held-out decision values of cv_folds fold models (libsvm's
@@ -251,8 +174,8 @@ double landmine_auc(const LandmineSplit& s, const Eigen::VectorXd& x, const SvmO
   const PlattSigmoid sigmoid = fit_platt(held_out, platt_labels);
 
   const int first = sklearn_order ? 0 : 1;
-  const Model model = svm.train(rows, first);
-  const std::vector<double> f = svm.decide(model.get(), s.valid_x, all_rows(s.valid_x.rows()));
+  const std::vector<double> f =
+      svm.decide(rows, first, SvmRunner::Points::validation, all_rows(s.valid_x.rows()));
   std::vector<double> p(f.size());
   for (std::size_t i = 0; i < f.size(); ++i) {
     const double p_first = first_class_probability(sigmoid, f[i], o.probability);

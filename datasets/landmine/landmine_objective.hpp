@@ -1,8 +1,9 @@
 #pragma once
 // Landmine detection (FTS / DP-FTS-DE, Sec. 5.2 / 5): agent n tunes an RBF-kernel SVM on field
 // n. x0 -> C in [1e-4, 10], x1 -> gamma in [0.01, 10], linear maps [code]. One evaluation
-// trains libsvm (the library scikit-learn's SVC wraps) on the field's training half and returns
-// the validation AUC of P(mine) (y = f = AUC; no known optimum). The authors' objective is
+// trains a C-SVC as libsvm 3.24 (the library scikit-learn's SVC wraps) does, bit for bit
+// (SvmEngine), on the field's training half and returns the validation AUC of P(mine) (y = f =
+// AUC; no known optimum). The authors' objective is
 // SVC(kernel="rbf", C, gamma, probability=True).fit(X_train, Y_train), then
 // roc_auc_score(Y_test, predict_proba(X_test)[:, 1]) [code: FTS run_landmine_*.py, DP-FTS-DE
 // landmine_*.py].
@@ -76,10 +77,13 @@ struct SvmHyperparameters {
   static SvmHyperparameters from_unit(const Eigen::VectorXd& x);
 };
 
-/// How libsvm gets the RBF kernel: `precomputed` once per evaluation and shared by its
-/// cv_folds + 1 trainings (PrecomputedRbf; the values libsvm computes itself, so the same
-/// models), or `rbf`, libsvm computing the entries in every training (kept for the tests).
-enum class SvmKernel { precomputed, rbf };
+/// Who trains and scores an evaluation's SVMs: `fbosim`, the kernels from the split's
+/// gamma-free distances once per evaluation (RbfKernels, with the vectorised exp that gives the
+/// same bits on every x86-64 CPU) and fbosim's solver in libsvm 3.24's arithmetic (train_svc);
+/// `fbosim_std_exp`, the same with std::exp; or `libsvm` itself with kernel_type RBF
+/// (computing every kernel value in each of its cv_folds + 1 trainings). The last two give the
+/// same models and decision values bit for bit (tested): `libsvm` is the reference.
+enum class SvmEngine { fbosim, fbosim_std_exp, libsvm };
 
 /// An evaluation's decision values (for tests): the fold models' on their held-out rows (in the
 /// shuffled order; with sklearn's class order, in the order of the grouped training rows,
@@ -98,13 +102,13 @@ std::vector<int> problem_rows(const LandmineSplit& split, SvmClassOrder order);
 /// outside [0,1]^2. Decision values are oriented towards libsvm's first class of the model
 /// (mine with mine_first; no mine for the final model with sklearn's order).
 double landmine_auc(const LandmineSplit& split, const Eigen::VectorXd& x, const SvmOptions& svm,
-                    core::RngStream& rng, SvmKernel kernel = SvmKernel::precomputed,
+                    core::RngStream& rng, SvmEngine engine = SvmEngine::fbosim,
                     SvmDecisions* decisions = nullptr);
 /// The same with the cross-validation's order given: perm lists every training row once; the
 /// folds are its consecutive blocks (as libsvm's, which shuffles the problem's rows). For tests
 /// against scikit-learn, whose folds come from its own generator.
 double landmine_auc(const LandmineSplit& split, const Eigen::VectorXd& x, const SvmOptions& svm,
-                    const std::vector<int>& perm, SvmKernel kernel = SvmKernel::precomputed,
+                    const std::vector<int>& perm, SvmEngine engine = SvmEngine::fbosim,
                     SvmDecisions* decisions = nullptr);
 
 class LandmineFamily final : public ObjectiveFamily {

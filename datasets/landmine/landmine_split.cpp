@@ -21,6 +21,7 @@ LandmineSplit take(const LandmineField& field, const std::vector<int>& train,
   s.valid_x = field.x(valid, Eigen::all);
   for (int r : train) s.train_y.push_back(field.y[static_cast<std::size_t>(r)]);
   for (int r : valid) s.valid_y.push_back(field.y[static_cast<std::size_t>(r)]);
+  s.distances = std::make_shared<const RbfDistances>(s.train_x, s.valid_x);
   return s;
 }
 

@@ -9,12 +9,14 @@
 //            solver and the cross-validation folds see that order.
 // Either way the same split serves every run and every algorithm.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <Eigen/Core>
 
 #include "datasets/landmine/landmine_data.hpp"
+#include "datasets/landmine/rbf_distances.hpp"
 #include "sim/schema/enum_names.hpp"
 
 namespace fbosim::datasets {
@@ -29,6 +31,9 @@ std::string to_string(LandmineSplitKind k);
 struct LandmineSplit {
   Eigen::MatrixXd train_x, valid_x;
   std::vector<int> train_y, valid_y;
+  /// The kernels' gamma-free distances of these points, computed once by split_field and
+  /// authors_split (a split built otherwise has none: its evaluations compute them each time).
+  std::shared_ptr<const RbfDistances> distances;
 };
 
 /// The seeded split of field `field_index` (rows of each half in file order).

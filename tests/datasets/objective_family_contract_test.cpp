@@ -89,11 +89,7 @@ const std::string& user_dir() {
 
 std::vector<Case> cases() {
   const bool landmine = std::filesystem::exists(kShared + "/landmine/LandmineData.mat");
-#ifdef FBOSIM_HAVE_TORCH
   const bool emnist = std::filesystem::exists(kShared + "/femnist_digits");
-#else
-  const bool emnist = false;
-#endif
   return {
       {"gp_grid", [] { return synthetic("gp_grid"); }, 4, true},
       {"heterogeneous", [] { return synthetic("heterogeneous"); }, 4, true},
@@ -191,7 +187,7 @@ TEST_CASE(
   for (const Case& c : cases()) {
     INFO(c.name);
     if (!c.available) {
-      WARN("skipped " << c.name << ": no data under " << kShared << " or no LibTorch");
+      WARN("skipped " << c.name << ": no data under " << kShared);
       continue;
     }
     const auto family = make_objective_family(c.spec());

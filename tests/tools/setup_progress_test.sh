@@ -29,7 +29,7 @@ printf '#!/bin/sh\nprintf "install ok installed"\n' >"$tmp/bin/dpkg-query"
 chmod +x "$tmp/bin/dpkg-query"
 export STUB_LOG=$tmp/cmake.log PATH=$tmp/bin:$PATH
 
-FBOSIM_NO_TORCH=1 bash "$tmp/tree/tools/setup.sh" fbosim 2>"$tmp/err" ||
+bash "$tmp/tree/tools/setup.sh" fbosim 2>"$tmp/err" ||
   fail "setup.sh fbosim: $(cat "$tmp/err")"
 grep -q -- "--build build -j[0-9]* --target fbosim$" "$tmp/cmake.log" ||
   fail "setup.sh fbosim did not build only the fbosim target: $(cat "$tmp/cmake.log")"
@@ -41,6 +41,6 @@ grep -q "warning: a compiler message" "$tmp/tree/build/build.log" || fail "build
 grep -q "^tools/setup.sh fbosim$" "$tmp/tree/tools/quickstart.sh" || fail "quickstart.sh builds more"
 # No target: everything.
 : >"$tmp/cmake.log"
-FBOSIM_NO_TORCH=1 bash "$tmp/tree/tools/setup.sh" 2>"$tmp/err" || fail "setup.sh: $(cat "$tmp/err")"
+bash "$tmp/tree/tools/setup.sh" 2>"$tmp/err" || fail "setup.sh: $(cat "$tmp/err")"
 grep -q -- "--build build -j[0-9]*$" "$tmp/cmake.log" || fail "setup.sh without a target: $(cat "$tmp/cmake.log")"
 echo "setup.sh: the named targets only, with progress lines"

@@ -4,7 +4,6 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 #include <tuple>
 
 #include "datasets/emnist/emnist_objective.hpp"
@@ -81,25 +80,14 @@ TEST_CASE("the hyperparameter map is linear on [1e-7, 0.02]") {
   CHECK_THROWS_AS(emnist_hyperparameters(Eigen::Vector3d(0, 2, 0)), std::invalid_argument);
 }
 
-#ifdef FBOSIM_HAVE_TORCH
-TEST_CASE("the CNN learns a writer's digits well above chance, reproducibly on any thread") {
-  const WriterDigits& w = writers()[0];
-  CnnOptions o;
-  o.epochs = 5;
-  const double a = cnn_accuracy(w, o, 0.005, 1e-4, 1e-5, 42);
-  double b = -1;
-  std::thread other([&] { b = cnn_accuracy(w, o, 0.005, 1e-4, 1e-5, 42); });
-  other.join();
-  CHECK(a > 0.4);  // chance is 0.1
-  CHECK(a == b);
-}
-#else
-TEST_CASE("without LibTorch the EMNIST family says how to get it") {
+TEST_CASE("the EMNIST family refuses a CNN too large to train, naming the keys") {
   EmnistSpec spec;
   spec.data_dir = kDir;
-  CHECK_THROWS_WITH(EmnistFamily(spec), Catch::Contains("libtorch-dev"));
+  spec.cnn.conv2 = 10000;
+  spec.cnn.hidden = 100000;
+  CHECK_THROWS_WITH(EmnistFamily(spec), Catch::Contains("objective.conv1/conv2/hidden") &&
+                                            Catch::Contains("4/10000/100000"));
 }
-#endif
 
 TEST_CASE("IDX: a header whose sizes disagree with the file fails before allocating") {
   // 0x7fffffff x 28 x 28 images (1.7 TB) claimed by a 2-image file: named, no bad_alloc.

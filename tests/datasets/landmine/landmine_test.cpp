@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <svm.h>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +12,7 @@
 
 #include "datasets/landmine/landmine_objective.hpp"
 #include "datasets/landmine/platt_scaling.hpp"
+#include "datasets/landmine/rbf_distances.hpp"
 #include "datasets/landmine/roc_auc.hpp"
 #include "datasets/sklearn/stratified_split.hpp"
 
@@ -126,27 +129,126 @@ TEST_CASE("an SVM learns a real field well above chance, reproducibly from its s
   CHECK(a == b);
 }
 
-TEST_CASE("the precomputed kernel trains the same SVMs as libsvm's own RBF kernel") {
-  // Bit-identical decision values, held-out and validation, hence identical AUCs, over fields
-  // and hyperparameters from the corners of [0,1]^2 to the middle.
-  const Eigen::Vector2d xs[] = {{0.0, 0.0}, {1.0, 1.0}, {0.5, 0.05}, {0.02, 0.9}, {0.9, 0.3}};
+TEST_CASE("fbosim's kernels and solver give libsvm's own decision values and AUCs, bit for bit") {
+  // libsvm 3.24 with kernel_type RBF computes every kernel value itself in every training: the
+  // same held-out and validation decision values, hence the same AUCs, over both splits, both
+  // class orders, fields of several sizes, and hyperparameters from the corners of [0,1]^2 to
+  // the middle and at random.
+  std::vector<Eigen::Vector2d> xs = {{0.0, 0.0}, {1.0, 1.0}, {0.5, 0.05}, {0.02, 0.9}, {0.9, 0.3}};
+  fbosim::core::RngStream draw(2027);
+  for (int i = 0; i < 5; ++i) xs.emplace_back(draw.uniform(), draw.uniform());
   int evaluations = 0;
   for (int field : {0, 7, 15, 28}) {
-    const LandmineSplit s = split_field(fields()[field], 0, field);
-    for (const Eigen::Vector2d& x : xs) {
-      fbosim::core::RngStream r1 = fbosim::core::RngFactory(3, 0).stream("t", field);
-      fbosim::core::RngStream r2 = fbosim::core::RngFactory(3, 0).stream("t", field);
-      SvmDecisions pre, rbf;
-      const double a = landmine_auc(s, x, SvmOptions{}, r1, SvmKernel::precomputed, &pre);
-      const double b = landmine_auc(s, x, SvmOptions{}, r2, SvmKernel::rbf, &rbf);
-      INFO("field " << field << " x " << x.transpose());
-      CHECK(a == b);
-      CHECK(pre.held_out == rbf.held_out);
-      CHECK(pre.validation == rbf.validation);
+    for (const LandmineSplit& s :
+         {split_field(fields()[field], 0, field), authors_split(fields()[field])}) {
+      for (SvmClassOrder order : {SvmClassOrder::sklearn, SvmClassOrder::mine_first}) {
+        const SvmOptions o{5, order, SvmProbability::sklearn};
+        for (const Eigen::Vector2d& x : xs) {
+          fbosim::core::RngStream r1 = fbosim::core::RngFactory(3, 0).stream("t", field);
+          fbosim::core::RngStream r2 = fbosim::core::RngFactory(3, 0).stream("t", field);
+          SvmDecisions own, reference;
+          const double a = landmine_auc(s, x, o, r1, SvmEngine::fbosim_std_exp, &own);
+          const double b = landmine_auc(s, x, o, r2, SvmEngine::libsvm, &reference);
+          INFO("field " << field << " x " << x.transpose() << " order " << to_string(order));
+          CHECK(a == b);
+          CHECK(own.held_out == reference.held_out);
+          CHECK(own.validation == reference.validation);
+          ++evaluations;
+        }
+      }
+    }
+  }
+  CHECK(evaluations == 4 * 2 * 2 * 10);
+}
+
+TEST_CASE("the vectorised exp moves the landmine AUCs by rounding only") {
+  // fbosim's engine with core::fast_exp (within 2 ulp of exp, the same bits on every CPU)
+  // against the same with std::exp (libsvm's values, above): the kernel values differ in their
+  // last bits, which the solver's tolerance (eps = 1e-3) and the ranks of the AUC mostly absorb.
+  fbosim::core::RngStream draw(2028);
+  int evaluations = 0, identical = 0;
+  double worst = 0;
+  for (int field = 0; field < 29; field += 2) {
+    const LandmineSplit s = authors_split(fields()[field]);
+    for (int i = 0; i < 6; ++i) {
+      const Eigen::Vector2d x(draw.uniform(), draw.uniform());
+      fbosim::core::RngStream r1 = fbosim::core::RngFactory(4, 0).stream("t", field);
+      fbosim::core::RngStream r2 = fbosim::core::RngFactory(4, 0).stream("t", field);
+      const double a = landmine_auc(s, x, SvmOptions{}, r1, SvmEngine::fbosim);
+      const double b = landmine_auc(s, x, SvmOptions{}, r2, SvmEngine::fbosim_std_exp);
+      worst = std::max(worst, std::abs(a - b));
+      identical += a == b;
       ++evaluations;
     }
   }
-  CHECK(evaluations == 20);
+  INFO(identical << " of " << evaluations << " AUCs identical; the largest difference " << worst);
+  CHECK(evaluations == 90);
+  CHECK(identical >= 80);
+  CHECK(worst < 2e-3);
+}
+
+TEST_CASE("the cached distances give libsvm's kernel values of a point and a support vector") {
+  // libsvm's own k_function: the decision value of a model with one support vector x_c, the
+  // coefficient 1 and rho 0 is exactly K(p, x_c) = exp(-gamma sum_k (p_k - x_ck)^2).
+  const LandmineSplit s = split_field(fields()[5], 0, 5);
+  REQUIRE(s.distances);
+  const RbfDistances& d = *s.distances;
+  const auto n = static_cast<std::size_t>(s.train_x.rows());
+  const auto m = static_cast<std::size_t>(s.valid_x.rows());
+  REQUIRE(d.train_size() == static_cast<int>(n));
+  REQUIRE(d.valid_size() == static_cast<int>(m));
+  const auto nodes = [](const Eigen::MatrixXd& x, Eigen::Index r) {
+    std::vector<svm_node> v;
+    for (Eigen::Index k = 0; k < x.cols(); ++k) v.push_back({static_cast<int>(k + 1), x(r, k)});
+    v.push_back({-1, 0.0});
+    return v;
+  };
+  int mismatches = 0, checked = 0;
+  for (double gamma : {0.01, 0.7, 10.0}) {
+    for (std::size_t c = 0; c < n; c += 13) {
+      std::vector<svm_node> sv = nodes(s.train_x, static_cast<Eigen::Index>(c));
+      svm_node* sv_row = sv.data();
+      double coef = 1, rho = 0;
+      double* coefs = &coef;
+      int nsv[2] = {1, 0}, label[2] = {1, -1};
+      svm_model model{};
+      model.param.svm_type = C_SVC;
+      model.param.kernel_type = RBF;
+      model.param.gamma = gamma;
+      model.nr_class = 2;
+      model.l = 1;
+      model.SV = &sv_row;
+      model.sv_coef = &coefs;
+      model.rho = &rho;
+      model.nSV = nsv;
+      model.label = label;
+      const auto libsvm = [&](const std::vector<svm_node>& p) {
+        double value = 0;
+        svm_predict_values(&model, p.data(), &value);
+        return value;
+      };
+      for (std::size_t r = 0; r < n; r += 7) {
+        const double sum = r >= c ? d.train_diff()[RbfDistances::packed(r, c)]
+                                  : d.train_diff()[RbfDistances::packed(c, r)];
+        mismatches +=
+            std::exp(-sum * gamma) != libsvm(nodes(s.train_x, static_cast<Eigen::Index>(r)));
+        ++checked;
+      }
+      for (std::size_t i = 0; i < m; i += 7) {
+        const double sum = d.valid_diff()[c * m + i];
+        mismatches +=
+            std::exp(-sum * gamma) != libsvm(nodes(s.valid_x, static_cast<Eigen::Index>(i)));
+        ++checked;
+      }
+    }
+  }
+  CHECK(checked > 2000);
+  CHECK(mismatches == 0);
+  // The diagonal of the training distances is exactly 0 in both forms (K(x, x) = 1).
+  for (std::size_t r = 0; r < n; ++r) {
+    CHECK(d.train_diff()[RbfDistances::packed(r, r)] == 0.0);
+    CHECK(d.train_rbf()[RbfDistances::packed(r, r)] == 0.0);
+  }
 }
 
 TEST_CASE("the family gives one objective per field, refuses more agents than fields") {
@@ -239,10 +341,10 @@ TEST_CASE("scikit-learn's class order: grouped rows, the same model up to the so
     SvmDecisions mine, sk;
     const double a =
         landmine_auc(s, x, SvmOptions{5, SvmClassOrder::mine_first, SvmProbability::sigmoid}, r1,
-                     SvmKernel::precomputed, &mine);
+                     SvmEngine::fbosim, &mine);
     const double b =
         landmine_auc(s, x, SvmOptions{5, SvmClassOrder::sklearn, SvmProbability::sigmoid}, r2,
-                     SvmKernel::precomputed, &sk);
+                     SvmEngine::fbosim, &sk);
     double largest = 0;
     for (std::size_t i = 0; i < mine.validation.size(); ++i)
       largest = std::max(largest, std::abs(mine.validation[i] + sk.validation[i]));

@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
       fbosim::core::RngStream rng = fbosim::core::RngFactory(0, 0).stream("probe");
       SvmDecisions d;
       const double auc = landmine_auc(s, Eigen::Vector2d(std::stod(a[3]), std::stod(a[4])), o, rng,
-                                      SvmKernel::precomputed, &d);
+                                      SvmEngine::fbosim, &d);
       std::cout.precision(17);
       print(d.validation);
       std::cout << auc << '\n';
@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
       const std::vector<int> perm = sklearn_folds(problem_rows(s, o.class_order), seed_of(argv[6]));
       SvmDecisions d;
       const double auc = landmine_auc(s, Eigen::Vector2d(std::stod(a[3]), std::stod(a[4])), o, perm,
-                                      SvmKernel::precomputed, &d);
+                                      SvmEngine::fbosim, &d);
       std::cout.precision(17);
       print(d.mine_probability);
       std::cout << auc << '\n';

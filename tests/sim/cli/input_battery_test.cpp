@@ -1005,6 +1005,15 @@ std::vector<Case> all_cases() {
   run("issue 28 resources", "config {cfg} --resources --threads two", {"--threads", "two"}, 2);
   run("issue 28 resources", "config {cfg} --resources --set rounds=-1",
       {"battery.yaml", "rounds", "-1"});
+
+  // Issue #27 (the EMNIST CNN trainer): sizes each in range whose network is too large to
+  // train are refused before any data is read, naming the keys and the sizes.
+  cases.push_back({"value",
+                   "run {cfg} --quiet",
+                   with("objective: {family: emnist, conv2: 10000, hidden: 100000}\n"
+                        "datasets: {root: '{in}'}\n"),
+                   1,
+                   {"objective.conv1/conv2/hidden", "4/10000/100000", "parameters"}});
   return cases;
 }
 

@@ -54,7 +54,7 @@ std::map<std::string, std::pair<std::string, bool>> tiny(const fs::path& dir) {
       {"gp_grid2d", {"objective: {family: gp_grid2d, grid_side: 8}\n", true}},
       {"landmine", {"objective: {family: landmine}\n" + root, landmine}},
       {"activity", {"objective: {family: activity, epochs: 1}\n" + root, har}},
-      {"emnist", {"", false}},  // LibTorch training: tests/datasets/emnist
+      {"emnist", {"", false}},  // the CNN training: tests/datasets/emnist
       {"branin", {"objective: {family: branin, noise_var: 0.01}\n", true}},
       {"table",
        {"objective: {family: table, table: '" + (dir / "values.csv").string() + "'}\n", true}},

@@ -1,14 +1,18 @@
 #pragma once
-// Vectorisable exp for the SE kernel matrices of the marginal-likelihood fit (R&W eq. 5.8 needs
-// n (n + 1) / 2 of them per evaluation; libm's exp is called one element at a time). Cephes
-// exp.c: x = k ln 2 + r with a two-part Cody-Waite reduction, exp(r) = 1 + 2 r P(r^2) /
-// (Q(r^2) - r P(r^2)), then the exponent k added to the bits. Relative error about 1 ulp
-// (against std::exp within 4e-16); 0 below -708 (where the true value is < 1e-307), infinity
-// above 709, NaN for NaN.
+// Vectorisable exp, the same bits on every x86-64 CPU (AVX2 and baseline clones, no FMA): for the
+// SE kernel matrices of the marginal-likelihood fit (R&W eq. 5.8 needs n (n + 1) / 2 of them per
+// evaluation) and the landmine SVMs' RBF kernels (datasets/landmine/rbf_kernels.hpp). libm's
+// exp is called one element at a time, and glibc's differs by CPU: it picks an FMA build at run
+// time where the CPU has FMA, which rounds 7e-4 of its results differently (7,033 of 10^7
+// arguments in [-50, 0], against GLIBC_TUNABLES=glibc.cpu.hwcaps=-FMA,-AVX2). Cephes exp.c:
+// x = k ln 2 + r with a two-part Cody-Waite reduction, exp(r) = 1 + 2 r P(r^2) / (Q(r^2) -
+// r P(r^2)), then the exponent k added to the bits. At most 2 ulp from the correctly rounded
+// value over [-708, 709] (tested; 4e-16 relative); 0 below -708 (where the true value is
+// < 1e-307), infinity above 709, NaN for NaN.
 #include <cstddef>
 #include <cstdint>
 
-namespace fbosim::gp {
+namespace fbosim::core {
 
 /// Four doubles, the width of the vector code (the baseline SIMD clone runs it as two SSE2
 /// halves, with the same per-lane operations).
@@ -71,4 +75,4 @@ namespace fast_exp_detail {
 /// e[i] = exp(a[i]) for i < n. The arrays may be the same but must not overlap otherwise.
 void fast_exp(const double* a, double* e, std::ptrdiff_t n);
 
-}  // namespace fbosim::gp
+}  // namespace fbosim::core

@@ -1,10 +1,10 @@
-#include "algorithms/gp/fast_exp.hpp"
+#include "sim/core/fast_exp.hpp"
 
 #include <cstring>
 
 #include "sim/core/simd_clones.hpp"
 
-namespace fbosim::gp {
+namespace fbosim::core {
 
 namespace {
 constexpr int kLanes = 4;
@@ -27,4 +27,4 @@ FBOSIM_SIMD_CLONES void fast_exp(const double* a, double* e, std::ptrdiff_t n) {
   }
 }
 
-}  // namespace fbosim::gp
+}  // namespace fbosim::core
