@@ -34,6 +34,13 @@ const schema::Group<ObjectiveSpec>& objective_keys() {
 }
 
 std::unique_ptr<ObjectiveFamily> make_objective_family(const ObjectiveSpec& spec) {
+  if (spec.settings.has_value()) {
+    const ObjectiveFamilyEntry* entry = objective_registry().find(spec.family);
+    if (!entry)
+      throw std::invalid_argument("objective.family: unknown family '" + spec.family + "'");
+    return entry->make(spec.settings, spec.data_root);
+  }
+  // A spec built in code from the typed members (the datasets' own tests).
   if (spec.family == "gp_grid" || spec.family == "heterogeneous" || spec.family == "gp_box" ||
       spec.family == "gp_grid2d") {
     SyntheticSpec s = spec.synthetic;

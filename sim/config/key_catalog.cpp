@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/privacy/accountant.hpp"
-#include "sim/config/algorithm_registry.hpp"
+#include "algorithms/systems/algorithm_registry.hpp"
 
 namespace fbosim::config {
 
@@ -94,7 +94,7 @@ std::string KeyDoc::Bounds::text() const {
 }
 
 std::vector<std::string> KeyDoc::choice_list() const {
-  if (choices == "@algorithms") return algorithm_names();
+  if (choices == "@algorithms") return systems::algorithm_registry().names();
   if (choices == "@accountants") return privacy::accountant_names();
   return split(choices, ' ');
 }

@@ -11,8 +11,6 @@
 
 #include <fmt/format.h>
 
-#include "sim/config/algorithm_registry.hpp"
-
 namespace fbosim::config {
 
 namespace {
@@ -138,12 +136,19 @@ std::string key_value(const char* key, double value) {
   return fmt::format("{} = {:g}", key, value);
 }
 
+namespace {
+// A family on a 1-D grid samples its functions from the GP prior on the grid (gp_grid,
+// heterogeneous): n^2 memory and n^3 work, and the acquisition scans the grid.
+bool grid_prior(const ExperimentSpec& s) {
+  return s.objective_shape.domain == core::DomainKind::grid && s.objective_shape.dimension == 1;
+}
+}  // namespace
+
 ResourceEstimate estimate_resources(const ExperimentSpec& s) {
   // Every count as a double: the products overflow any integer type at the bounds of the keys.
   const double runs = s.runs, rounds = s.rounds, agents = s.agents;
-  const std::string& family = s.objective.family;
-  const bool grid = family == "gp_grid" || family == "heterogeneous";
-  const double n = grid ? s.objective.synthetic.grid_points : 0;
+  const bool grid = grid_prior(s);
+  const double n = grid ? static_cast<double>(s.objective_shape.points) : 0;
   const std::string r = key_value("runs", runs), t = key_value("rounds", rounds),
                     a = key_value("agents.count", agents);
   constexpr double kDouble = 8;
@@ -162,18 +167,18 @@ ResourceEstimate estimate_resources(const ExperimentSpec& s) {
   // The traces: regret and best f per (run, round, agent), and one run's trace text.
   e.memory.push_back({(runs * 2 * kDouble + 100) * (rounds + 1) * agents,
                       r + " x " + t + " x " + a + " (the traces)"});
-  for (const AlgorithmEntry& entry : algorithm_registry())
-    if (entry.name == s.algorithm && entry.estimate) entry.estimate(s, e);
+  if (s.system) estimate_algorithm(s, e);
   return e;
 }
 
 void estimate_agent_steps(const ExperimentSpec& s, double agent_steps, double observations,
                           double features, const agents::LocalTsOptions& local,
                           ResourceEstimate& e) {
-  const std::string& family = s.objective.family;
-  const bool grid = family == "gp_grid" || family == "heterogeneous";
-  const double n = grid ? s.objective.synthetic.grid_points : 0;
-  const double dim = family == "gp_box" ? s.objective.synthetic.dim : 2;
+  const bool grid = grid_prior(s);
+  const double n = grid ? static_cast<double>(s.objective_shape.points) : 0;
+  // The acquisition's dimension: the box's (before the registry: gp_box's, 2 for the others).
+  const double dim =
+      s.objective_shape.domain == core::DomainKind::box ? s.objective_shape.dimension : 2;
   const double m = features, ml = local.features;
   const std::string per = key_value("runs", s.runs) + " x " + key_value("agents.count", s.agents) +
                           " x " + key_value("rounds", s.rounds);

@@ -72,6 +72,9 @@ std::string duration_text(double seconds);
 std::string resource_refusal(const ResourceEstimate& e, const MemoryLimit& limit);
 
 ResourceEstimate estimate_resources(const ExperimentSpec& spec);
+/// Adds the built algorithm's own memory and work (algorithm_estimates.cpp; none for a system
+/// without an estimate).
+void estimate_algorithm(const ExperimentSpec& spec, ResourceEstimate& e);
 
 /// "key = value" for the terms' descriptions.
 std::string key_value(const char* key, double value);

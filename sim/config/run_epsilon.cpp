@@ -43,8 +43,8 @@ double run_epsilon(const ExperimentSpec& spec, const std::string& accountant) {
   return acc->epsilon(spec.delta()).epsilon;
 }
 
-void check_run_epsilon(const ConfigReader& r, const ExperimentSpec& spec,
-                       const std::vector<std::string>& keys) {
+void check_run_epsilon(const std::string& source, const YAML::Node& resolved,
+                       const ExperimentSpec& spec, const std::vector<std::string>& keys) {
   std::vector<std::string> names = spec.server.accountants;
   names.insert(names.begin(), spec.server.accountant);
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -59,11 +59,11 @@ void check_run_epsilon(const ConfigReader& r, const ExperimentSpec& spec,
     std::string settings;
     for (const std::string& k : keys)
       settings +=
-          fmt::format("{}{} = {}", settings.empty() ? "" : ", ", k, value_text(r.resolved(), k));
+          fmt::format("{}{} = {}", settings.empty() ? "" : ", ", k, value_text(resolved, k));
     throw ConfigError(fmt::format(
         "{}: {}{}the run's privacy loss has no finite epsilon at delta = {} (server.delta) "
         "under accountant '{}' ({}): {}; its releases: {}",
-        r.source(), settings, settings.empty() ? "" : ": ", spec.delta(), names[i],
+        source, settings, settings.empty() ? "" : ": ", spec.delta(), names[i],
         i == 0 ? "server.accountant" : "server.accountants", why,
         events_text(spec.system->run_events(spec.agents, spec.rounds))));
   }
