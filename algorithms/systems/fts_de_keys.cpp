@@ -4,6 +4,7 @@
 #include "algorithms/protocol/algorithm_entry.hpp"
 #include "algorithms/rff/message_features.hpp"
 #include "algorithms/systems/fts_de_system.hpp"
+#include "algorithms/systems/resource_estimates.hpp"
 #include "sim/schema/group.hpp"
 #include "sim/schema/registry.hpp"
 
@@ -120,6 +121,7 @@ void register_fts_de_algorithms(schema::Registry<protocol::AlgorithmEntry>& regi
     if (!p.dp_default) e.presets.push_back({"server.dp", false});
     e.privacy_keys = {"server.noise_multiplier", "server.sampling_rate", "server.sampling",
                       "rounds", "agents.count"};
+    e.estimate = estimate_fts_de;
     registry.add(std::move(e));
   }
 }

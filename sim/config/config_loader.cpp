@@ -194,13 +194,7 @@ ExperimentSpec read_spec(const ConfigSource& src, schema::Record& record,
     accounting_keys().set(s, p.path, p.value);
   options.read(src, record);
   s.objective_shape = family.shape(s.objective.settings);
-  const protocol::ExperimentFacts facts{s.algorithm,
-                                        s.agents,
-                                        s.objective.family,
-                                        s.objective_shape.domain,
-                                        s.objective_shape.dimension,
-                                        s.objective_shape.points,
-                                        family.needs_data};
+  const protocol::ExperimentFacts facts = experiment_facts(s);
   schema::Problems problems;
   if (algorithm.validate) algorithm.validate(options, facts, problems);
   schema::throw_first(src, problems);
@@ -223,7 +217,7 @@ ExperimentSpec read_spec(const ConfigSource& src, schema::Record& record,
   // (basic composition has none below the sum of the events' deltas; a tiny noise multiplier
   // none at all): fail now, never report 0 or inf later.
   if (check_accounting(src, s, delta_given || accounting.delta.has_value()))
-    check_run_epsilon(src.source(), to_yaml(record), s, algorithm.privacy_keys);
+    check_run_epsilon(src.source(), record, s, algorithm.privacy_keys);
   network_keys().read(s, src, record);
   reject_unknown_keys(src, record, s);
   check_resources(src, s);

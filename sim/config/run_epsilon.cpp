@@ -11,17 +11,6 @@ namespace fbosim::config {
 
 namespace {
 
-// The scalar at dotted `key` of a resolved config ("" when absent). Const lookups only: a
-// non-const yaml-cpp subscript would insert the key.
-std::string value_text(const YAML::Node& node, const std::string& key) {
-  if (!node.IsMap()) return "";
-  const auto dot = key.find('.');
-  const YAML::Node child = node[key.substr(0, dot)];
-  if (!child) return "";
-  if (dot == std::string::npos) return child.IsScalar() ? child.Scalar() : "";
-  return value_text(child, key.substr(dot + 1));
-}
-
 // "A x 58, B": equal neighbours counted (an event per agent would make a long line).
 std::string events_text(const std::vector<privacy::DpEvent>& events) {
   std::string out;
@@ -43,7 +32,7 @@ double run_epsilon(const ExperimentSpec& spec, const std::string& accountant) {
   return acc->epsilon(spec.delta()).epsilon;
 }
 
-void check_run_epsilon(const std::string& source, const YAML::Node& resolved,
+void check_run_epsilon(const std::string& source, const schema::Record& resolved,
                        const ExperimentSpec& spec, const std::vector<std::string>& keys) {
   std::vector<std::string> names = spec.server.accountants;
   names.insert(names.begin(), spec.server.accountant);
@@ -57,9 +46,10 @@ void check_run_epsilon(const std::string& source, const YAML::Node& resolved,
       why = e.what();
     }
     std::string settings;
-    for (const std::string& k : keys)
-      settings +=
-          fmt::format("{}{} = {}", settings.empty() ? "" : ", ", k, value_text(resolved, k));
+    for (const std::string& k : keys) {
+      const schema::Resolved* v = resolved.find(k);
+      settings += fmt::format("{}{} = {}", settings.empty() ? "" : ", ", k, v ? v->text : "");
+    }
     throw ConfigError(fmt::format(
         "{}: {}{}the run's privacy loss has no finite epsilon at delta = {} (server.delta) "
         "under accountant '{}' ({}): {}; its releases: {}",

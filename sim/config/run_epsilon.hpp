@@ -7,10 +7,9 @@
 #include <string>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
-
 #include "sim/config/config_reader.hpp"
 #include "sim/config/experiment_spec.hpp"
+#include "sim/schema/record.hpp"
 
 namespace fbosim::config {
 
@@ -23,7 +22,7 @@ double run_epsilon(const ExperimentSpec& spec, const std::string& accountant);
 /// `resolved` (the resolved config read so far)
 /// (the keys that set the releases, the likeliest culprit first), delta, the accountant and its
 /// key, and the events.
-void check_run_epsilon(const std::string& source, const YAML::Node& resolved,
+void check_run_epsilon(const std::string& source, const schema::Record& resolved,
                        const ExperimentSpec& spec, const std::vector<std::string>& keys);
 
 }  // namespace fbosim::config

@@ -61,6 +61,17 @@ TEST_CASE("registries: every algorithm builds from its defaults on a family it a
     CHECK(e.traits.min_agents >= 1);
     // An algorithm that releases something privately names the keys that set its events.
     if (!system->possible_events(8).empty()) CHECK_FALSE(e.privacy_keys.empty());
+    // Every shipped algorithm estimates its own memory and work, each term naming a key.
+    REQUIRE(e.estimate);
+    protocol::ResourceEstimate estimate;
+    e.estimate(*system, facts, estimate);
+    CHECK_FALSE(estimate.memory.empty());
+    CHECK_FALSE(estimate.work.empty());
+    for (const auto* terms : {&estimate.memory, &estimate.work})
+      for (const protocol::ResourceTerm& t : *terms) {
+        CHECK(t.amount > 0);
+        CHECK(t.what.find(" = ") != std::string::npos);
+      }
   }
 }
 
