@@ -32,7 +32,8 @@ struct KeyDoc {
   std::string algorithms;  ///< the algorithms that read it (comma-separated; "" = every one)
   std::string families;    ///< the objective families it applies to ("" = every one)
   std::optional<Bounds> bounds;
-  /// Space-separated choices; "@algorithms" and "@accountants" stand for the registries.
+  /// Space-separated choices; "@algorithms", "@accountants" and "@families" stand for the
+  /// registries.
   std::string choices;
   std::vector<Default> defaults;
   std::string default_note;  ///< a default that is not a literal ("N^-1.1", "file stem")

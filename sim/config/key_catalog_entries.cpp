@@ -75,7 +75,7 @@ const std::vector<KeyDoc>& key_catalog() {
        "",
        "",
        std::nullopt,
-       "gp_grid heterogeneous gp_box gp_grid2d landmine activity emnist",
+       "@families",
        {{"", "gp_grid"}},
        "",
        "`gp_grid` (Fig. 2, 4-6, 12a), `heterogeneous` (Fig. 7), `gp_box` (continuous [0,1]^dim); "
