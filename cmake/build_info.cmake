@@ -3,18 +3,26 @@
 # reports the new state. OUT is rewritten only when its text changes (no needless recompiles).
 #   -DSRC=<source dir> -DOUT=<header> -DVERSION=<project version> [-DBIN=<build dir>]
 # FBOSIM_COMMIT   full commit hash, or "unknown" outside a git checkout (a tarball)
-# FBOSIM_MODIFIED 1 when tracked files differ from the commit or untracked files exist
+# FBOSIM_MODIFIED 1 when the program's inputs (below) differ from the commit or hold untracked
+#                 files
 # FBOSIM_BUILD_ID identifies the sources: the commit when clean; commit + "-modified-" + 12 hex
-#                 digits of SHA-256 over `git diff HEAD` and the untracked files when modified;
-#                 "unknown-src-" + 12 hex digits of SHA-256 over every source file without git.
+#                 digits of SHA-256 over `git diff HEAD` and the untracked files of the program's
+#                 inputs when modified; "unknown-src-" + 12 hex digits of SHA-256 over the
+#                 program's inputs without git.
+# The program's inputs are what the build compiles or reads (issue 28): CMakeLists.txt, cmake/,
+# sim/, algorithms/, datasets/ (the objective families' code) and python/ (the module). Nothing
+# else in the checkout is: configs, results, plots (results/figures/ is tracked), Slurm logs,
+# notebooks, tools/, tests/ and docs change no result, so a sweep's finished points stay reused
+# when a user writes them (sweep.done binds a point to this id).
 set(commit "unknown")
-# A build directory inside the source tree that .gitignore does not cover is not a source
-# change (its files change at every build).
-set(pathspec "")
+set(inputs CMakeLists.txt cmake sim algorithms datasets python)
+set(pathspec -- ${inputs})
+# A build directory inside one of them that .gitignore does not cover is not a source change
+# (its files change at every build).
 if(BIN)
   file(RELATIVE_PATH rel_bin ${SRC} ${BIN})
   if(NOT rel_bin STREQUAL "" AND NOT rel_bin MATCHES "^\\.\\.")
-    set(pathspec -- . ":(exclude)${rel_bin}")
+    list(APPEND pathspec ":(exclude)${rel_bin}")
   endif()
 endif()
 set(modified 0)
@@ -30,7 +38,7 @@ if(GIT_FOUND)
                     OUTPUT_VARIABLE status ERROR_QUIET)
     if(NOT status STREQUAL "")
       set(modified 1)
-      execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SRC} diff HEAD --binary
+      execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SRC} diff HEAD --binary ${pathspec}
                       OUTPUT_VARIABLE diff ERROR_QUIET)
       execute_process(COMMAND ${GIT_EXECUTABLE} -C ${SRC} ls-files --others --exclude-standard
                               ${pathspec}
@@ -54,9 +62,16 @@ if(GIT_FOUND)
   endif()
 endif()
 if(id STREQUAL "")
-  file(GLOB_RECURSE files LIST_DIRECTORIES false
-       ${SRC}/sim/* ${SRC}/algorithms/* ${SRC}/datasets/* ${SRC}/cmake/*)
-  list(APPEND files ${SRC}/CMakeLists.txt)
+  set(files "")
+  foreach(i IN LISTS inputs)
+    if(IS_DIRECTORY ${SRC}/${i})
+      file(GLOB_RECURSE found LIST_DIRECTORIES false ${SRC}/${i}/*)
+      list(APPEND files ${found})
+    elseif(EXISTS ${SRC}/${i})
+      list(APPEND files ${SRC}/${i})
+    endif()
+  endforeach()
+  list(FILTER files EXCLUDE REGEX "/__pycache__/|\\.pyc$")
   list(SORT files)
   set(material "")
   foreach(f IN LISTS files)

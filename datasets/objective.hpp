@@ -33,6 +33,18 @@ class Objective {
     const double y = observe(x, rng);
     return {y, evaluate(x)};
   }
+
+  /// Where the engine makes a query: the run and the round (-1 where a query belongs to no
+  /// round, e.g. a final release's). User objectives (datasets/command, datasets/python) pass
+  /// them on to the user's code and name them in errors; the default ignores them.
+  struct QueryContext {
+    int run = -1;
+    int round = -1;
+  };
+  virtual Evaluation query_at(const Eigen::VectorXd& x, core::RngStream& rng,
+                              const QueryContext& /*where*/) const {
+    return query(x, rng);
+  }
 };
 
 }  // namespace fbosim::datasets

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "datasets/missing_data.hpp"
 #include "datasets/objective_family_entry.hpp"
 #include "sim/schema/group.hpp"
 
@@ -50,17 +51,28 @@ std::unique_ptr<ObjectiveFamily> make_objective_family(const ObjectiveSpec& spec
   if (spec.family == "landmine") {
     LandmineSpec l = spec.landmine;
     if (l.path.empty()) l.path = LandmineSpec::default_path(spec.data_root);
+    if (auto m = missing_data(spec.family, l.path, spec.data_root)) throw std::runtime_error(*m);
     return std::make_unique<LandmineFamily>(l);
   }
   if (spec.family == "emnist") {
     EmnistSpec e = spec.emnist;
     if (e.data_dir.empty()) e.data_dir = EmnistSpec::default_dir(spec.data_root);
+    if (auto m = missing_data(spec.family, e.data_dir, spec.data_root))
+      throw std::runtime_error(*m);
     return std::make_unique<EmnistFamily>(e);
   }
   if (spec.family == "activity") {
     ActivitySpec a = spec.activity;
     if (a.data_dir.empty()) a.data_dir = ActivitySpec::default_dir(spec.data_root);
+    if (auto m = missing_data(spec.family, a.data_dir, spec.data_root))
+      throw std::runtime_error(*m);
     return std::make_unique<ActivityFamily>(a);
+  }
+  // Any other registered family, built in code without settings: the entry's defaults.
+  if (const ObjectiveFamilyEntry* e = objective_registry().find(spec.family)) {
+    schema::Options o = e->options;
+    o.apply(e->presets);
+    return e->make(o, spec.data_root);
   }
   throw std::invalid_argument("objective.family: unknown family '" + spec.family + "'");
 }

@@ -14,8 +14,7 @@
 namespace fbosim::datasets {
 
 struct ObjectiveSpec {
-  /// gp_grid | heterogeneous | gp_box | gp_grid2d (synthetic) | landmine | activity | emnist
-  /// (real data)
+  /// objective.family: one of objective_registry()'s names
   std::string family = "gp_grid";
   /// datasets.root: where real data lives (default $FBOSIM_DATA, else "data").
   std::string data_root = "data";
@@ -37,7 +36,7 @@ const schema::Group<ObjectiveSpec>& objective_keys();
 bool is_real_world(const std::string& family);
 
 /// Builds the family through its registry entry (from `settings`, else from the typed members of
-/// the synthetic and real-data families); throws std::runtime_error naming the path when data is
+/// the synthetic and real-data families, else from the entry's defaults); throws std::runtime_error naming the path when data is
 /// missing or malformed, std::invalid_argument for an unknown family.
 std::unique_ptr<ObjectiveFamily> make_objective_family(const ObjectiveSpec& spec);
 

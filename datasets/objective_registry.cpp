@@ -1,11 +1,10 @@
 // The objective families, listed once in documentation order. An explicit list rather than
 // static self-registration: the order is the order of the docs and of the choices in messages,
-// and a linker never drops a family whose file nothing else refers to.
-#include "datasets/activity/activity_objective.hpp"
-#include "datasets/emnist/emnist_objective.hpp"
-#include "datasets/landmine/landmine_objective.hpp"
+// and a linker never drops a family whose file nothing else refers to. The list is generated
+// by CMake from each family folder's declaration (datasets/builtin_families.hpp), so that a new
+// family touches only its folder.
+#include "datasets/builtin_families.hpp"
 #include "datasets/objective_family_entry.hpp"
-#include "datasets/synthetic/synthetic_family.hpp"
 #include "sim/schema/group.hpp"
 #include "sim/schema/registry.hpp"
 
@@ -14,10 +13,7 @@ namespace fbosim::datasets {
 const schema::Registry<ObjectiveFamilyEntry>& objective_registry() {
   static const schema::Registry<ObjectiveFamilyEntry> r = [] {
     schema::Registry<ObjectiveFamilyEntry> out;
-    register_synthetic_families(out);  // gp_grid, heterogeneous, gp_box, gp_grid2d
-    register_landmine_family(out);
-    register_activity_family(out);
-    register_emnist_family(out);
+    register_builtin_families(out);  // gp_grid, heterogeneous, gp_box, gp_grid2d, landmine, ...
     return out;
   }();
   return r;

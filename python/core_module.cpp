@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -22,6 +23,7 @@
 
 #include "algorithms/privacy/epsilon_series.hpp"
 #include "algorithms/privacy/noise_calibration.hpp"
+#include "datasets/python/embed/py_callable.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/core/cancellation.hpp"
 #include "sim/core/eigen_blocking.hpp"
@@ -34,12 +36,25 @@ using namespace fbosim;
 
 namespace {
 
+// The `python` objective family's backend inside Python: the running interpreter resolves
+// "module:function" (fbosim.run(objective=fn) registers fn in fbosim._objectives), instead of
+// the embedding plugin that the fbosim command loads.
+class ModuleBackend final : public datasets::python::PythonBackend {
+ public:
+  std::shared_ptr<const datasets::python::PythonCallable> load(const std::string& name) override {
+    py::gil_scoped_acquire gil;
+    return std::make_shared<const datasets::python::PyCallable>(
+        datasets::python::resolve_callable(name));
+  }
+};
+
 // Runs `work` (C++ only, no Python object) on a thread of its own while the caller's thread,
 // the GIL released between looks, checks for Python's signals every 50 ms: Ctrl-C (Python's
 // KeyboardInterrupt) asks the C++ loops to stop (core::request_cancellation, what SIGINT does
-// to the fbosim command) and is raised once they have unwound, with what the run kept.
-template <typename Work>
-auto interruptible(Work work) -> decltype(work()) {
+// to the fbosim command) and is raised once they have unwound, with what the run kept. `tick`
+// (GIL held, Python's thread) is called at every look and once at the end: it draws progress.
+template <typename Work, typename Tick>
+auto interruptible(Work work, Tick tick) -> decltype(work()) {
   using Result = decltype(work());
   std::optional<Result> result;
   std::exception_ptr error;
@@ -57,6 +72,10 @@ auto interruptible(Work work) -> decltype(work()) {
     done_cv.notify_all();
   });
   bool interrupted = false;
+  // An exception of `tick` (Ctrl-C arriving while its Python code runs raises KeyboardInterrupt
+  // there) stops the work as Ctrl-C does; it is raised once the worker has unwound (leaving
+  // the loop with the worker running would end the process).
+  std::optional<py::error_already_set> tick_error;
   for (;;) {
     {
       py::gil_scoped_release release;
@@ -68,22 +87,39 @@ auto interruptible(Work work) -> decltype(work()) {
       interrupted = true;
       core::request_cancellation();
     }
+    if (interrupted) continue;
+    try {
+      tick();
+    } catch (py::error_already_set& e) {
+      tick_error.emplace(std::move(e));
+      interrupted = true;
+      core::request_cancellation();
+    }
   }
   worker.join();
+  if (!interrupted && !error) tick();
   if (interrupted) {
     core::reset_cancellation();
-    if (error) {  // the stop's own message (what was kept) replaces the bare KeyboardInterrupt
+    const bool keyboard = !tick_error || tick_error->matches(PyExc_KeyboardInterrupt);
+    if (error && keyboard) {  // the stop's own message (what was kept) replaces a bare one
       try {
         std::rethrow_exception(error);
       } catch (const core::Cancelled& e) {
         PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
+        throw py::error_already_set();
       } catch (...) {
       }
     }
+    if (tick_error) throw *tick_error;
     throw py::error_already_set();
   }
   if (error) std::rethrow_exception(error);
   return std::move(*result);
+}
+
+template <typename Work>
+auto interruptible(Work work) -> decltype(work()) {
+  return interruptible(std::move(work), [] {});
 }
 
 // The package (python/fbosim/) checks every argument's type and range with messages naming
@@ -142,9 +178,13 @@ double calibrate(double target, double q, int steps, std::optional<double> delta
 
 // Runs a config into out_dir (as `fbosim run --quiet --out out_dir`); returns the summary's
 // headline numbers. The GIL is released while the runs go; Ctrl-C stops them (interruptible).
+// `progress` (None, or a callable(done, total, runs)) is called from Python's thread whenever
+// the count of finished rounds changed: done of total = runs x (rounds + 1) rounds (round 0 is
+// the initial points), a reused run counting whole.
 py::dict run_config(const std::string& config, const std::vector<std::string>& overrides,
                     std::optional<int> runs, std::optional<std::uint64_t> seed,
-                    std::optional<int> threads, const std::string& out_dir, bool force) {
+                    std::optional<int> threads, const std::string& out_dir, bool force,
+                    const py::object& progress) {
   constexpr int kMaxThreads = 4096;  // as `fbosim run --threads`
   if (runs) require(*runs >= 1, fmt::format("runs must be >= 1, got {}", *runs));
   if (threads)
@@ -160,8 +200,22 @@ py::dict run_config(const std::string& config, const std::vector<std::string>& o
   options.out_dir = out_dir;
   options.progress = false;
   options.force = force;
+  const long long per_run = cfg.spec.rounds + 1LL;
+  const long long total = cfg.spec.runs * per_run;
+  std::atomic<long long> done{0};
+  long long shown = -1;
+  if (!progress.is_none())
+    options.on_round = [&done, per_run](int run, int round, int) {
+      done.store(run * per_run + round + 1, std::memory_order_relaxed);
+    };
+  const auto tick = [&] {
+    const long long now = done.load(std::memory_order_relaxed);
+    if (progress.is_none() || now == shown) return;
+    shown = now;
+    progress(now, total, cfg.spec.runs);
+  };
   const run::ExperimentSummary s =
-      interruptible([&] { return run::run_experiment(cfg.spec, cfg.resolved, options); });
+      interruptible([&] { return run::run_experiment(cfg.spec, cfg.resolved, options); }, tick);
   py::dict d;
   d["name"] = cfg.spec.name;
   d["out_dir"] = s.out_dir;
@@ -169,6 +223,7 @@ py::dict run_config(const std::string& config, const std::vector<std::string>& o
   d["rounds"] = s.rounds;
   d["agents"] = s.agents;
   d["seconds"] = s.seconds;
+  d["resumed_runs"] = s.resumed_runs;
   d["epsilon"] = cfg.spec.is_private() ? py::cast(s.epsilon) : py::none();
   d["delta"] = cfg.spec.is_private() ? py::cast(cfg.spec.delta()) : py::none();
   return d;
@@ -179,6 +234,8 @@ py::dict run_config(const std::string& config, const std::vector<std::string>& o
 PYBIND11_MODULE(_core, m) {
   m.doc() = "fbosim's C++ core (use the fbosim package, not this module)";
   core::pin_eigen_blocking();  // the same bytes as the command line, on every machine
+  static ModuleBackend backend;
+  datasets::python::set_python_backend(&backend);
   // Configuration errors are ValueErrors naming the file, the key and the value.
   py::register_exception_translator([](std::exception_ptr p) {
     try {
@@ -192,7 +249,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("calibrate", &calibrate, py::arg("target"), py::arg("q"), py::arg("steps"),
         py::arg("delta"), py::arg("agents"), py::arg("accountant"), py::arg("sampling"));
   m.def("run", &run_config, py::arg("config"), py::arg("overrides"), py::arg("runs"),
-        py::arg("seed"), py::arg("threads"), py::arg("out_dir"), py::arg("force"));
+        py::arg("seed"), py::arg("threads"), py::arg("out_dir"), py::arg("force"),
+        py::arg("progress") = py::none());
   m.def("accountants", &privacy::accountant_names);
   m.attr("version") = output::version_line();
 }

@@ -66,7 +66,7 @@ class Curve:
         return value
 
     def is_dp(self):
-        return (self.get("algorithm", "fts_de") in ("fts_de", "dp_fts", "dp_fts_de") and
+        return (self.get("algorithm", "dp_fts_de") in ("fts_de", "dp_fts", "dp_fts_de") and
                 self.get("server.dp", True) is True)
 
     def is_private(self):
@@ -124,7 +124,7 @@ class Curve:
 
 def method_name(c):
     """The paper's name of the algorithm a config runs."""
-    alg = c.get("algorithm", "fts_de")
+    alg = c.get("algorithm", "dp_fts_de")
     if alg == "ts" or (alg == "fts_target" and c.get("target.schedule") == "local"):
         return "TS"
     if alg in ("rgpe", "taf"):

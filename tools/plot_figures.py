@@ -404,7 +404,8 @@ def _write_result(root, name, rows, config, delta=None):
         fh.write(config + ("" if "\nruns:" in config else "runs: 2\n") + f"rounds: {last}\n")
 
 
-def _config(name, algorithm="fts_de", p=2, dp=True, q=0.25, z=1.0, s=11):
+def _config(name, algorithm=None, p=2, dp=True, q=0.25, z=1.0, s=11):
+    algorithm = algorithm or ("dp_fts_de" if dp else "fts_de")
     return (f"name: {name}\nalgorithm: {algorithm}\nobjective:\n  family: gp_grid\n"
             f"exploration:\n  subregions: {p}\n  weights:\n    scheme: softmax\n"
             f"server:\n  dp: {str(dp).lower()}\n  sampling_rate: {q}\n  noise_multiplier: {z}\n"
@@ -447,7 +448,7 @@ def self_test():
         plt.close(figure)
 
         # fig2a: TS / FTS / FTS-DE naming from algorithm, P and dp; no DP keys in the labels.
-        for name, alg, p in (("fig2a_ts", "ts", 1), ("fig2a_fts", "fts_de", 1),
+        for name, alg, p in (("fig2a_ts", "ts", 1), ("fig2a_fts", "fts", 1),
                              ("fig2a_fts_de_p2", "fts_de", 2), ("fig2a_fts_de_p3", "fts_de", 3)):
             _write_result(root, name, [(0, 0.2, 0.01, 0.8, 0.01, 0.0, 200)],
                           _config(name, alg, p, dp=False))
@@ -468,7 +469,7 @@ def self_test():
                                        (60, None, None, 1 - err, 0.003, eps, 29)],
                           _config(name, p=4, q=q, z=z, s=22), delta=0.01)
         for i, name in enumerate(["landmine_ts", "landmine_fts", "landmine_fts_de"]):
-            alg, p = ("ts", 1) if i == 0 else ("fts_de", 1 + 3 * (i == 2))
+            alg, p = [("ts", 1), ("fts", 1), ("fts_de", 4)][i]
             _write_result(root, name, [(60, None, None, 0.9 - 0.01 * i, 0.002, 0.0, 29)],
                           _config(name, alg, p, dp=False))
         figure = draw_figure("fig3a", root)

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """Privacy-loss figures for the accountants (issue: privacy accounting beyond the paper).
 
-1. results/figures/privacy_vs_rounds.{png,pdf}: epsilon after t rounds, t = 1..60, for the paper's
+1. <results>/figures/privacy_vs_rounds.{png,pdf}: epsilon after t rounds, t = 1..60, for the paper's
    synthetic setting (N = 200, q = 0.25, z = 1) and landmine setting (N = 29, q = 0.35, z = 1),
    delta = N^-1.1, under every accountant (moments = the paper's, rdp, pld, gdp).
-2. results/figures/fig3a_tight.{png,pdf}: the privacy-utility plot of Fig. 3a (landmine) with the
+2. <results>/figures/fig3a_tight.{png,pdf}: the privacy-utility plot of Fig. 3a (landmine) with the
    epsilon of each (q, z) point under the moments accountant and under pld, when the results of
    the Fig. 3a grid exist (results/fig3_landmine_q<q>_z<z>/summary.csv, as tools/reproduce.sh
    writes them); otherwise that panel is skipped with a message.
@@ -323,7 +323,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--results", default="results")
-    p.add_argument("--out", default="results/figures")
+    p.add_argument("--out", default=None, help="default: RESULTS/figures")
     p.add_argument("--rounds", type=int, default=60,
                    help="rounds of the privacy_vs_rounds panel (the paper's settings)")
     p.add_argument("--binary", default=os.environ.get("FBOSIM_BIN", "build/fbosim"))
@@ -332,6 +332,7 @@ def main():
     if a.self_test:
         load_plotting()
         sys.exit(self_test())
+    a.out = a.out or os.path.join(a.results, "figures")
     if a.rounds < 1:
         p.error(f"--rounds must be >= 1, got {a.rounds}")
     if not os.access(a.binary, os.X_OK):

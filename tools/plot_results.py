@@ -14,7 +14,8 @@ grid: one line per q along z). --accountant reads that accountant's column (epsi
 recorded with `--accountants`); the default is each config's server.accountant. --where keeps
 the results whose resolved config has KEY = VALUE. Utility is simple regret where the optimum is
 known (synthetic families), else the best validation or test error 1 - score. Writes STEM.png
-and STEM.pdf (default: results/figures/<first input's name>_<rounds|epsilon>).
+and STEM.pdf (default: DIR/<DIR's name>_<rounds|epsilon> for the first input DIR: a figure lies
+beside the results it draws, never in the checkout's tracked results/figures/).
 
 Every input is read in full and checked before anything is drawn (tools/fbosim_results.py): a
 missing or damaged config.resolved.yaml or summary.csv, a NaN or inf where fbosim writes a
@@ -85,7 +86,8 @@ def _same_number(got, value):
 def plot(paths, vs_epsilon=False, series=None, accountant=None, where=(), title=None, out=None):
     """Draws the figure and returns the PNG's path; ResultError naming the file for any input
     it cannot use (read in full before anything is drawn or written)."""
-    stem = out or os.path.join("results", "figures", os.path.basename(os.path.normpath(paths[0])) +
+    first = os.path.normpath(paths[0])
+    stem = out or os.path.join(first, os.path.basename(os.path.abspath(first)) +
                                ("_epsilon" if vs_epsilon else "_rounds"))
     check_output_stem(stem)
     dirs = [d for p in paths for d in expand(p)]
@@ -128,7 +130,7 @@ def self_test():
                     fh.write(f"{t},,,{1 - err - 0.1 * (2 - t)},0.01,{eps * t / 2},0.02,58,"
                              f"{eps * t / 4}\n")
             with open(os.path.join(d, "config.resolved.yaml"), "w", encoding="utf-8") as fh:
-                fh.write(f"name: lm\nalgorithm: fts_de\nruns: 2\nrounds: 2\n"
+                fh.write(f"name: lm\nalgorithm: dp_fts_de\nruns: 2\nrounds: 2\n"
                          f"objective:\n  family: landmine\n"
                          f"exploration:\n  subregions: 4\nserver:\n  dp: true\n"
                          f"  sampling_rate: {q}\n  noise_multiplier: {z}\n  accountant: moments\n")
@@ -139,6 +141,18 @@ def self_test():
         png = plot([sweep], out=os.path.join(root, "r"), where=["server.noise_multiplier=1"])
         fig_ok = os.path.getsize(png) > 0 and os.path.getsize(png[:-3] + "pdf") > 0
         checks.append(("files written", fig_ok))
+        # Issue 28: without --out, the figure lies in the results directory it draws (never in
+        # the checkout's results/figures/), from any working directory.
+        cwd = os.getcwd()
+        try:
+            os.chdir(root)
+            png = plot([os.path.relpath(sweep, root)], vs_epsilon=True, series="server.sampling_rate")
+        finally:
+            os.chdir(cwd)
+        want = os.path.join(sweep, os.path.basename(sweep) + "_epsilon.png")
+        checks.append(("default output in the results directory",
+                       os.path.samefile(os.path.join(root, png), want) and
+                       os.path.exists(want[:-3] + "pdf")))
         # Re-draw without saving to inspect the axes.
         curves = [Curve(d) for d in expand(sweep)]
         figure, ax = plt.subplots()

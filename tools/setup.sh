@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages fbosim needs (only those missing) and builds it in Release.
-# Sourced by tools/quickstart.sh and tools/run_tests.sh; safe to run on its own.
+# Run by tools/quickstart.sh and tools/run_tests.sh; safe to run on its own.
+#   tools/setup.sh [TARGET...]   builds only TARGETs (quickstart: fbosim, which pulls in the
+#                                EMNIST plugin when LibTorch is there); none: everything, the
+#                                tests included (run_tests.sh)
+# The build shows its progress on stderr (one line per source compiled and per target built,
+# with CMake's percentage); the whole log is build/build.log.
 # --help prints the comment above.
 case ${1:-} in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '/^[^#]/d; /^#SBATCH/d; s/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail
@@ -9,9 +14,17 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 packages=(build-essential cmake libeigen3-dev libyaml-cpp-dev libcli11-dev libboost-dev
           catch2 libfmt-dev liblbfgspp-dev libsvm-dev libmatio-dev libfftw3-dev libssl-dev pkg-config
           python3-matplotlib python3-pandas python3-numpy python3-scipy pybind11-dev python3-dev
-          python3-yaml python3-sklearn)
-# python3-sklearn: only for tests/tools/sklearn_reference.py, which checks fbosim's port of the
-# landmine split the papers' authors drew with scikit-learn (every index).
+          python3-yaml python3-sklearn nlohmann-json3-dev
+          python3-venv python3-pip python3-setuptools python3-wheel
+          python3-tqdm python3-nbclient python3-nbformat python3-ipykernel)
+# python3-sklearn: tests/tools/sklearn_reference.py, which checks fbosim's port of the
+# landmine split the papers' authors drew with scikit-learn (every index), and the examples of
+# user objectives (examples/). nlohmann-json3-dev: the `command` objective family's JSON lines.
+# pybind11-dev and python3-dev: the Python module and the `python` family's embedding plugin.
+# python3-venv, -pip, -setuptools, -wheel: `pip install .` of the Python package, offline
+# (docs/PYTHON.md "Install"; CTest "python: pip install . ..."). python3-tqdm: fbosim.run's
+# progress bar (a plain line without it). python3-nbclient, -nbformat, -ipykernel: the suite
+# executes examples/tutorial.ipynb in a Jupyter kernel (its cells as a script without them).
 # Slurm (slurm-wlm, munge) is not listed: only the Slurm test needs it, and
 # tools/slurm_cluster.sh installs it when it runs as root (docs/SWEEPS.md, "Slurm").
 # LibTorch (the EMNIST CNN) is optional: FBOSIM_NO_TORCH=1 skips it and builds without it.
@@ -40,9 +53,18 @@ fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
 mkdir -p build
-echo "fbosim: building in build/ (log: build/build.log)" >&2
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+echo "fbosim: building ${*:-everything (the tests included)} in build/ (log: build/build.log)" >&2
+# Progress: CMake's lines for each source and target ("[ 42%] Building CXX object
+# CMakeFiles/fbosim_config.dir/sim/config/x.cpp.o", "[ 45%] Built target fbosim_config"; Ninja's
+# "[12/140] ..."), shortened to "fbosim: [ 42%] sim/config/x.cpp"; everything goes to the log.
+progress() {
+  sed -nu -e 's|^\(\[[ 0-9/%]*\]\) Building [A-Z]* object [^ ]*\.dir/\(.*\)\.o$|fbosim: \1 \2|p' \
+          -e 's|^\(\[[ 0-9/%]*\]\) Built target \(.*\)$|fbosim: \1 built \2|p' >&2
+}
 if ! { cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DFBOSIM_WERROR=ON "$torch_flag" &&
-       cmake --build build -j"$jobs"; } >build/build.log 2>&1; then
+       cmake --build build -j"$jobs" "${targets[@]}"; } 2>&1 | tee build/build.log | progress; then
   tail -n 40 build/build.log >&2
   echo "fbosim: build failed; the whole log is build/build.log" >&2
   exit 1

@@ -13,7 +13,28 @@
 #
 # (The array's own size and minimum change on such a re-submission, so they are not used.)
 # `--merge` exits non-zero naming the missing points when a task failed: read its
-# slurm-JOB_I.out, re-submit task I as above, then merge again.
+# DIR/slurm-logs/slurm-JOB_I.out, re-submit task I as above, then merge again.
+#
+# Logs: each task writes its output to DIR/slurm-logs/slurm-JOB_TASK.out (the merge's TASK is
+# 4294967294, Slurm's %a for a job that is not an array), beside the results, never into the
+# directory it was submitted from (the checkout); Slurm's own --output is /dev/null. A task that
+# cannot tell DIR (missing arguments) writes slurm-JOB_TASK.out in the submission directory.
+#
+# The program is snapshotted: the first task copies it (the binary, or the whole bundle of
+# tools/bundle.sh when FBOSIM is one) into DIR/program/ under a temporary name and renames it
+# there, once per sweep; every task and the merge run DIR/program/fbosim, so a rebuild while the
+# array runs (or before a failed task is re-submitted) cannot mix two builds. To snapshot the
+# build of submission time rather than of the first task's start, run
+#
+#   tools/slurm_sweep.sh --snapshot DIR
+#
+# before sbatch. To run a new build on the same DIR, remove DIR/program (the points the old
+# build made then run again: a point is reused only by the build that made it).
+#
+# Give your site's --partition and --account on the sbatch line, --mem from the estimate of
+# `fbosim config CONFIG --set ... --resources` (times the points a task runs at once, with a
+# margin), and --time from a measured point (the default below is 4 hours): docs/SWEEPS.md,
+# "The sbatch options to set".
 #
 # CPUs: one per task by default (fits any node; Slurm runs as many tasks at once as there are
 # free CPUs), running the shard's points one at a time. `sbatch --cpus-per-task=C` (C at most a
@@ -22,14 +43,64 @@
 # together are used as they are.
 #SBATCH --job-name=fbosim-sweep
 #SBATCH --time=04:00:00
-#SBATCH --output=slurm-%A_%a.out
+#SBATCH --output=/dev/null
 # --help prints the comment above.
 case ${1:-} in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '/^[^#]/d; /^#SBATCH/d; s/^# \{0,1\}//'; exit 0 ;; esac
 set -euo pipefail
 fbosim=${FBOSIM:-build/fbosim}
-usage="usage: sbatch --array=1-K slurm_sweep.sh K CONFIG DIR [sweep options] | slurm_sweep.sh --merge DIR"
+usage="usage: sbatch --array=1-K slurm_sweep.sh K CONFIG DIR [sweep options] | slurm_sweep.sh --merge DIR | slurm_sweep.sh --snapshot DIR"
+# log_into FOLDER: under Slurm, this task's stdout and stderr go to FOLDER/slurm-JOB_TASK.out.
+log_into() {
+  [ -n "${SLURM_JOB_ID:-}" ] || return 0
+  mkdir -p "$1"
+  exec >>"$1/slurm-${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}_${SLURM_ARRAY_TASK_ID:-4294967294}.out" 2>&1
+}
+# DIR/program/fbosim, made from $fbosim by the first caller: copied to a temporary directory
+# beside it and renamed (rename(2) is atomic, also on NFS; a second task's rename fails on the
+# existing directory and that task uses the winner's). Sets `program`.
+snapshot() {
+  local dir=$1 source tmp
+  program=$dir/program/fbosim
+  if [ ! -e "$dir/program" ]; then
+    [ -f "$fbosim" ] && [ -x "$fbosim" ] ||
+      { echo "slurm_sweep.sh: $fbosim is not an executable file (build it, or set FBOSIM)" >&2; exit 1; }
+    mkdir -p "$dir"
+    tmp=$(mktemp -d "$dir/.program.XXXXXX")
+    chmod 755 "$tmp"
+    source=$(realpath "$fbosim")
+    if [ -f "$(dirname "$source")/.fbosim-bundle" ]; then  # a bundle: its launcher and lib/
+      cp -a "$(dirname "$source")/." "$tmp/"
+    else
+      cp -p "$source" "$tmp/fbosim"
+    fi
+    printf 'snapshot of %s\nmade by %s at %s\n%s\n' "$source" \
+      "job ${SLURM_JOB_ID:-none} task ${SLURM_ARRAY_TASK_ID:-none} on $(uname -n)" \
+      "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$(sha256sum "$tmp/fbosim" | cut -d' ' -f1)  fbosim" \
+      >"$tmp/SNAPSHOT"
+    if mv -T "$tmp" "$dir/program" 2>/dev/null; then
+      echo "slurm_sweep.sh: $fbosim snapshotted into $dir/program" >&2
+    else
+      rm -rf "$tmp"  # another task made it first
+    fi
+  fi
+  [ -x "$program" ] ||
+    { echo "slurm_sweep.sh: $dir/program holds no executable fbosim: remove it and submit again" >&2; exit 1; }
+  if [ -f "$fbosim" ] && [ -f "$dir/program/SNAPSHOT" ] && ! cmp -s "$fbosim" "$program" &&
+     [ ! -f "$dir/program/.fbosim-bundle" ]; then
+    echo "slurm_sweep.sh: note: $fbosim differs from this sweep's snapshot; running the snapshot" \
+      "$program (remove $dir/program to run the new build; its points then run again)" >&2
+  fi
+}
+
+if [ "${1:-}" = "--snapshot" ]; then
+  snapshot "${2:?$usage}"
+  echo "$program"
+  exit 0
+fi
 if [ "${1:-}" = "--merge" ]; then
+  [ -n "${2:-}" ] || log_into .
   dir=${2:?$usage}
+  log_into "$dir/slurm-logs"
   # A task that failed before its sweep started leaves no sweep_plan.csv (or no directory):
   # leave it out, so that merge names its points as missing instead of refusing the input.
   shards=()
@@ -41,11 +112,14 @@ if [ "${1:-}" = "--merge" ]; then
     fi
   done
   ((${#shards[@]})) || { echo "slurm_sweep.sh: no shard of a sweep in $dir/shard-*" >&2; exit 1; }
-  exec "$fbosim" merge "${shards[@]}" --out "$dir"
+  snapshot "$dir"
+  exec "$program" merge "${shards[@]}" --out "$dir"
 fi
+[ -n "${3:-}" ] || log_into .
 count=${1:?$usage}
 config=${2:?$usage}
 dir=${3:?$usage}
+log_into "$dir/slurm-logs"
 shift 3
 [[ $count =~ ^[1-9][0-9]*$ ]] ||
   { echo "slurm_sweep.sh: K must be the array's size (a positive integer), not '$count'; $usage" >&2; exit 2; }
@@ -79,5 +153,6 @@ if [[ $threads =~ ^[1-9][0-9]*$ ]] && ((threads > cpus)); then
   echo "slurm_sweep.sh: warning: --threads $threads on $cpus CPU(s) per task; submit with" \
     "sbatch --cpus-per-task=$threads (or more)" >&2
 fi
-exec "$fbosim" sweep "$config" --shard "$shard/$count" --out "$dir/shard-$shard" "${extra[@]}" \
+snapshot "$dir"
+exec "$program" sweep "$config" --shard "$shard/$count" --out "$dir/shard-$shard" "${extra[@]}" \
   --quiet "$@"

@@ -9,7 +9,7 @@
 
 namespace fbosim::systems {
 
-/// Every algorithm, the default (fts_de) first.
+/// Every algorithm, the DP-FTS-DE family first (the default is dp_fts_de).
 const schema::Registry<protocol::AlgorithmEntry>& algorithm_registry();
 
 }  // namespace fbosim::systems

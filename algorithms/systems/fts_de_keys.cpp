@@ -36,7 +36,8 @@ struct Preset {
 };
 
 constexpr Preset kPresets[] = {
-    {"fts_de", "FTS-DE, private when server.dp (default true) (Dai, Low & Jaillet 2021)"},
+    {"fts_de", "FTS-DE: distributed exploration, no DP (Dai, Low & Jaillet 2021)", true, false,
+     true, false, "dp_fts_de"},
     {"ts", "standard Thompson sampling, every agent alone", false},
     {"fts", "FTS with a server: P = 1, no DP (Dai, Low & Jaillet 2021, Fig. 2a)", true, false, true,
      true, "dp_fts"},
@@ -58,8 +59,12 @@ void validate(const Preset& p, const FtsDeConfig& c, const protocol::ExperimentF
                                p.name, p.name)});
   agents::check_local_ts(c.agent.local, f, out);
   if (p.dp_forced && c.dp != p.dp_default)
-    out.push_back({"server.dp", fmt::format("algorithm {} is {} DP; use algorithm {}", p.name,
-                                            p.dp_default ? "with" : "without", p.instead)});
+    out.push_back(
+        {"server.dp",
+         fmt::format("algorithm {} runs {} DP (server.dp must be {} or left out); {} DP, use "
+                     "algorithm {}",
+                     p.name, p.dp_default ? "with" : "without", p.dp_default,
+                     p.dp_default ? "without" : "with", p.instead)});
   if (!c.server || !c.dp) return;
   try {  // e.g. fixed-size sampling of floor(N q) = 0 agents
     server::DpMechanism::event(c.mechanism, static_cast<std::size_t>(f.agents));
@@ -102,7 +107,10 @@ const schema::Group<FtsDeConfig>& fts_de_keys() {
           .include(de::weight_keys(), &C::weights)
           .include(rff::message_feature_keys(), message_features())
           .include(agents::local_ts_keys(), at(&C::agent, &AgentOptions::local))
-          .boolean("server.dp", &C::dp, "false: FTS / FTS-DE (no subsampling, clipping or noise)")
+          .boolean("server.dp", &C::dp,
+                   "false: FTS / FTS-DE (no subsampling, clipping or noise); fixed by the "
+                   "algorithm's name (`fts`, `fts_de`: false; `dp_fts`, `dp_fts_de`: true), so it "
+                   "need not be written")
           .include(server::mechanism_keys(), &C::mechanism);
   return g;
 }

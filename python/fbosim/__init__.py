@@ -6,6 +6,10 @@
     tables = fbosim.run("configs/dp_fts_de/synthetic.yaml", overrides=["rounds=10"], runs=1)
     tables["summary"]                                                          # pandas DataFrame
 
+    # your own objective (the `python` family): f(x, agent, seed) -> y or (y, f)
+    tables = fbosim.run({"algorithm": "dp_fts_de", "objective": {"inputs": 2}},
+                        overrides={"rounds": 10}, objective=my_function)
+
 `run` returns the trace, server, summary and timing tables as pandas DataFrames, read from the
 CSV files the run wrote (the bytes `fbosim run` writes). Errors in a config raise ValueError
 naming the file, the key and the value; a bad argument raises TypeError (wrong type) or
@@ -13,11 +17,14 @@ ValueError (wrong value) naming the argument and the value. Ctrl-C stops a run (
 privacy computation) within a second, as it stops the fbosim command: KeyboardInterrupt says
 which finished runs were kept for a resume.
 """
+import json
 import os
 import tempfile
 
 from . import _check
+from . import _objectives
 from . import _core
+from . import _progress
 from . import privacy  # noqa: F401
 
 __all__ = ["run", "privacy", "version"]
@@ -26,18 +33,48 @@ MAX_RUNS = 100000  # the config key `runs` (kMaxCount)
 MAX_THREADS = 4096  # `fbosim run --threads` (kMaxThreads)
 
 
-def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, force=False):
+def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, force=False,
+        objective=None, progress=True):
     """Runs an experiment config and returns {"trace", "server", "summary", "timing"} as pandas
     DataFrames, plus "info" (a dict: name, out_dir, runs, rounds, agents, seconds, epsilon,
-    delta). overrides: a list of "key=value" strings as for --set (not one string). runs
-    (1..100000), seed (0..2^64 - 1) and threads (1..4096): None keeps the config's (threads:
-    all cores). With out_dir the files stay there (as `fbosim run --out`); otherwise they are
-    written to a temporary directory and removed. A bad argument raises TypeError or
-    ValueError naming it and its value."""
+    delta, resumed_runs: finished runs reused from an interrupted call). config: a path, or a
+    dict of the config's keys (nested or dotted, as in YAML). overrides: a list of "key=value"
+    strings as for --set (not one string), or a dict {key: value}. objective: a callable
+    f(x, agent, seed) returning y or (y, f), evaluated for every query (the `python` objective
+    family: x is a list of objective.inputs floats in [0, 1]; the GIL serialises the agents'
+    evaluations, see docs/OBJECTIVES.md). runs (1..100000), seed (0..2^64 - 1) and threads
+    (1..4096): None keeps the config's (threads: all cores). With out_dir the files stay there
+    (as `fbosim run --out`); otherwise they are written to a temporary directory and removed.
+    progress: a tqdm bar (a line on stderr without tqdm) once the run has taken a second; False
+    for none. A bad argument raises TypeError or ValueError naming it and its value. Ctrl-C
+    raises KeyboardInterrupt within a second, keeping the finished runs in out_dir for a resume
+    (the same call again)."""
     import pandas as pd
 
+    if isinstance(config, dict):
+        with tempfile.TemporaryDirectory(prefix="fbosim-config-") as tmp:
+            path = os.path.join(tmp, "experiment.yaml")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(config, f)  # JSON is YAML 1.2
+            return run(path, overrides, runs, seed, threads, out_dir, force, objective, progress)
     config = _check.path("config", config)
+    if isinstance(overrides, dict):
+        for key in overrides:
+            if not isinstance(key, str):
+                raise TypeError(f"overrides: keys must be strings, got {_check.show(key)}")
+        overrides = [f"{k}={_yaml_value(v)}" for k, v in overrides.items()]
     sets = _check.overrides("overrides", overrides)
+    if objective is not None:
+        if not callable(objective):
+            raise TypeError(f"objective must be callable f(x, agent, seed), got "
+                            f"{_check.show(objective)}")
+        name = _objectives.add(objective)
+        try:
+            return run(config, list(sets) + ["objective.family=python",
+                                             f"objective.callable=fbosim._objectives:{name}"],
+                       runs, seed, threads, out_dir, force, progress=progress)
+        finally:
+            _objectives.remove(name)
     if runs is not None:
         runs = _check.integer("runs", runs, 1, MAX_RUNS)
     if seed is not None:
@@ -47,9 +84,16 @@ def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, 
     if out_dir is not None:
         out_dir = _check.path("out_dir", out_dir)
     force = _check.boolean("force", force)
+    progress = _check.boolean("progress", progress)
 
     def go(directory):
-        info = _core.run(config, sets, runs, seed, threads, directory, force)
+        bar = _progress.reporter(progress)
+        try:
+            info = _core.run(config, sets, runs, seed, threads, directory, force,
+                             bar.update if bar else None)
+        finally:
+            if bar:
+                bar.close()
         tables = {name: pd.read_csv(os.path.join(directory, f"{name}.csv"))
                   for name in ("trace", "server", "summary", "timing")}
         tables["info"] = info
@@ -61,3 +105,10 @@ def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, 
         tables = go(os.path.join(tmp, "out"))
         tables["info"]["out_dir"] = None
         return tables
+
+
+def _yaml_value(value):
+    """A Python value as the text of --set (YAML 1.2: true/false, numbers, quoted strings)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)

@@ -62,7 +62,7 @@ struct BenchCase {
 // refits; and the landmine DP-FTS-DE run (configs/dp_fts_de/landmine.yaml, one run; needs the
 // data under datasets.root, $FBOSIM_DATA).
 #define FBOSIM_SYNTHETIC_YAML                                                               \
-  "algorithm: fts_de\nrounds: 60\nruns: 1\nseed: 0\n"                                       \
+  "algorithm: dp_fts_de\nrounds: 60\nruns: 1\nseed: 0\n"                                    \
   "objective: {family: gp_grid, grid_points: 1000, lengthscale: 0.03, perturbation: 0.02, " \
   "noise_var: 0.01}\n"                                                                      \
   "exploration: {subregions: 2, schedule: inv_sqrt, weights: {scheme: softmax, start: 16, " \
@@ -82,7 +82,7 @@ const BenchCase kCases[] = {
      "gp: {fit: true, lengthscale: 1.0, signal_var: 0.1, noise_var: 1.0e-6}\n"
      "server: {dp: true, sampling_rate: 0.35, noise_multiplier: 1, clip_norm: 22}\n"},
     {"landmine",
-     "algorithm: fts_de\nrounds: 60\nruns: 1\nseed: 0\n"
+     "algorithm: dp_fts_de\nrounds: 60\nruns: 1\nseed: 0\n"
      "objective: {family: landmine, split_seed: 0, cv_folds: 5}\n"
      "agents: {count: 29, init_points: 10, init: region}\n"
      "exploration: {subregions: 4, schedule: inv, weights: {scheme: softmax, start: 16, end: 1, "

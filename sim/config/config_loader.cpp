@@ -304,6 +304,19 @@ std::string read_stream(const std::string& path) {
 std::string read_config_text(const std::string& path) {
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
+  // A path is taken as given, a relative one from the current directory, by the CLI and by
+  // fbosim.run alike (issue 28): a missing file says where it was looked for.
+  if (status.type() == fs::file_type::not_found) {
+    const fs::path p(path);
+    std::error_code cwd_ec;
+    const fs::path cwd = fs::current_path(cwd_ec);
+    throw ConfigError(
+        p.is_absolute() || cwd_ec
+            ? fmt::format("{}: no such config file", path)
+            : fmt::format("{}: no such config file (looked for {}: a relative path is taken from "
+                          "the current directory, {})",
+                          path, (cwd / p).lexically_normal().string(), cwd.string()));
+  }
   if (fs::is_directory(status)) throw ConfigError(path + ": is a directory, not a config file");
   if (fs::exists(status) && !fs::is_regular_file(status)) return read_stream(path);
   // A regular file's size is known before reading.
@@ -314,7 +327,9 @@ std::string read_config_text(const std::string& path) {
                     "may hold: is it a config file?",
                     path, size, kMaxConfigBytes));
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": cannot open the config file");
+  if (!in)
+    throw ConfigError(
+        fmt::format("{}: cannot open the config file: {}", path, std::strerror(errno)));
   std::string text;
   std::array<char, 65536> buffer{};
   while (in && text.size() <= kMaxConfigBytes) {

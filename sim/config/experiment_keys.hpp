@@ -60,13 +60,13 @@ inline const schema::Group<ExperimentSpec>& experiment_keys() {
           .choice(
               "algorithm", &E::algorithm, [] { return systems::algorithm_registry().names(); },
               "the system to run (one registry, `algorithms/systems/algorithm_registry.cpp`); an "
-              "unknown name lists them. The DP-FTS-DE family shares every key of this table: "
-              "`ts` (standard TS: no server, every step local), `fts` (P = 1, no DP), `dp_fts` "
-              "(P = 1, DP), `fts_de` (distributed exploration; private when `server.dp`, whose "
-              "default stays true so that configs written before the registry keep their "
-              "meaning), `dp_fts_de` (DP). A preset refuses a value that contradicts its name "
-              "(`fts` with `server.dp: true`, `dp_fts_de` with `server.dp: false`, `dp_fts` with "
-              "P > 1), naming the algorithm to use instead. FTS with a target agent "
+              "unknown name lists them. The DP-FTS-DE family shares every key of this table, and "
+              "each name is its paper's algorithm: `ts` (standard TS: no server, every step "
+              "local), `fts` (P = 1, no DP), `dp_fts` (P = 1, DP), `fts_de` (distributed "
+              "exploration, no DP), `dp_fts_de` (distributed exploration with DP). The name fixes "
+              "`server.dp`: a config that contradicts it (`fts` or `fts_de` with `server.dp: "
+              "true`, `dp_fts` or `dp_fts_de` with `server.dp: false`, `fts` or `dp_fts` with P > "
+              "1) is an error naming the algorithm to use instead. FTS with a target agent "
               "(`fts_target`) and its RGPE / TAF baselines (`rgpe`, `taf`) have keys of their "
               "own (below)")
           .integer("rounds", &E::rounds, Range::closed(1, 100000),

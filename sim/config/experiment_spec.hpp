@@ -48,11 +48,11 @@ struct ServerSpec {
 std::string epsilon_column(const std::string& accountant);
 
 struct ExperimentSpec {
-  std::string name;                  ///< name (default: the config file's stem)
-  std::string algorithm = "fts_de";  ///< algorithm: a registry name (algorithm_registry.hpp)
-  int rounds = 60;                   ///< rounds: BO iterations after the initial round
-  int runs = 5;                      ///< runs
-  std::uint64_t seed = 0;            ///< seed
+  std::string name;                     ///< name (default: the config file's stem)
+  std::string algorithm = "dp_fts_de";  ///< algorithm: a registry name (algorithm_registry.hpp)
+  int rounds = 60;                      ///< rounds: BO iterations after the initial round
+  int runs = 5;                         ///< runs
+  std::uint64_t seed = 0;               ///< seed
   /// standard_error: summary.csv's s.e. over the runs' means (false, the independent
   /// replications) or over every (agent, run) pair (true; agents of one run share a function).
   bool se_over_pairs = false;

@@ -1,4 +1,5 @@
 #include "sim/config/key_catalog.hpp"
+#include "sim/config/registered_family_keys.hpp"
 
 namespace fbosim::config {
 
@@ -9,7 +10,8 @@ constexpr std::optional<double> kNone = std::nullopt;
 
 // The defaults of the DP-FTS-DE family (ts, fts, fts_de, dp_fts, dp_fts_de) and of FTS's
 // target-agent family (fts_target, rgpe, taf) differ where their papers' settings do.
-const std::vector<KeyDoc>& key_catalog() {
+namespace {
+const std::vector<KeyDoc>& listed_keys() {
   static const std::vector<KeyDoc> keys = {
       {"name",
        "",
@@ -25,17 +27,17 @@ const std::vector<KeyDoc>& key_catalog() {
        "",
        std::nullopt,
        "@algorithms",
-       {{"", "fts_de"}},
+       {{"", "dp_fts_de"}},
        "",
        "the system to run (one registry, `sim/config/algorithm_registry.cpp`); an unknown name "
-       "lists them. The DP-FTS-DE family shares every key of this table: `ts` (standard TS: no "
-       "server, every step local), `fts` (P = 1, no DP), `dp_fts` (P = 1, DP), `fts_de` "
-       "(distributed exploration; private when `server.dp`, whose default stays true so that "
-       "configs written before the registry keep their meaning), `dp_fts_de` (DP). A preset "
-       "refuses a value that contradicts its name (`fts` with `server.dp: true`, `dp_fts_de` with "
-       "`server.dp: false`, `dp_fts` with P > 1), naming the algorithm to use instead. FTS with a "
-       "target agent (`fts_target`) and its RGPE / TAF baselines (`rgpe`, `taf`) have keys of "
-       "their own (below)"},
+       "lists them. The DP-FTS-DE family shares every key of this table, and each name is its "
+       "paper's algorithm: `ts` (standard TS: no server, every step local), `fts` (P = 1, no "
+       "DP), `dp_fts` (P = 1, DP), `fts_de` (distributed exploration, no DP), `dp_fts_de` "
+       "(distributed exploration with DP). The name fixes `server.dp`: a config that contradicts "
+       "it (`fts` or `fts_de` with `server.dp: true`, `dp_fts` or `dp_fts_de` with `server.dp: "
+       "false`, `fts` or `dp_fts` with P > 1) is an error naming the algorithm to use instead. "
+       "FTS with a target agent (`fts_target`) and its RGPE / TAF baselines (`rgpe`, `taf`) have "
+       "keys of their own (below)"},
       {"rounds",
        "",
        "",
@@ -535,9 +537,10 @@ const std::vector<KeyDoc>& key_catalog() {
        "",
        std::nullopt,
        "",
-       {{"ts,fts_de,dp_fts,dp_fts_de", "true"}, {"fts", "false"}},
+       {{"ts,dp_fts,dp_fts_de", "true"}, {"fts,fts_de", "false"}},
        "",
-       "false: FTS / FTS-DE (no subsampling, clipping or noise)"},
+       "false: FTS / FTS-DE (no subsampling, clipping or noise); fixed by the algorithm's name "
+       "(`fts`, `fts_de`: false; `dp_fts`, `dp_fts_de`: true), so it need not be written"},
       {"server.sampling",
        "ts,fts,fts_de,dp_fts,dp_fts_de",
        "",
@@ -947,6 +950,19 @@ const std::vector<KeyDoc>& key_catalog() {
        "",
        "`papernot_steinke`: the validation score's sensitivity between neighbouring datasets"},
   };
+  return keys;
+}
+
+}  // namespace
+
+// The hand-written rows, then the keys of the families added through the registry (until the
+// catalog is a view of the declarations).
+const std::vector<KeyDoc>& key_catalog() {
+  static const std::vector<KeyDoc> keys = [] {
+    std::vector<KeyDoc> k = listed_keys();
+    add_registered_family_keys(k);
+    return k;
+  }();
   return keys;
 }
 

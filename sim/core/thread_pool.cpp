@@ -55,8 +55,13 @@ void ThreadPool::run_items() {
     try {
       (*body_)(i);
     } catch (...) {
+      // The error of the lowest item, as on one thread: every item below i started before it
+      // and finishes, so the same message whatever the thread count.
       std::lock_guard g(mutex_);
-      if (!error_) error_ = std::current_exception();
+      if (!error_ || i < error_index_) {
+        error_ = std::current_exception();
+        error_index_ = i;
+      }
     }
     lock.lock();
     ++finished_;
@@ -93,6 +98,7 @@ void ThreadPool::parallel_for(std::size_t n, const std::function<void(std::size_
   next_ = 0;
   finished_ = 0;
   error_ = nullptr;
+  error_index_ = 0;
   ++generation_;
   wake_.notify_all();
   lock.release();

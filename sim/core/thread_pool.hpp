@@ -22,9 +22,9 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int size() const { return threads_; }
-  /// Calls body(i) for i in [0, n) and returns when all are done. The first exception thrown by
-  /// any call is rethrown here (after every started item has finished; items not started by
-  /// then are skipped, as on one thread).
+  /// Calls body(i) for i in [0, n) and returns when all are done. The exception of the lowest
+  /// item that threw is rethrown here (after every started item has finished; items not
+  /// started by then are skipped), the one a single thread would throw.
   void parallel_for(std::size_t n, const std::function<void(std::size_t)>& body);
 
   /// The number of hardware threads (at least 1).
@@ -48,6 +48,7 @@ class ThreadPool {
   int busy_ = 0;
   bool stop_ = false;
   std::exception_ptr error_;
+  std::size_t error_index_ = 0;  ///< the item error_ came from
 };
 
 }  // namespace fbosim::core

@@ -123,7 +123,12 @@ void check_results_dir(const std::string& dir, const std::string& resolved_text,
     throw ResultsClash(path + " is not readable YAML (" + e.msg +
                        "): it may hold the results of another config" + advice);
   }
-  const std::vector<std::string> diff = config_differences(old, YAML::Load(resolved_text));
+  std::vector<std::string> diff = config_differences(old, YAML::Load(resolved_text));
+  // Another number of runs is the same experiment grown or cut (issue 28): runs are seeded by
+  // their index, so the finished ones are reused (sim/run/kept_runs.hpp).
+  diff.erase(std::remove_if(diff.begin(), diff.end(),
+                            [](const std::string& d) { return d.rfind("runs: ", 0) == 0; }),
+             diff.end());
   if (diff.empty()) return;
   std::string list;
   for (std::size_t k = 0; k < diff.size() && k < 5; ++k) {

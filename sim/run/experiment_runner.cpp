@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -18,6 +20,7 @@
 #include "sim/output/directory_lock.hpp"
 #include "sim/output/interrupt.hpp"
 #include "sim/output/provenance.hpp"
+#include "sim/run/kept_runs.hpp"
 #include "sim/run/progress_line.hpp"
 #include "sim/run/result_files.hpp"
 #include "sim/run/run_checkpoint.hpp"
@@ -38,25 +41,40 @@ int stop_after_runs() {
   return v && *v ? std::atoi(v) : -1;
 }
 
-// Supplies run r: its checkpoint when one verifies, else a fresh run, checkpointed. An interrupt
+// Supplies run r: its checkpoint when one verifies, else the directory's finished run r (an
+// experiment grown with more runs; kept_runs.hpp), else a fresh run, checkpointed. An interrupt
 // says what was kept.
 class RunSource {
  public:
-  RunSource(const RunEngine& engine, const RunCheckpoints& checkpoints, int runs, bool progress)
-      : engine_(engine), checkpoints_(checkpoints), runs_(runs), progress_(progress, runs) {}
+  RunSource(const RunEngine& engine, const RunCheckpoints& checkpoints, std::vector<RunResult> kept,
+            int runs, bool progress, std::function<void(int, int, int)> on_round, int rounds)
+      : engine_(engine),
+        checkpoints_(checkpoints),
+        kept_(std::move(kept)),
+        runs_(runs),
+        rounds_(rounds),
+        progress_(progress, runs),
+        on_round_(std::move(on_round)) {}
 
   RunResult get(int r) {
+    if (static_cast<std::size_t>(r) < kept_.size()) {
+      ++reused_;
+      if (on_round_) on_round_(r, rounds_, rounds_);
+      return std::move(kept_[static_cast<std::size_t>(r)]);
+    }
     CheckpointRead read = checkpoints_.load(r);
     if (!read.problem.empty())  // never a silent re-run, even with --quiet
       std::fprintf(stderr, "fbosim: %s: %s: running run %d again\n", checkpoints_.path(r).c_str(),
                    read.problem.c_str(), r);
     if (read.result) {
       ++resumed_;
+      if (on_round_) on_round_(r, rounds_, rounds_);
       return std::move(*read.result);
     }
     try {
       RunResult res = engine_.run(r, [&](int t, int rounds) {
         progress_.update(r, t, rounds);
+        if (on_round_) on_round_(r, t, rounds);
         output::check_interrupt();
         if (stop_after_ >= 0 && fresh_ >= stop_after_) throw output::Interrupted();
       });
@@ -64,48 +82,70 @@ class RunSource {
       ++fresh_;
       return res;
     } catch (const output::Interrupted&) {
-      if (resumed_ + fresh_ == 0)  // remove_unfinished leaves nothing then
+      if (resumed_ + fresh_ + reused_ == 0)  // remove_unfinished leaves nothing then
         throw output::Interrupted("interrupted before the first run finished; nothing was kept");
       throw output::Interrupted(fmt::format(
-          "interrupted; {} of {} runs finished, kept in {}: run the same command again to "
+          "interrupted; {} of {} runs finished, kept in {}{}: run the same command again to "
           "resume (the outputs will be those of an uninterrupted run)",
-          resumed_ + fresh_, runs_, checkpoints_.dir()));
+          resumed_ + fresh_ + reused_, runs_, checkpoints_.dir(),
+          reused_ ? fmt::format(" (runs 0-{}: the directory's results)", reused_ - 1) : ""));
     }
   }
   /// Finished runs reused from an interrupted attempt.
   int resumed() const { return resumed_; }
+  /// Finished runs reused from the directory's results (a grown experiment).
+  int reused() const { return reused_; }
 
  private:
   const RunEngine& engine_;
   const RunCheckpoints& checkpoints_;
-  int runs_;
+  std::vector<RunResult> kept_;
+  int runs_, rounds_;
   ProgressLine progress_;
+  std::function<void(int, int, int)> on_round_;
   const int stop_after_ = stop_after_runs();
-  int resumed_ = 0, fresh_ = 0;
+  int resumed_ = 0, fresh_ = 0, reused_ = 0;
 };
 
 // Runs (or reuses the checkpoints of) every run and writes the outputs; fills `out`.
 void write_outputs(const config::ExperimentSpec& spec, const RunEngine& engine,
                    const std::string& config_text, const RunOptions& options,
-                   const RunCheckpoints& checkpoints, output::Provenance& provenance,
-                   ExperimentSummary& out) {
+                   const RunCheckpoints& checkpoints, const KeptRuns& kept,
+                   output::Provenance& provenance, ExperimentSummary& out) {
+  std::string note;
+  std::vector<RunResult> finished = kept.load(spec.runs, note);
+  if (!note.empty())  // never a silent re-run, even with --quiet
+    std::fprintf(stderr, "fbosim: %s/%s: %s: running run %zu and later again\n",
+                 out.out_dir.c_str(), KeptRuns::kFolder, note.c_str(), finished.size());
   ResultFiles files(out.out_dir, spec);
   SummaryTable summary(spec);
-  RunSource runs(engine, checkpoints, spec.runs, options.progress);
+  RunSource runs(engine, checkpoints, std::move(finished), spec.runs, options.progress,
+                 options.on_round, spec.rounds);
+  std::vector<RunResult> records;
   for (int r = 0; r < spec.runs; ++r) {
     const RunResult res = runs.get(r);
     files.add_run(r, res);
     summary.add_run(res);
+    records.push_back(KeptRuns::record_of(res));
   }
-  out.resumed_runs = runs.resumed();
-  if (out.resumed_runs > 0 && options.progress)
+  out.resumed_runs = runs.resumed() + runs.reused();
+  if (runs.reused() > 0 && options.progress)
+    std::fprintf(stderr, "fbosim: grown: runs 0-%d reused from the results in %s\n",
+                 runs.reused() - 1, out.out_dir.c_str());
+  if (runs.resumed() > 0 && options.progress)
     std::fprintf(stderr, "fbosim: resumed: %d finished run(s) of an interrupted attempt reused\n",
-                 out.resumed_runs);
+                 runs.resumed());
   files.write_summary(summary.csv(files.delta(), files.extra_columns()));
   summary.fill(out);
   provenance.resumed_runs = out.resumed_runs;
   provenance.finished = output::utc_now();
   files.commit(config_text, output::provenance_text(spec, provenance));
+  try {  // only a later, grown experiment needs them: a failure here is a note, not an error
+    kept.save(records);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fbosim: %s (a later --runs into %s will compute every run)\n", e.what(),
+                 out.out_dir.c_str());
+  }
 }
 
 // After a failure: the checkpoint folder unless it holds a finished run (kept for a resume),
@@ -182,7 +222,11 @@ ExperimentSummary run_experiment(const config::ExperimentSpec& spec, const YAML:
     for (const char* f : {"trace.csv", "server.csv", "summary.csv", "timing.csv", "release.csv",
                           "config.resolved.yaml", "provenance.yaml"})
       output::AtomicFile::remove_stale(out.out_dir + "/" + f);
-    checkpoints.emplace(out.out_dir, "build " + output::build_info().build_id + "\n" + config_text);
+    // Keyed without `runs`: run r does not depend on the number of runs, so an interrupted
+    // attempt also resumes with another --runs (issue 28).
+    const std::string key = growth_key(output::build_info().build_id, config_text);
+    const KeptRuns kept(out.out_dir, key);
+    checkpoints.emplace(out.out_dir, key);
     if (!checkpoints->note().empty())
       std::fprintf(stderr, "fbosim: %s\n", checkpoints->note().c_str());
     if (checkpoints->discarded())  // never a silent choice, even in a sweep
@@ -190,7 +234,7 @@ ExperimentSummary run_experiment(const config::ExperimentSpec& spec, const YAML:
                    "fbosim: %s: discarded the finished runs of an interrupted attempt with "
                    "another config or build\n",
                    checkpoints->dir().c_str());
-    write_outputs(spec, engine, config_text, options, *checkpoints, provenance, out);
+    write_outputs(spec, engine, config_text, options, *checkpoints, kept, provenance, out);
     checkpoints->remove();
   } catch (const output::Interrupted&) {  // its message says what was kept
     clean_up();

@@ -22,6 +22,7 @@
 // with the same build reuses the finished runs, and the outputs are byte-identical to an
 // uninterrupted run's. FBOSIM_TEST_STOP_AFTER_RUNS=k (tests only) interrupts the run after k
 // newly finished ones.
+#include <functional>
 #include <string>
 
 #include <yaml-cpp/yaml.h>
@@ -35,6 +36,11 @@ struct RunOptions {
   std::string out_dir;   ///< default results/<name>
   bool progress = true;  ///< progress line on stderr after one second
   bool force = false;    ///< replace the results of another config in out_dir
+  /// Called with (run, round, rounds) after every round of every run (0..rounds; round ==
+  /// rounds: run `run` is finished) and once with round == rounds for a run reused from a
+  /// checkpoint; on the thread that runs the runs, so it must be quick (the Python module
+  /// stores the count for its progress bar, drawn by Python's own thread).
+  std::function<void(int, int, int)> on_round;
 };
 
 /// Headline numbers of a finished experiment (printed by `fbosim run`).

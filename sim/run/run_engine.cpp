@@ -32,7 +32,7 @@ struct AgentRound {
 datasets::Objective::Evaluation evaluate(const datasets::Objective& objective,
                                          const Eigen::VectorXd& x, core::RngStream& noise,
                                          int agent, int run, int round) {
-  const datasets::Objective::Evaluation e = objective.query(x, noise);
+  const datasets::Objective::Evaluation e = objective.query_at(x, noise, {run, round});
   if (!std::isfinite(e.y) || !std::isfinite(e.f))
     throw std::runtime_error(fmt::format(
         "objective of agent {} returned a non-finite value (y = {}, f = {}) at x = [{}] in run "

@@ -25,6 +25,7 @@
 #include "sim/output/interrupt.hpp"
 #include "sim/output/provenance.hpp"
 #include "sim/run/experiment_runner.hpp"
+#include "sim/sweep/algorithm_grid.hpp"
 #include "sim/sweep/sweep_done.hpp"
 #include "sim/sweep/sweep_merge.hpp"
 #include "sim/sweep/sweep_progress.hpp"
@@ -143,10 +144,14 @@ std::vector<Prepared> prepare_points(const std::string& config_text, const std::
                                      const std::vector<std::string>& overrides,
                                      const config::SweepPlan& plan, const SweepOptions& options) {
   std::vector<Prepared> points;
+  const AlgorithmGrid algorithms(config_text, source, overrides, plan);
+  std::vector<std::string> notes;
   for (const config::SweepPoint& point : plan.shard(options.shard)) {
     // Validating a point takes about a millisecond: large grids take long.
     output::check_interrupt();
     std::vector<std::string> all = overrides;
+    const std::vector<std::string> fixes = algorithms.fixes(point, notes);
+    all.insert(all.end(), fixes.begin(), fixes.end());
     const std::vector<std::string> own = point.overrides();
     all.insert(all.end(), own.begin(), own.end());
     Prepared p{point, {}, "", options.out_dir + "/" + point.name, false};
@@ -159,6 +164,8 @@ std::vector<Prepared> prepare_points(const std::string& config_text, const std::
     p.dp = p.config.spec.is_private();
     points.push_back(std::move(p));
   }
+  for (const std::string& n : notes)  // even with --quiet: what a point runs is never silent
+    std::fprintf(stderr, "fbosim: %s\n", n.c_str());
   return points;
 }
 
@@ -194,10 +201,11 @@ void check_point_dirs(const std::vector<Prepared>& points, bool force) {
                            : std::string()));
 }
 
-// What the workers left: per point its seconds when finished (run or skipped), and the first
-// error.
+// What the workers left: per point its seconds and sweep.csv row when finished (run or
+// skipped), and the first error.
 struct PointOutcomes {
   std::vector<std::optional<double>> seconds;
+  std::vector<std::optional<SweepRow>> rows;
   std::vector<char> skipped;
   std::exception_ptr error;
   bool any_finished() const {
@@ -205,19 +213,32 @@ struct PointOutcomes {
   }
 };
 
+// sweep.csv's table of the finished points so far, in grid order.
+SweepTable finished_table(const config::SweepPlan& plan, const PointOutcomes& outcomes) {
+  SweepTable table{plan.keys(), {}, true};
+  for (const std::optional<SweepRow>& row : outcomes.rows)
+    if (row) table.rows.push_back(*row);
+  return table;
+}
+
 // Runs the points on `jobs.jobs` worker threads, each point on its own pool of `jobs.threads`;
-// workers take points in grid order and stop at the first error or an interrupt.
+// workers take points in grid order and stop at the first error or an interrupt. sweep.csv is
+// rewritten (atomically) within a second of each point's end, so it lists every finished point
+// even when the process ends abruptly (the watchdog after Ctrl-C, a SIGKILL; issue 28).
 class PointWorkers {
  public:
-  PointWorkers(const std::vector<Prepared>& points, const SweepJobs& jobs, const std::string& build,
-               const std::string& sweep, const SweepOptions& options)
+  PointWorkers(const std::vector<Prepared>& points, const config::SweepPlan& plan,
+               const SweepJobs& jobs, const std::string& build, const std::string& sweep,
+               const SweepOptions& options)
       : points_(points),
+        plan_(plan),
         jobs_(jobs),
         build_(build),
         sweep_(sweep),
         options_(options),
         progress_(options.progress, static_cast<int>(points.size()), jobs.jobs) {
     out_.seconds.resize(points.size());
+    out_.rows.resize(points.size());
     out_.skipped.assign(points.size(), 0);
   }
 
@@ -229,8 +250,12 @@ class PointWorkers {
       std::unique_lock<std::mutex> guard(mutex_);
       while (workers_left_ > 0) {
         all_done_.wait_for(guard, std::chrono::seconds(1));
+        std::optional<SweepTable> table;
+        if (rows_changed_) table = finished_table(plan_, out_);
+        rows_changed_ = false;
         guard.unlock();
         progress_.tick();
+        if (table) write_partial(*table);
         guard.lock();
       }
     }
@@ -267,8 +292,7 @@ class PointWorkers {
   void run_point(std::size_t i, const Prepared& p) {
     const DoneState done = done_state(p, build_, sweep_);
     if (done.seconds) {
-      out_.seconds[i] = *done.seconds;
-      out_.skipped[i] = 1;
+      finish(i, make_row(p, *done.seconds), *done.seconds, true);
       progress_.finished(p.point.name, *done.seconds, true);
       return;
     }
@@ -290,11 +314,28 @@ class PointWorkers {
     run::run_experiment(p.config.spec, p.config.resolved, ro);
     const double s = std::chrono::duration<double>(Clock::now() - start).count();
     SweepDone::write(p.dir, build_, p.config_text, sweep_, s);
-    out_.seconds[i] = s;
+    finish(i, make_row(p, s), s, false);
     progress_.finished(p.point.name, s, false);
   }
 
+  void finish(std::size_t i, SweepRow row, double seconds, bool skipped) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    out_.seconds[i] = seconds;
+    out_.rows[i] = std::move(row);
+    out_.skipped[i] = skipped ? 1 : 0;
+    rows_changed_ = true;
+  }
+
+  // A failed intermediate write is not the sweep's failure: the final write reports it.
+  void write_partial(const SweepTable& table) {
+    try {
+      table.write(options_.out_dir + "/sweep.csv");
+    } catch (const std::exception&) {
+    }
+  }
+
   const std::vector<Prepared>& points_;
+  const config::SweepPlan& plan_;
   const SweepJobs jobs_;
   const std::string& build_;
   const std::string& sweep_;
@@ -306,15 +347,15 @@ class PointWorkers {
   std::mutex mutex_;
   std::condition_variable all_done_;
   int workers_left_ = 0;
+  bool rows_changed_ = false;
 };
 
 // sweep.csv's rows (the finished points, in grid order) and the report's counts.
-SweepTable results_table(const config::SweepPlan& plan, const std::vector<Prepared>& points,
-                         const PointOutcomes& outcomes, SweepReport& report) {
-  SweepTable table{plan.keys(), {}, true};
-  for (std::size_t i = 0; i < points.size(); ++i) {
+SweepTable results_table(const config::SweepPlan& plan, const PointOutcomes& outcomes,
+                         SweepReport& report) {
+  const SweepTable table = finished_table(plan, outcomes);
+  for (std::size_t i = 0; i < outcomes.seconds.size(); ++i) {
     if (!outcomes.seconds[i]) continue;
-    table.rows.push_back(make_row(points[i], *outcomes.seconds[i]));
     if (outcomes.skipped[i]) {
       ++report.skipped;
     } else {
@@ -395,7 +436,8 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
   provenance.threads = report.jobs.threads;
   planned.write(options.out_dir + "/sweep_plan.csv");
 
-  const PointOutcomes outcomes = PointWorkers(points, report.jobs, build, sweep, options).run();
+  const PointOutcomes outcomes =
+      PointWorkers(points, plan, report.jobs, build, sweep, options).run();
   if (!outcomes.any_finished() && !any_point_kept(options.out_dir)) {
     // Failed or interrupted before any point finished, and no point keeps a finished run: the
     // sweep leaves nothing, as a failed run (a directory it did not create keeps the others'
@@ -405,7 +447,7 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
     if (outcomes.error) std::rethrow_exception(outcomes.error);
     throw SweepInterrupted("interrupted before any point finished; nothing was kept");
   }
-  const SweepTable table = results_table(plan, points, outcomes, report);
+  const SweepTable table = results_table(plan, outcomes, report);
   table.write(options.out_dir + "/sweep.csv");
   write_sweep_provenance(provenance, report, options);
   report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();

@@ -3,14 +3,18 @@
 // HAR tree.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
 
 #include "activity/har_fixture.hpp"
 #include "datasets/objective_factory.hpp"
+#include "datasets/objective_family_entry.hpp"
 
 using namespace fbosim;
 using namespace fbosim::datasets;
@@ -40,6 +44,42 @@ const std::string& har_dir() {
     core::RngStream rng(4);
     har_fixture::write_tree(dir.path(), har_fixture::make_rows({1, 2, 3}, 24, 2.0, rng),
                             har_fixture::make_rows({1, 2, 3}, 12, 2.0, rng));
+    return true;
+  }();
+  (void)written;
+  static const std::string path = dir.path().string();
+  return path;
+}
+
+// A family added through the registry, with some of its keys set.
+ObjectiveSpec registered(const std::string& family,
+                         const std::vector<std::pair<std::string, schema::Value>>& keys) {
+  ObjectiveSpec s;
+  s.family = family;
+  const ObjectiveFamilyEntry& e = objective_registry().at(family);
+  s.settings = e.options;
+  s.settings.apply(e.presets);
+  for (const auto& [path, value] : keys) s.settings.set(path, value);
+  return s;
+}
+
+// The user-objective families' inputs (a table, a program, a module), written once.
+const std::string& user_dir() {
+  static har_fixture::TempDir dir("contract-user");
+  static const bool written = [] {
+    std::ofstream(dir.path() / "values.csv")
+        << "agent,x0,x1,y,f\n0,0.1,0.2,1,1.5\n0,0.4,0.4,2,2\n1,0.1,0.2,0,0\n1,0.4,0.4,3,2.5\n";
+    std::ofstream(dir.path() / "contract_user_objective.py")
+        << "import json, sys\n"
+           "def f(x, agent, seed):\n"
+           "    v = -sum((t - 0.1 * agent) ** 2 for t in x)\n"
+           "    return (v + (seed % 100) * 1e-3, v)\n"
+           "if __name__ == '__main__':\n"
+           "    for line in sys.stdin:\n"
+           "        q = json.loads(line)\n"
+           "        y, v = f(q['x'], q['agent'], q['seed'])\n"
+           "        print(json.dumps({'y': y, 'f': v}), flush=True)\n";
+    setenv("PYTHONPATH", dir.path().c_str(), 1);  // before the embedded interpreter starts
     return true;
   }();
   (void)written;
@@ -98,6 +138,34 @@ std::vector<Case> cases() {
          return s;
        },
        2, emnist},
+      {"branin", [] { return registered("branin", {}); }, 3, true},
+      {"branin on a grid",
+       [] {
+         return registered("branin", {{"objective.branin_grid", std::int64_t{12}}});
+       },
+       2, true},
+      {"table",
+       [] {
+         return registered("table", {{"objective.table", user_dir() + "/values.csv"}});
+       },
+       2, true},
+      {"command",
+       [] {
+         return registered("command", {{"objective.command", "/usr/bin/python3 " + user_dir() +
+                                                                 "/contract_user_objective.py"},
+                                       {"objective.inputs", std::int64_t{2}}});
+       },
+       3, true},
+#ifdef FBOSIM_PYTHON_PLUGIN_PATH
+      {"python",
+       [] {
+         (void)user_dir();
+         return registered("python",
+                           {{"objective.callable", std::string("contract_user_objective:f")},
+                            {"objective.inputs", std::int64_t{2}}});
+       },
+       3, true},
+#endif
   };
 }
 
@@ -132,8 +200,11 @@ TEST_CASE(
     REQUIRE(static_cast<int>(objectives.size()) == c.agents);
     const core::Domain& domain = objectives[0]->domain();
     for (const auto& o : objectives) CHECK(o->domain().dim == domain.dim);
-    const Eigen::VectorXd x = domain.is_grid() ? Eigen::VectorXd(domain.grid.row(7).transpose())
-                                               : Eigen::VectorXd::Constant(domain.dim, 0.4);
+    const Eigen::VectorXd x =
+        domain.is_grid()
+            ? Eigen::VectorXd(
+                  domain.grid.row(std::min<Eigen::Index>(7, domain.grid.rows() - 1)).transpose())
+            : Eigen::VectorXd::Constant(domain.dim, 0.4);
     // Same run, same objectives; another run, other objectives exactly when varies_by_run().
     const std::vector<double> a = values(*family, c.agents, 0, x),
                               b = values(*family, c.agents, 0, x);

@@ -4,6 +4,7 @@
     PYTHONPATH=build/python tests/python/test_fbosim.py build/fbosim
 """
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -164,7 +165,10 @@ BAD = [
     ("config empty", run(config=""), ValueError, ["config", "empty"]),
     ("config missing", run(config="/nonexistent/x.yaml"), ValueError, ["/nonexistent/x.yaml"]),
     ("overrides bytes", run(overrides=b"rounds=3"), TypeError, ["overrides", "b'rounds=3'"]),
-    ("overrides a dict", run(overrides={"rounds": 3}), TypeError, ["overrides", "'rounds'"]),
+    ("overrides a dict with a bad value", run(overrides={"rounds": -3}), ValueError,
+     ["rounds", "-3"]),
+    ("overrides a dict with a number key", run(overrides={3: 3}), TypeError, ["overrides", "3"]),
+    ("objective not callable", run(objective=3), TypeError, ["objective", "3"]),
     ("overrides a number", run(overrides=3), TypeError, ["overrides", "3"]),
     ("override not a string", run(overrides=["rounds=1", 3]), TypeError, ["overrides[1]", "3"]),
     ("override without =", run(overrides=["rounds"]), ValueError, ["overrides[0]", "'rounds'"]),
@@ -182,6 +186,7 @@ BAD = [
     ("out_dir a number", run(out_dir=5), TypeError, ["out_dir", "5"]),
     ("force an int", run(force=1), TypeError, ["force", "1"]),
     ("force a string", run(force="no"), TypeError, ["force", "'no'"]),
+    ("progress an int", run(progress=1), TypeError, ["progress", "1"]),
     ("run unknown keyword", run(rounds=3), TypeError, ["rounds"]),
 ]
 
@@ -267,6 +272,98 @@ class Run(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "server.noise_multiplier"):
             fbosim.run(self.CONFIG, ["server.noise_multiplier=-1"])
 
+    def test_a_relative_config_path_is_taken_from_the_current_directory(self):
+        # Issue 28: as the CLI, from any directory; a missing file says where it was looked for.
+        cwd = os.getcwd()
+        binary = os.path.abspath(BINARY)
+        try:
+            os.chdir(os.path.join(ROOT, "configs"))
+            with tempfile.TemporaryDirectory() as tmp:
+                fbosim.run("dp_fts_de/synthetic.yaml", self.SETS, runs=1, threads=1,
+                           out_dir=os.path.join(tmp, "py"))
+                cli = subprocess.run([binary, "run", "dp_fts_de/synthetic.yaml", "--runs", "1",
+                                      "--threads", "1", "--quiet", "--out",
+                                      os.path.join(tmp, "cli")] +
+                                     [w for s in self.SETS for w in ("--set", s)],
+                                     capture_output=True, text=True)
+                self.assertEqual(cli.returncode, 0, cli.stderr)
+                for name in ("trace", "summary"):
+                    with open(os.path.join(tmp, "cli", f"{name}.csv"), "rb") as a, \
+                            open(os.path.join(tmp, "py", f"{name}.csv"), "rb") as b:
+                        self.assertEqual(a.read(), b.read(), name)
+                os.chdir(tmp)
+                looked = os.path.join(os.path.realpath(tmp), "configs", "dp_fts_de", "synthetic.yaml")
+                want = (r"configs/dp_fts_de/synthetic.yaml: no such config file \(looked for " +
+                        looked.replace(".", r"\.") + ": a relative path is taken from the "
+                        "current directory, " + os.path.realpath(tmp).replace(".", r"\.") + r"\)")
+                with self.assertRaisesRegex(ValueError, want):
+                    fbosim.run("configs/dp_fts_de/synthetic.yaml", self.SETS)
+                cli = subprocess.run([binary, "run", "configs/dp_fts_de/synthetic.yaml"],
+                                     capture_output=True, text=True)
+                self.assertEqual(cli.returncode, 1)
+                self.assertRegex(cli.stderr, want)
+        finally:
+            os.chdir(cwd)
+
+
+class Progress(unittest.TestCase):
+    """fbosim.run's progress (issue 28): tqdm's bar, else a line; off with progress=False."""
+    SETS = ["agents.count=8", "rounds=4", "objective.grid_points=200"]
+
+    def setUp(self):
+        import io
+        from fbosim import _progress
+        self.stderr = io.StringIO()
+        for name, value in (("DELAY", 0.0), ("reporter", _progress.reporter)):
+            self.addCleanup(setattr, _progress, name, getattr(_progress, name))
+        _progress.DELAY = 0.0  # shown at once (a tiny run takes well under the 1 s delay)
+        self.addCleanup(setattr, sys, "stderr", sys.stderr)
+        sys.stderr = self.stderr
+
+    def run_it(self, **kw):
+        return fbosim.run(CONFIG, self.SETS, runs=3, threads=1, **kw)
+
+    def test_the_counts_reach_every_round_of_every_run(self):
+        from fbosim import _progress
+        seen = []
+
+        class Record:
+            def update(self, done, total, runs):
+                seen.append((done, total, runs))
+
+            def close(self):
+                seen.append("closed")
+
+        _progress.reporter = lambda enabled: Record() if enabled else None
+        self.run_it()
+        self.assertEqual(seen[-1], "closed")
+        self.assertEqual(seen[-2], (15, 15, 3))  # 3 runs x (4 rounds + round 0)
+        dones = [d for d, _, _ in seen[:-1]]
+        self.assertEqual(dones, sorted(set(dones)))  # increasing, each count once
+        seen.clear()
+        self.run_it(progress=False)
+        self.assertEqual(seen, [])
+
+    def test_a_line_without_tqdm(self):
+        from fbosim import _progress
+        _progress.reporter = lambda enabled: _progress._Line(sys.stderr) if enabled else None
+        self.run_it()
+        text = self.stderr.getvalue()
+        self.assertIn("fbosim: run 3/3  100%", text)
+        self.assertTrue(text.endswith("\n"), repr(text[-80:]))
+
+    def test_a_tqdm_bar_when_tqdm_is_installed(self):
+        try:
+            import tqdm  # noqa: F401
+        except ImportError:
+            self.skipTest("tqdm is not installed (Debian: python3-tqdm)")
+        self.run_it()
+        self.assertRegex(self.stderr.getvalue(), r"fbosim: 100%\|.*15/15.*run 3/3")
+
+    def test_nothing_with_progress_false(self):
+        self.run_it(progress=False)
+        self.assertEqual(self.stderr.getvalue(), "")
+
 
 class Interrupt(unittest.TestCase):
     """Ctrl-C (SIGINT) stops a long run or privacy series within a second (issue 24)."""
@@ -289,6 +386,48 @@ class Interrupt(unittest.TestCase):
             self.assertLess(time.monotonic() - fired, 3.0)
             self.assertEqual(os.listdir(tmp), [])
 
+    def test_ctrl_c_keeps_finished_runs_and_the_same_call_resumes(self):
+        # Ctrl-C once two runs are finished (sent from the progress hook, so it lands in the
+        # hook's Python code, the harder case): KeyboardInterrupt names the kept runs, their
+        # checkpoints are there, and the same call again reuses them and writes the bytes of
+        # an uninterrupted run.
+        from fbosim import _progress
+        sets = ["agents.count=8", "rounds=30", "objective.grid_points=200"]
+        fired = []
+
+        class CtrlC:
+            def update(self, done, total, runs):
+                if done >= 2 * total // runs and not fired:
+                    fired.append(time.monotonic())
+                    os.kill(os.getpid(), signal.SIGINT)
+
+            def close(self):
+                pass
+
+        self.addCleanup(setattr, _progress, "reporter", _progress.reporter)
+        _progress.reporter = lambda enabled: CtrlC()
+        with tempfile.TemporaryDirectory() as tmp:
+            out, fresh = os.path.join(tmp, "out"), os.path.join(tmp, "fresh")
+            with self.assertRaisesRegex(KeyboardInterrupt, r"(\d+) of 6 runs finished") as c:
+                fbosim.run(CONFIG, sets, runs=6, threads=1, out_dir=out)
+            self.assertLess(time.monotonic() - fired[0], 1.0)
+            kept = int(re.search(r"(\d+) of 6", str(c.exception)).group(1))
+            self.assertGreaterEqual(kept, 2)
+            self.assertLess(kept, 6)
+            ckpts = os.listdir(os.path.join(out, ".fbosim-partial"))
+            self.assertEqual(sum(f.endswith(".ckpt") for f in ckpts), kept, ckpts)
+            self.assertFalse(os.path.exists(os.path.join(out, "trace.csv")))
+            _progress.reporter = lambda enabled: None
+            resumed = fbosim.run(CONFIG, sets, runs=6, threads=1, out_dir=out)
+            self.assertEqual(resumed["info"]["resumed_runs"], kept)
+            self.assertFalse(os.path.exists(os.path.join(out, ".fbosim-partial")))
+            again = fbosim.run(CONFIG, sets, runs=6, threads=1, out_dir=fresh)
+            self.assertEqual(again["info"]["resumed_runs"], 0)
+            for name in ("trace.csv", "server.csv", "summary.csv"):
+                with open(os.path.join(out, name), "rb") as a, \
+                        open(os.path.join(fresh, name), "rb") as b:
+                    self.assertEqual(a.read(), b.read(), name)
+
     def test_ctrl_c_stops_a_long_privacy_series(self):
         fired = self.interrupt_after(1.0)
         with self.assertRaises(KeyboardInterrupt):
@@ -296,6 +435,57 @@ class Interrupt(unittest.TestCase):
         self.assertLess(time.monotonic() - fired, 3.0)
         # The module works on afterwards (the stop is not left requested).
         self.assertGreater(fbosim.privacy.epsilon(0.25, 1.0, 40, agents=200), 9.9)
+
+
+# The objective of UserObjective's tests, here and as a module for the fbosim command.
+USER_OBJECTIVE = """
+def f(x, agent, seed):
+    return (-sum((v - 0.2 * agent) ** 2 for v in x) + (seed % 1000) * 1e-4,
+            -sum((v - 0.2 * agent) ** 2 for v in x))
+"""
+_namespace = {}
+exec(USER_OBJECTIVE, _namespace)
+_user_objective = _namespace["f"]
+
+
+class UserObjective(unittest.TestCase):
+    """fbosim.run(config, objective=fn) (issue 25 section 2): a dict config, dict overrides, the
+    same trace as the fbosim command's `python` family on the same function and threads."""
+    CONFIG = {"algorithm": "dp_fts_de", "rounds": 3, "runs": 2, "seed": 4,
+              "agents": {"count": 3, "init_points": 2}, "rff": {"features": 10},
+              "local_ts": {"features": 10}, "objective": {"inputs": 2}}
+
+    def test_a_callable_equals_the_command_lines_python_family(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "user_objective_module.py"), "w") as f:
+                f.write(USER_OBJECTIVE)
+            cfg = os.path.join(tmp, "user.yaml")
+            with open(cfg, "w") as f:
+                f.write("algorithm: dp_fts_de\nrounds: 3\nruns: 2\nseed: 4\n"
+                        "agents: {count: 3, init_points: 2}\nrff: {features: 10}\n"
+                        "local_ts: {features: 10}\n"
+                        "objective: {family: python, inputs: 2, "
+                        "callable: 'user_objective_module:f'}\n")
+            out = os.path.join(tmp, "out")
+            env = dict(os.environ, PYTHONPATH=tmp)
+            subprocess.run([BINARY, "run", cfg, "--quiet", "--threads", "2", "--out", out],
+                           check=True, env=env)
+            expected = pd.read_csv(os.path.join(out, "trace.csv"))
+        for threads in (1, 3):
+            tables = fbosim.run(self.CONFIG, overrides={"rounds": 3}, threads=threads,
+                                objective=_user_objective)
+            pd.testing.assert_frame_equal(tables["trace"], expected)
+
+    def test_a_failing_callable_names_agent_round_and_x(self):
+        def bad(x, agent, seed):
+            if agent == 1:
+                raise ValueError("no model for this agent")
+            return 0.0
+        with self.assertRaisesRegex(RuntimeError, "agent 1, run 0, round 0, x = .*"
+                                    "raised ValueError: no model for this agent"):
+            fbosim.run(self.CONFIG, objective=bad)
+        with self.assertRaisesRegex(RuntimeError, r"returned 'x' \(str\)"):
+            fbosim.run(self.CONFIG, objective=lambda x, agent, seed: "x")
 
 
 if __name__ == "__main__":

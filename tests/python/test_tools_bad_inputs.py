@@ -143,7 +143,7 @@ CASES = [
                      read(j(r, "dp/config.resolved.yaml")) + "---\nruns: 9\n"),
      [C, "single document", "another document"]),
     ("config without algorithm", PR,
-     lambda r: replace(j(r, "dp/config.resolved.yaml"), "algorithm: fts_de\n", ""),
+     lambda r: replace(j(r, "dp/config.resolved.yaml"), "algorithm: dp_fts_de\n", ""),
      [C, "no key 'algorithm'"]),
     ("config runs not a number", PR,
      lambda r: replace(j(r, "dp/config.resolved.yaml"), "runs: 2\n", "runs: two\n"),

@@ -9,21 +9,28 @@
 #  3. the merge again; then a local `fbosim sweep` of the same grid, and every point's trace.csv,
 #     server.csv and summary.csv must equal the cluster's byte for byte, and sweep.csv too except
 #     its `seconds` (wall time) and `dir` (shard-I/ prefix) columns.
+# The program snapshot (issue 28 sec. 6): the tasks run a copy of FBOSIM_BINARY, which the first
+# task snapshots into D/program; before step 2 that copy is replaced by a program that fails
+# (a rebuild mid-array): the re-submitted task and the merges must still succeed, running the
+# snapshot, and every shard's provenance.yaml must name D/program/fbosim as the program.
 # The daemons are stopped on exit (trap), and by the cluster's watchdog if this script is killed.
 # Exit 77 (skipped) only when the cluster cannot start here: Slurm missing and not root.
 # Usage: slurm_sweep_test.sh FBOSIM_BINARY
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-export FBOSIM
-FBOSIM=$(realpath "${1:?usage: slurm_sweep_test.sh FBOSIM_BINARY}")
+built=$(realpath "${1:?usage: slurm_sweep_test.sh FBOSIM_BINARY}")
 python=${FBOSIM_PYTHON:-/usr/bin/python3}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fbosim-slurm.XXXXXX")
+# The tasks' program: a copy, replaced mid-way below as a rebuild would replace it.
+export FBOSIM=$tmp/bin/fbosim
+mkdir "$tmp/bin"
+cp "$built" "$FBOSIM"
 state=$tmp/cluster
 trap '"$root/tools/slurm_cluster.sh" stop "$state" || true; rm -rf "$tmp"' EXIT
 fail() {
   echo "FAIL: $*" >&2
   local f
-  for f in "$tmp"/slurm-*.out "$state"/slurmctld.log "$state"/slurmd.log; do
+  for f in "$tmp"/slurm-*.out "$tmp"/D/slurm-logs/slurm-*.out "$state"/slurmctld.log "$state"/slurmd.log; do
     [ -s "$f" ] && { echo "--- $f (last lines)" >&2; tail -n 20 "$f" >&2; }
   done
   exit 1
@@ -61,7 +68,7 @@ snapshot() {
   (cd "$1" && find . -type f -printf '%p %T@ %s ' -exec sha256sum {} \; | sort)
 }
 
-cd "$tmp"  # the jobs' working directory: the slurm-*.out files and D land here
+cd "$tmp"  # the jobs' working directory: D lands here, and the logs under D/slurm-logs
 config=$root/configs/dp_fts_de/synthetic.yaml
 sweep=$root/tools/slurm_sweep.sh
 # shellcheck disable=SC2054  # the commas are grid values
@@ -77,7 +84,23 @@ wait_jobs "$jid" "$mid"
 [ "$(job_state "$jid" 1)" = COMPLETED ] || fail "task 1: $(job_state "$jid" 1), want COMPLETED"
 [ "$(job_state "$jid" 2)" = FAILED ] || fail "task 2: $(job_state "$jid" 2), want FAILED"
 [ "$(job_state "$mid")" = FAILED ] || fail "merge with a failed shard: $(job_state "$mid"), want FAILED"
-grep -q "2 point(s) missing" slurm-"$mid"_*.out || fail "the merge did not name the 2 missing points"
+grep -q "2 point(s) missing" D/slurm-logs/slurm-"$mid"_*.out ||
+  fail "the merge did not name the 2 missing points in D/slurm-logs/"
+# Issue 28: the logs lie under the sweep's directory, none in the submission directory.
+[ -f D/slurm-logs/slurm-"$jid"_1.out ] || fail "no D/slurm-logs/slurm-${jid}_1.out"
+! compgen -G "slurm-*.out" >/dev/null || fail "logs in the submission directory: $(echo slurm-*.out)"
+
+# The snapshot: made once, a copy of the program, run by task 1 (its provenance.yaml).
+[ -x D/program/fbosim ] && cmp -s D/program/fbosim "$built" || fail "D/program/fbosim is not a copy of the program"
+[ -z "$(find D -maxdepth 1 -name '.program.*')" ] || fail "temporary snapshots left: $(find D -maxdepth 1 -name '.program.*')"
+grep -q "^command: D/program/fbosim sweep " D/shard-1/provenance.yaml ||
+  fail "shard 1 did not run the snapshot: $(grep '^command:' D/shard-1/provenance.yaml)"
+snap_before=$(snapshot D/program)
+
+# A rebuild between the array and the re-submission: the tasks must keep running the snapshot.
+printf '#!/bin/sh\necho "the rebuilt program must not run" >&2\nexit 3\n' >"$FBOSIM.new"
+chmod +x "$FBOSIM.new"
+mv "$FBOSIM.new" "$FBOSIM"
 
 # 2. Re-submit the failed task alone: it must run shard 2/2 and touch nothing of shard 1.
 rm D/shard-2
@@ -88,11 +111,17 @@ wait_jobs "$rid"
 [ "$(snapshot D/shard-1)" = "$before" ] || fail "re-submitting task 2 changed D/shard-1"
 [ "$(cd D && echo shard-*)" = "shard-1 shard-2" ] || fail "shard directories: $(cd D && echo shard-*)"
 
+grep -q "^command: D/program/fbosim sweep " D/shard-2/provenance.yaml ||
+  fail "re-submitted task 2 did not run the snapshot: $(grep '^command:' D/shard-2/provenance.yaml)"
+grep -rqs --include='slurm-*.out' "differs from this sweep's snapshot" . ||
+  fail "no task log notes that the program differs from the snapshot"
+
 # 3. Merge again (now complete), run the same grid locally, compare.
 mid=$(sbatch --parsable "$sweep" --merge D) || fail "sbatch (merge again)"
 wait_jobs "$mid"
 [ "$(job_state "$mid")" = COMPLETED ] || fail "merge after the re-submission: $(job_state "$mid")"
-"$FBOSIM" sweep "$config" "${opts[@]}" --out local --quiet >/dev/null || fail "local sweep"
+[ "$(snapshot D/program)" = "$snap_before" ] || fail "the snapshot changed during the sweep"
+"$built" sweep "$config" "${opts[@]}" --out local --quiet >/dev/null || fail "local sweep"
 
 "$python" - D local <<'EOF' || fail "the cluster's sweep differs from the local one"
 import csv, filecmp, os, sys

@@ -210,3 +210,32 @@ TEST_CASE("fbosim audit rejects a non-finite or non-positive --noise-scale with 
     CHECK(o.text.find("got " + v) != std::string::npos);
   }
 }
+
+// Issue 28 sec. 6: `fbosim config --resources` prints the estimate a batch job's memory is sized
+// from. Between grid_points n = 1000 and 2000 its memory grows by the two terms that hold the
+// grid (sim/config/resource_estimate.cpp): the GP prior's 3 n^2 doubles and every agent's
+// function, 2 x agents x n doubles; the time halves from one thread to two.
+TEST_CASE("fbosim config --resources prints the memory, work and time estimate") {
+  const std::string cfg = write_temp("fbosim_resources.yaml",
+                                     "rounds: 3\nruns: 1\nagents: {count: 4, init_points: 2}\n"
+                                     "rff: {features: 10}\nlocal_ts: {features: 10}\n");
+  const auto memory_mib = [&](int n) {
+    const Output o =
+        fbosim("config " + cfg + " --resources --set objective.grid_points=" + std::to_string(n));
+    REQUIRE(o.status == 0);
+    CHECK(o.text.find("\nwork: ") != std::string::npos);
+    CHECK(o.text.find("\ntime: up to about ") != std::string::npos);
+    CHECK(o.text.find("\nthis process may use: ") != std::string::npos);
+    REQUIRE(o.text.rfind("memory: ", 0) == 0);
+    return std::stod(o.text.substr(8));
+  };
+  const double grown = (3.0 * (2000.0 * 2000 - 1000.0 * 1000) + 2.0 * 4 * 1000) * 8 / (1 << 20);
+  CHECK(memory_mib(2000) - memory_mib(1000) == Approx(grown).margin(0.11));
+  const std::string big = "config " + cfg + " --resources --runs 1000 --threads ";
+  const Output one = fbosim(big + "1"), two = fbosim(big + "2");
+  REQUIRE(one.status == 0);
+  REQUIRE(two.status == 0);
+  CHECK(one.text.find("on 1 thread(s)") != std::string::npos);
+  CHECK(two.text.find("on 2 thread(s)") != std::string::npos);
+  CHECK(fbosim("config " + cfg + " --resources --threads 0").status == 2);
+}

@@ -33,6 +33,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -331,7 +332,7 @@ std::vector<Case> all_cases() {
       fs::exists(std::string(FBOSIM_SHARED_DIR) + "/datasets/landmine/LandmineData.mat");
   run("size", "run {cfg} --quiet",
       landmine ? std::vector<std::string>{"agents.count", "30", "29"}
-               : std::vector<std::string>{"LandmineData.mat", "no such file"},
+               : std::vector<std::string>{"LandmineData.mat", "datasets.root", "FBOSIM_DATA"},
       1, with_key("agents.count", "30", kLandmine));
   run("size", "run {cfg} --quiet --set rounds=100000 --set agents.count=100000 --set runs=1000",
       {"battery.yaml", "rounds", "agents.count"});
@@ -378,7 +379,7 @@ std::vector<Case> all_cases() {
   run("message", "run {cfg} --quiet", {"battery.yaml", "mapping"}, 1, "- 1\n- 2\n");
   run("message", "run {cfg} --quiet", {"battery.yaml:2:", "malformed YAML"}, 1,
       "rounds: [2\nruns: 1\n");
-  run("message", "run {in}/missing.yaml --quiet", {"missing.yaml", "cannot open"});
+  run("message", "run {in}/missing.yaml --quiet", {"missing.yaml", "no such config file"});
   run("message", "run {cfg} --quiet", {"battery.yaml", "mapping"}, 1, "3\n");
   run("message", "run {cfg} --quiet", {"battery.yaml:8", "[1, 2]"}, 1, base + "? [1, 2]\n: 3\n");
   run("message", "run {cfg} --quiet --set server=[1]", {"battery.yaml", "server", "mapping"});
@@ -884,7 +885,7 @@ std::vector<Case> all_cases() {
   // Issue 25, section 1 ("fbosim audit for any privatised mechanism"): a config whose algorithm
   // releases nothing private, and a --noise-scale for a release without noise, are refused
   // naming the file, the algorithm or the option.
-  run("issue 25 audit", "audit {cfg} --trials 100 --set server.dp=false",
+  run("issue 25 audit", "audit {cfg} --trials 100 --set algorithm=fts_de",
       {"battery.yaml", "algorithm fts_de", "releases nothing private"});
   run("issue 25 audit", "audit {cfg} --trials 100 --set algorithm=ts",
       {"battery.yaml", "algorithm ts", "releases nothing private"});
@@ -892,6 +893,118 @@ std::vector<Case> all_cases() {
       {"battery.yaml", "--noise-scale", "0.5", "no noise"}, 1,
       "algorithm: po_gp_ucb\nrounds: 2\nruns: 1\nagents: {count: 1}\n"
       "objective: {family: gp_grid2d, grid_side: 5}\n");
+
+  // Issue 28: each algorithm name is its paper's algorithm (fts_de without DP, dp_fts_de, the
+  // default, with it): a config that contradicts its name names the algorithm to use; a config
+  // path is taken from the current directory, and a missing one says where it was looked for;
+  // missing real-world data names datasets.root, FBOSIM_DATA and the download.
+  run("issue 28 names", "run {cfg} --quiet --set algorithm=fts_de --set server.dp=true",
+      {"battery.yaml", "server.dp", "algorithm fts_de runs without DP", "use algorithm dp_fts_de"});
+  run("issue 28 names", "run {cfg} --quiet --set server.dp=false",
+      {"battery.yaml", "server.dp", "algorithm dp_fts_de runs with DP", "use algorithm fts_de"});
+  run("issue 28 names", "run {cfg} --quiet --set algorithm=fts --set server.dp=true",
+      {"battery.yaml", "server.dp", "algorithm fts runs without DP", "use algorithm dp_fts"});
+  run("issue 28 names",
+      "sweep {cfg} --quiet --grid algorithm=fts_de,dp_fts_de --grid server.dp=true",
+      {"battery.yaml", "sweep point algorithm=fts_de,server.dp=true", "server.dp",
+       "use algorithm dp_fts_de"});
+  run("issue 28 paths", "run configs/battery.yaml --quiet",
+      {"configs/battery.yaml", "no such config file", "looked for", "/work/configs/battery.yaml",
+       "current directory"});
+  run("issue 28 paths", "sweep ../nope/battery.yaml --quiet --grid rounds=2,3",
+      {"../nope/battery.yaml", "no such config file", "/nope/battery.yaml", "current directory"});
+  for (const auto& [family, file, fetch] :
+       {std::tuple<std::string, std::string, std::string>{
+            "landmine", "nodata/landmine/LandmineData.mat", "fetch_datasets.sh landmine"},
+        {"activity", "nodata/har/UCI HAR Dataset", "fetch_datasets.sh har"},
+        {"emnist", "nodata/femnist_digits", "fetch_datasets.sh femnist"}})
+    run("issue 28 data", "run {cfg} --quiet",
+        {file, "datasets.root", "'nodata'", "/work/nodata", "FBOSIM_DATA", fetch}, 1,
+        with("objective: {family: " + family + "}\ndatasets: {root: nodata}\n"));
+  // Issue 25 section 2 (bring your own objective): the table, command and python families
+  // refuse bad files, crashing, hanging and malformed programs and bad functions, naming the
+  // file, key or the agent, round and x, with nothing left on disk.
+  const std::string user =
+      "rounds: 2\nruns: 1\nagents: {count: 2, init_points: 2}\nrff: {features: 10}\n"
+      "local_ts: {features: 10}\nserver: {sampling_rate: 0.5}\n";
+  const auto csv = [](std::string text) {
+    return Setup([text](const fs::path& in) { std::ofstream(in / "t.csv") << text; });
+  };
+  const std::string table = user + "objective: {family: table, table: '{in}/t.csv'}\n";
+  const auto table_case = [&](std::vector<std::string> words, const std::string& text,
+                              const std::string& config) {
+    cases.push_back(
+        {"issue 25 section 2 table", "run {cfg} --quiet", config, 1, std::move(words), csv(text)});
+  };
+  table_case({"no.csv", "cannot open"}, "",
+             user + "objective: {family: table, table: '{in}/no.csv'}\n");
+  table_case({"t.csv:2", "column y", "nan"}, "agent,x0,y\n0,0.5,nan\n1,0.5,1\n", table);
+  table_case({"t.csv:1", "no column 'y'"}, "agent,x0,f\n0,0.5,1\n1,0.5,1\n", table);
+  table_case({"t.csv:2", "column x0", "is not a number", "abc"}, "agent,x0,y\n0,abc,1\n", table);
+  table_case({"t.csv:2", "column x0", "[0, 1]", "1.5"}, "agent,x0,y\n0,1.5,1\n1,1.5,1\n", table);
+  table_case({"t.csv:3", "twice"}, "agent,x0,y\n0,0.5,1\n0,0.5,2\n1,0.5,1\n", table);
+  table_case({"t.csv", "agent 1 has no rows"}, "agent,x0,y\n0,0.5,1\n2,0.5,1\n", table);
+  table_case({"agents.count", "2", "agents 0 .. 2"}, "agent,x0,y\n0,0.5,1\n1,0.5,1\n2,0.5,1\n",
+             table);
+  table_case({"agents.count", "2", "exceeds the 1 agents"}, "agent,x0,y\n0,0.5,1\n", table);
+  table_case({"battery.yaml", "objective.table", "must name a CSV file"}, "",
+             user + "objective: {family: table}\n");
+  table_case({"battery.yaml", "objective.grid_points"}, "agent,x0,y\n0,0.5,1\n1,0.5,1\n",
+             user + "objective: {family: table, table: '{in}/t.csv', grid_points: 50}\n");
+  const auto command = [&](const std::string& program, const std::string& extra,
+                           std::vector<std::string> words) {
+    run("issue 25 section 2 command", "run {cfg} --quiet", std::move(words), 1,
+        user + "objective: {family: command, inputs: 2, command: \"" + program + "\"" + extra +
+            "}\n");
+  };
+  command("echo loading >&2; echo boom: no data >&2; exit 3", "",
+          {"objective.command", "agent 0", "round 0", "x = [", "exited with status 3", "boom"});
+  command("sleep 30", ", timeout: 0.5", {"agent 0", "round 0", "objective.timeout = 0.5 s"});
+  command("while read l; do echo hello; done", "", {"agent 0", "malformed answer 'hello'"});
+  command("while read l; do echo '{\\\"y\\\": NaN}'; done", "", {"not valid JSON"});
+  command("while read l; do echo '{\\\"y\\\": 1, \\\"z\\\": 2}'; done", "", {"unknown key 'z'"});
+  command("while read l; do echo '{\\\"f\\\": 1}'; done", "", {"no \"y\""});
+  command("/nonexistent/program", "", {"/nonexistent/program", "exited with status 127"});
+  command("", "", {"battery.yaml", "objective.command", "must name a program"});
+  for (const std::string v : {"0", "-1", ".nan", "abc", ""})
+    command("cat", ", timeout: " + v, key_words("objective.timeout", v));
+  for (const std::string v : {"0", "1001", "1.5", "abc", ""})
+    run("issue 25 section 2 command", "run {cfg} --quiet", key_words("objective.inputs", v), 1,
+        user + "objective: {family: command, command: cat, inputs: " + v + "}\n");
+  for (const std::string v : {"-1", "5000", "abc"})
+    command("cat", ", workers: " + v, key_words("objective.workers", v));
+  // The python family: the function lives in the working directory (on sys.path).
+  const auto module = [](std::string body) {
+    return Setup([body](const fs::path& in) {
+      std::ofstream(in.parent_path() / "work" / "battery_objective.py") << body;
+    });
+  };
+  const auto python = [&](const std::string& callable, const std::string& body,
+                          std::vector<std::string> words) {
+    cases.push_back(
+        {"issue 25 section 2 python", "run {cfg} --quiet",
+         user + "objective: {family: python, inputs: 2, callable: '" + callable + "'}\n", 1,
+         std::move(words), module(body)});
+  };
+  python("battery_objective:f", "def f(x, agent, seed):\n    raise ValueError('no model')\n",
+         {"objective.callable", "agent 0", "round 0", "x = [", "raised ValueError: no model"});
+  python("battery_objective:f", "def f(x, agent, seed):\n    return 'high'\n",
+         {"agent 0", "returned 'high' (str)"});
+  python("battery_objective:f", "def f(x, agent, seed):\n    return float('nan')\n",
+         {"agent 0", "non-finite"});
+  python("battery_objective:f", "def f(x, agent, seed):\n    return (1, 2, 3)\n",
+         {"agent 0", "(1, 2, 3) (tuple)"});
+  python("battery_objective:g", "def f(x, agent, seed):\n    return 1\n",
+         {"objective.callable", "battery_objective:g", "has no attribute 'g'"});
+  python("no_such_module_xyz:f", "",
+         {"objective.callable", "No module named 'no_such_module_xyz'"});
+  python("no_colon", "", {"battery.yaml", "objective.callable", "module:function"});
+  // Issue 28, section 6 ("scale-out on a real cluster"): `fbosim config --resources` sizes a
+  // batch job; a bad --threads is a usage error naming it, a bad config an error naming the key.
+  run("issue 28 resources", "config {cfg} --resources --threads 0", {"--threads", "0"}, 2);
+  run("issue 28 resources", "config {cfg} --resources --threads two", {"--threads", "two"}, 2);
+  run("issue 28 resources", "config {cfg} --resources --set rounds=-1",
+      {"battery.yaml", "rounds", "-1"});
 
   // Issue 25, phase 2 (the config reader reads through the schema and the registries): an
   // unknown key says whose key it is from the declarations. rff.* under dp_bo was named without

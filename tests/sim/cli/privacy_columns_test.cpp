@@ -238,12 +238,18 @@ std::string data_args(const YAML::Node& c, const fs::path& tmp, std::string& ski
   return "";
 }
 
+// A fresh directory of its own (mkdtemp), so that two checkouts' suites on one machine never
+// share (and remove) each other's files.
+fs::path unique_temp_dir(const std::string& stem) {
+  std::string pattern = (fs::temp_directory_path() / (stem + "_XXXXXX")).string();
+  if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp " + pattern + " failed");
+  return pattern;
+}
+
 }  // namespace
 
 TEST_CASE("issue 24: every DP config's epsilon columns hold all its events, final release too") {
-  const fs::path tmp = fs::temp_directory_path() / "fbosim_privacy_columns";
-  fs::remove_all(tmp);
-  fs::create_directories(tmp);
+  const fs::path tmp = unique_temp_dir("fbosim_privacy_columns");
   int runs = 0, columns = 0;
   std::map<std::string, int> algorithms;
   for (const auto& [label, args] : cases()) {
@@ -282,7 +288,7 @@ TEST_CASE("issue 24: every DP config's epsilon columns hold all its events, fina
   WARN("checked " << runs << " DP runs, " << columns << " epsilon columns");
   CHECK(runs >= 40);
   // Every DP system is among them: the server's Gaussian, the curator, both releases.
-  CHECK(algorithms.count("fts_de") == 1);
+  CHECK(algorithms.count("dp_fts_de") == 1);
   CHECK(algorithms.count("po_gp_ucb") == 1);
   CHECK(algorithms.count("dp_bo/kusner") == 1);
   CHECK(algorithms.count("dp_bo/papernot_steinke") == 1);
@@ -290,8 +296,7 @@ TEST_CASE("issue 24: every DP config's epsilon columns hold all its events, fina
 }
 
 TEST_CASE("issue 24: sweep.csv's epsilon of every point holds the run's events") {
-  const fs::path tmp = fs::temp_directory_path() / "fbosim_privacy_sweeps";
-  fs::remove_all(tmp);
+  const fs::path tmp = unique_temp_dir("fbosim_privacy_sweeps");
   // The issue's example: dp_bo's two releases of epsilon 0.5 and 2 (one agent) spend 1 and 4;
   // sweep.csv said 0.
   const std::string dp_bo = std::string(FBOSIM_SOURCE_DIR) + "/configs/dp_bo/synthetic.yaml";

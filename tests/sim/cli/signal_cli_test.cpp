@@ -167,6 +167,57 @@ TEST_CASE("Ctrl-C (SIGINT) stops a run with status 130 and keeps nothing unfinis
   CHECK(s.left.empty());
 }
 
+// Issue 25 section 2: a `command` objective that hangs does not hold Ctrl-C up: the waiting
+// evaluation sees the flag within 50 ms and kills its worker; no process is left behind.
+TEST_CASE("Ctrl-C during a hanging command objective stops within a second, no process left") {
+  // A sleep of a duration of its own, to find it (and its shell) by.
+  const std::string marker = "sleep 1" + std::to_string(getpid());
+  const Stopped s = run_and_signal(
+      "run cfg.yaml --quiet --threads 2 --out r",
+      "rounds: 2\nruns: 1\nagents: {count: 2}\nobjective: {family: command, inputs: 2, "
+      "command: '" +
+          marker + "'}\n",
+      SIGINT, 1.0);
+  INFO(s.text);
+  CHECK(s.seconds >= 0);
+  CHECK(s.seconds < 1.0);
+  CHECK(s.status == 130);
+  CHECK(s.left.empty());
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // "[s]leep": the pattern does not match the shell that runs pgrep.
+  CHECK(std::system(("pgrep -f '[s]" + marker.substr(1) + "' >/dev/null").c_str()) != 0);
+}
+
+#ifdef FBOSIM_PYTHON_PLUGIN_PATH
+// A Python objective that never returns (sleeping or spinning with the GIL) cannot be polled:
+// the watchdog ends fbosim 0.5 s after Ctrl-C, with nothing left.
+TEST_CASE("Ctrl-C during a hanging python objective ends fbosim within a second") {
+  const fs::path dir = fs::temp_directory_path() / ("fbosim_signal_py_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "hanging_objective.py") << "import time\n"
+                                                 "def sleeps(x, agent, seed):\n"
+                                                 "    time.sleep(300)\n"
+                                                 "def spins(x, agent, seed):\n"
+                                                 "    while True: pass\n";
+  setenv("PYTHONPATH", dir.c_str(), 1);
+  for (const char* fn : {"sleeps", "spins"}) {
+    const Stopped s = run_and_signal(
+        "run cfg.yaml --quiet --threads 2 --out r",
+        std::string("rounds: 2\nruns: 1\nagents: {count: 2}\nobjective: {family: python, "
+                    "inputs: 2, callable: 'hanging_objective:") +
+            fn + "'}\n",
+        SIGINT, 1.0);
+    INFO(fn << ": " << s.text);
+    CHECK(s.seconds >= 0);
+    CHECK(s.seconds < 1.5);
+    CHECK(s.status == 130);
+    CHECK(s.left.empty());
+  }
+  unsetenv("PYTHONPATH");
+  fs::remove_all(dir);
+}
+#endif
+
 TEST_CASE("a reader that leaves a pipe early ends fbosim quietly") {
   // SIGPIPE as other tools: killed by it (status 141) or done (0), with no message and no hang.
   const fs::path err = fs::temp_directory_path() / "fbosim_signal_sigpipe.err";

@@ -198,9 +198,14 @@ TEST_CASE("the papers' names are presets of the DP-FTS-DE keys, and contradictio
   CHECK(dp(load("algorithm: dp_fts\n")));
   CHECK_FALSE(dp(load("algorithm: fts\n")));
   CHECK_FALSE(load("algorithm: ts\n").spec.fts_de()->server);
-  // fts_de keeps the meaning it had before the registry: private unless server.dp is false.
-  CHECK(dp(load("algorithm: fts_de\n")));
+  // Issue 28: fts_de is the paper's FTS-DE, without DP; dp_fts_de (the default) is private.
+  CHECK_FALSE(dp(load("algorithm: fts_de\n")));
   CHECK_FALSE(dp(load("algorithm: fts_de\nserver: {dp: false}\n")));
+  CHECK_FALSE(load("algorithm: fts_de\n").resolved["server"]["dp"].as<bool>());
+  CHECK(dp(load("")));
+  CHECK(load("").spec.algorithm == "dp_fts_de");
+  CHECK_THROWS_WITH(load("algorithm: fts_de\nserver: {dp: true}\n"),
+                    Catch::Contains("server.dp") && Catch::Contains("use algorithm dp_fts_de"));
   CHECK(load("algorithm: dp_fts_de\n").resolved["server"]["dp"].as<bool>());
   CHECK_THROWS_WITH(load("algorithm: fts\nserver: {dp: true}\n"),
                     Catch::Contains("server.dp") && Catch::Contains("use algorithm dp_fts"));
@@ -536,7 +541,8 @@ TEST_CASE("config files: a device or pipe is read up to the bound, a huge file r
 TEST_CASE("config --set: the last value of a key wins, a mapping sets only the keys it names") {
   CHECK(load("rounds: 2\n", {"rounds=3", "rounds=4"}).spec.rounds == 4);
   const LoadedConfig c =
-      load("server: {noise_multiplier: 2, sampling_rate: 0.5}\n", {"server={dp: false}"});
+      load("algorithm: fts_de\nserver: {noise_multiplier: 2, sampling_rate: 0.5}\n",
+           {"server={dp: false}"});
   CHECK_FALSE(c.spec.fts_de()->dp);
   CHECK(c.resolved["server"]["noise_multiplier"].as<double>() == 2);
   CHECK(c.resolved["server"]["sampling_rate"].as<double>() == 0.5);

@@ -18,7 +18,16 @@ using namespace fbosim::config;
 
 namespace {
 const std::vector<std::string> kFamilies = {"gp_grid",  "heterogeneous", "gp_box", "gp_grid2d",
-                                            "landmine", "activity",      "emnist"};
+                                            "landmine", "activity",      "emnist", "branin",
+                                            "table",    "command",       "python"};
+
+// The keys a family cannot do without (the user objectives' file, program or function).
+std::string required(const std::string& family) {
+  if (family == "table") return ", table: t.csv";
+  if (family == "command") return ", command: cat";
+  if (family == "python") return ", callable: 'm:f'";
+  return "";
+}
 
 // PO-GP-UCB and its baseline need the curator's finite dataset (a grid family).
 bool runs_on(const std::string& algorithm, const std::string& family) {
@@ -29,9 +38,9 @@ bool runs_on(const std::string& algorithm, const std::string& family) {
 // A minimal config of an algorithm on a family (loading never reads data).
 LoadedConfig minimal(const std::string& algorithm, const std::string& family,
                      const std::vector<std::string>& sets = {}) {
-  return load_config_text(
-      "algorithm: " + algorithm + "\nobjective: {family: " + family + "}\nagents: {count: 6}\n",
-      "t.yaml", "t", sets);
+  return load_config_text("algorithm: " + algorithm + "\nobjective: {family: " + family +
+                              required(family) + "}\nagents: {count: 6}\n",
+                          "t.yaml", "t", sets);
 }
 
 void flatten(const YAML::Node& n, const std::string& prefix,

@@ -49,3 +49,22 @@ TEST_CASE("an exception in a work item reaches the caller after every started it
   pool.parallel_for(10, [&](std::size_t) { ++again; });
   CHECK(again == 10);
 }
+
+TEST_CASE("thread pool: the lowest failing item's exception, whatever the thread count") {
+  for (const int threads : {1, 2, 4, 8})
+    for (int repeat = 0; repeat < 20; ++repeat) {
+      ThreadPool pool(threads);
+      try {
+        pool.parallel_for(16, [](std::size_t i) {
+          // Later items fail first: the higher the index, the sooner it throws.
+          if (i % 3 == 2) {
+            std::this_thread::sleep_for(std::chrono::microseconds(50 * (16 - i)));
+            throw std::runtime_error("item " + std::to_string(i));
+          }
+        });
+        FAIL("no exception");
+      } catch (const std::runtime_error& e) {
+        CHECK(std::string(e.what()) == "item 2");
+      }
+    }
+}

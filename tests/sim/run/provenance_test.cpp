@@ -106,7 +106,7 @@ TEST_CASE("server.csv and summary.csv carry delta next to epsilon, empty without
                    "epsilon,delta,n\n",
                    0) == 0);
   const std::string nodp = fresh("delta_nodp");
-  run_to(nodp, {"server.dp=false"});
+  run_to(nodp, {"algorithm=fts_de", "server.dp=false"});
   for (const char* f : {"/server.csv", "/summary.csv"})
     for (const std::string& cell : column(nodp + f, "delta")) CHECK(cell.empty());
 }

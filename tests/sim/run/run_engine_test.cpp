@@ -116,7 +116,7 @@ TEST_CASE("stragglers past the deadline and dropouts do not reach the server") {
   const LoadedConfig c = load_config_text(
       kTiny, "tiny.yaml", "tiny",
       {"network.latency.distribution=uniform", "network.latency.min=0", "network.latency.max=100",
-       "network.deadline=50", "network.dropout=0.2", "server.dp=false"});
+       "network.deadline=50", "network.dropout=0.2", "algorithm=fts_de", "server.dp=false"});
   core::ThreadPool pool(1);
   const RunResult r = RunEngine(c.spec, pool).run(0);
   int received = 0;

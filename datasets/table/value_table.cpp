@@ -1,0 +1,216 @@
+#include "datasets/table/value_table.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace fbosim::datasets::table {
+
+namespace {
+
+std::vector<std::string> split_fields(const std::string& line) {
+  std::vector<std::string> out;
+  std::string::size_type start = 0;
+  for (;;) {
+    const auto comma = line.find(',', start);
+    std::string field = line.substr(start, comma == std::string::npos ? comma : comma - start);
+    const auto b = field.find_first_not_of(" \t");
+    const auto e = field.find_last_not_of(" \t");
+    out.push_back(b == std::string::npos ? "" : field.substr(b, e - b + 1));
+    if (comma == std::string::npos) return out;
+    start = comma + 1;
+  }
+}
+
+struct Row {
+  long agent;
+  std::vector<double> x;
+  double y, f;
+  int line;
+};
+
+struct Header {
+  int agent = -1, y = -1, f = -1;
+  std::vector<int> x;  // column of x_k
+};
+
+Header read_header(const std::string& path, const std::string& line) {
+  Header h;
+  std::map<int, int> xs;
+  const std::vector<std::string> names = split_fields(line);
+  for (int c = 0; c < static_cast<int>(names.size()); ++c) {
+    const std::string& n = names[static_cast<std::size_t>(c)];
+    const auto fail = [&](const std::string& why) {
+      throw std::runtime_error(fmt::format("{}:1: column {} '{}': {}", path, c + 1, n, why));
+    };
+    int* slot = n == "agent" ? &h.agent : n == "y" ? &h.y : n == "f" ? &h.f : nullptr;
+    if (slot) {
+      if (*slot >= 0) fail("appears twice");
+      *slot = c;
+      continue;
+    }
+    char* end = nullptr;
+    errno = 0;
+    const long k = n.size() > 1 && n[0] == 'x' && n[1] >= '0' && n[1] <= '9'
+                       ? std::strtol(n.c_str() + 1, &end, 10)
+                       : -1;
+    if (k < 0 || errno || *end || k > 10000 || (n.size() > 2 && n[1] == '0'))
+      fail("unknown column (expected agent, x0 .. x{d-1}, y and optionally f)");
+    if (!xs.emplace(static_cast<int>(k), c).second) fail("appears twice");
+  }
+  const auto missing = [&](const std::string& what) {
+    throw std::runtime_error(
+        fmt::format("{}:1: no column '{}' (the header is '{}'; expected "
+                    "agent, x0 .. x{{d-1}}, y and optionally f)",
+                    path, what, line));
+  };
+  if (h.agent < 0) missing("agent");
+  if (h.y < 0) missing("y");
+  if (xs.empty()) missing("x0");
+  for (int k = 0; k < static_cast<int>(xs.size()); ++k) {
+    const auto it = xs.find(k);
+    if (it == xs.end()) missing(fmt::format("x{}", k));
+    h.x.push_back(it->second);
+  }
+  return h;
+}
+
+double number(const std::string& path, int line, const std::string& column,
+              const std::string& text) {
+  const auto fail = [&](const std::string& why) {
+    throw std::runtime_error(
+        fmt::format("{}:{}: column {}: {}, got '{}'", path, line, column, why, text));
+  };
+  if (text.empty()) fail("is empty");
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  if (*end) fail("is not a number");
+  if (errno == ERANGE && std::abs(v) > 1) fail("is out of the range of a double");
+  if (!std::isfinite(v)) fail("must be a finite number");
+  return v;
+}
+
+Row read_row(const std::string& path, int line, const Header& h, const std::string& text,
+             std::size_t columns) {
+  const std::vector<std::string> fields = split_fields(text);
+  if (fields.size() != columns)
+    throw std::runtime_error(
+        fmt::format("{}:{}: has {} fields, the header {}", path, line, fields.size(), columns));
+  Row r;
+  r.line = line;
+  const double a = number(path, line, "agent", fields[static_cast<std::size_t>(h.agent)]);
+  if (a < 0 || a != std::floor(a) || a > 1e6)
+    throw std::runtime_error(
+        fmt::format("{}:{}: column agent: must be an integer in [0, 1000000], "
+                    "got '{}'",
+                    path, line, fields[static_cast<std::size_t>(h.agent)]));
+  r.agent = static_cast<long>(a);
+  for (std::size_t k = 0; k < h.x.size(); ++k) {
+    const std::string name = fmt::format("x{}", k);
+    const std::string& t = fields[static_cast<std::size_t>(h.x[k])];
+    const double v = number(path, line, name, t);
+    if (v < 0 || v > 1)
+      throw std::runtime_error(fmt::format(
+          "{}:{}: column {}: must be in [0, 1] (inputs are normalised to the unit box; scale "
+          "the table's inputs), got '{}'",
+          path, line, name, t));
+    r.x.push_back(v);
+  }
+  r.y = number(path, line, "y", fields[static_cast<std::size_t>(h.y)]);
+  r.f = h.f >= 0 ? number(path, line, "f", fields[static_cast<std::size_t>(h.f)]) : r.y;
+  return r;
+}
+
+std::string point_text(const std::vector<double>& x) {
+  return fmt::format("[{}]", fmt::join(x, ", "));
+}
+
+}  // namespace
+
+ValueTable::ValueTable(const std::string& path) : path_(path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open the table (objective.table)");
+  std::string line;
+  if (!std::getline(in, line) || line.find_first_not_of(" \t\r") == std::string::npos)
+    throw std::runtime_error(path + ":1: no header (expected agent, x0 .. x{d-1}, y[, f])");
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  const Header h = read_header(path, line);
+  has_f_ = h.f >= 0;
+  const std::size_t columns = split_fields(line).size();
+  std::map<long, std::map<std::vector<double>, Row>> by_agent;
+  for (int n = 2; std::getline(in, line); ++n) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;  // blank lines
+    Row r = read_row(path, n, h, line, columns);
+    auto& rows = by_agent[r.agent];
+    if (const auto it = rows.find(r.x); it != rows.end())
+      throw std::runtime_error(fmt::format("{}:{}: agent {} has point {} twice (line {} too)", path,
+                                           n, r.agent, point_text(r.x), it->second.line));
+    rows.emplace(r.x, std::move(r));
+  }
+  if (by_agent.empty()) throw std::runtime_error(path + ": the table has no rows");
+  const long k = by_agent.rbegin()->first + 1;
+  for (long a = 0; a < k; ++a)
+    if (!by_agent.count(a))
+      throw std::runtime_error(
+          fmt::format("{}: agent {} has no rows (agents must be numbered 0 .. {} without gaps)",
+                      path, a, k - 1));
+  // Agent 0's points in file order make the domain.
+  const auto& first = by_agent.at(0);
+  std::vector<const Row*> order;
+  for (const auto& [x, r] : first) order.push_back(&r);
+  std::sort(order.begin(), order.end(),
+            [](const Row* a, const Row* b) { return a->line < b->line; });
+  const int d = static_cast<int>(h.x.size());
+  points_.resize(static_cast<Eigen::Index>(order.size()), d);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    for (int j = 0; j < d; ++j)
+      points_(static_cast<Eigen::Index>(i), j) = order[i]->x[static_cast<std::size_t>(j)];
+    index_.emplace_back(order[i]->x, static_cast<Eigen::Index>(i));
+  }
+  std::sort(index_.begin(), index_.end());
+  for (long a = 0; a < k; ++a) {
+    const auto& rows = by_agent.at(a);
+    for (const auto& [x, r] : rows)
+      if (!first.count(x))
+        throw std::runtime_error(fmt::format(
+            "{}:{}: agent {} has point {} that agent 0 lacks (every agent must have the same "
+            "points: the agents share one search space)",
+            path, r.line, a, point_text(x)));
+    if (rows.size() != first.size()) {
+      for (const Row* r : order)
+        if (!rows.count(r->x))
+          throw std::runtime_error(fmt::format(
+              "{}: agent {} lacks point {} of agent 0 (line {}; every agent must have the same "
+              "points: the agents share one search space)",
+              path, a, point_text(r->x), r->line));
+    }
+    Eigen::VectorXd y(points_.rows()), f(points_.rows());
+    for (const auto& [x, r] : rows) {
+      const Eigen::Index i = find(Eigen::Map<const Eigen::VectorXd>(x.data(), d));
+      y[i] = r.y;
+      f[i] = r.f;
+    }
+    y_.push_back(std::move(y));
+    f_.push_back(std::move(f));
+  }
+}
+
+Eigen::Index ValueTable::find(const Eigen::VectorXd& x) const {
+  const std::vector<double> key(x.data(), x.data() + x.size());
+  const auto it =
+      std::lower_bound(index_.begin(), index_.end(), key,
+                       [](const auto& e, const std::vector<double>& k) { return e.first < k; });
+  return it != index_.end() && it->first == key ? it->second : -1;
+}
+
+}  // namespace fbosim::datasets::table

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# tools/setup.sh (issue 28, section 1): the quick start builds only the targets it names
+# (tools/quickstart.sh: fbosim) and shows the build's progress on stderr, a line per source and
+# per target, while build/build.log keeps everything; with no target it builds everything (the
+# tests: tools/run_tests.sh). Runs a copy of the script against a stub `cmake` that records its
+# arguments and prints CMake's progress lines (no real build; the Debian packages must be
+# installed, as they are wherever the suite runs, so nothing is installed).
+#   usage: setup_progress_test.sh [REPO_ROOT]
+set -euo pipefail
+root=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+mkdir -p "$tmp/tree/tools" "$tmp/bin"
+cp "$root/tools/setup.sh" "$root/tools/quickstart.sh" "$tmp/tree/tools/"
+cat >"$tmp/bin/cmake" <<'STUB'
+#!/usr/bin/env bash
+echo "cmake $*" >>"$STUB_LOG"
+if [ "$1" = --build ]; then
+  echo "[ 10%] Building CXX object CMakeFiles/fbosim_core.dir/sim/core/thread_pool.cpp.o"
+  echo "warning: a compiler message"
+  echo "[ 20%] Built target fbosim_core"
+  echo "[100%] Linking CXX executable fbosim"
+fi
+STUB
+chmod +x "$tmp/bin/cmake"
+# A dpkg-query that reports every package installed: no apt-get.
+printf '#!/bin/sh\nprintf "install ok installed"\n' >"$tmp/bin/dpkg-query"
+chmod +x "$tmp/bin/dpkg-query"
+export STUB_LOG=$tmp/cmake.log PATH=$tmp/bin:$PATH
+
+FBOSIM_NO_TORCH=1 bash "$tmp/tree/tools/setup.sh" fbosim 2>"$tmp/err" ||
+  fail "setup.sh fbosim: $(cat "$tmp/err")"
+grep -q -- "--build build -j[0-9]* --target fbosim$" "$tmp/cmake.log" ||
+  fail "setup.sh fbosim did not build only the fbosim target: $(cat "$tmp/cmake.log")"
+grep -qx "fbosim: \[ 10%\] sim/core/thread_pool.cpp" "$tmp/err" || fail "no source line: $(cat "$tmp/err")"
+grep -qx "fbosim: \[ 20%\] built fbosim_core" "$tmp/err" || fail "no target line: $(cat "$tmp/err")"
+! grep -q "warning: a compiler message" "$tmp/err" || fail "compiler output on stderr"
+grep -q "warning: a compiler message" "$tmp/tree/build/build.log" || fail "build.log lacks the output"
+# quickstart.sh asks for fbosim alone.
+grep -q "^tools/setup.sh fbosim$" "$tmp/tree/tools/quickstart.sh" || fail "quickstart.sh builds more"
+# No target: everything.
+: >"$tmp/cmake.log"
+FBOSIM_NO_TORCH=1 bash "$tmp/tree/tools/setup.sh" 2>"$tmp/err" || fail "setup.sh: $(cat "$tmp/err")"
+grep -q -- "--build build -j[0-9]*$" "$tmp/cmake.log" || fail "setup.sh without a target: $(cat "$tmp/cmake.log")"
+echo "setup.sh: the named targets only, with progress lines"
