@@ -8,9 +8,11 @@ header lists ("# curve: --set ..."), and under every algorithm of the snapshot, 
 case of the table in config_snapshot_test.cpp (written as case.yaml in a temporary folder),
 with FBOSIM_DATA unset, and writes pre_switch_configs.tsv and pre_switch_cases.tsv beside this
 script: the FNV-1a 64 of a printed resolved config, or an error line in full. The binary must be
-one built from the commit before the switch (f0dae3d) or with the same reader: the files are a
-regression guard, never the output of the code under test. After a shipped config changes,
-take its rows again with such a binary (its configs/ replaced by the new ones)."""
+one built with the reader before the switch (first f0dae3d; now main's 274697e, after issue 28
+renamed the algorithms, built without LibTorch: `git archive 274697e`, then cmake and
+`--target fbosim`): the files are a regression guard, never the output of the code under test.
+After a shipped config changes, take its rows again with such a binary (its configs/ replaced by
+the new ones)."""
 import glob
 import os
 import re
@@ -97,7 +99,7 @@ def main():
         for label, args in variants:
             status, text = outcome(binary, [path] + args, ".", env)
             rows.append(f"{name}\t{label}\t{status}\t{text}")
-    write("pre_switch_configs.tsv", rows)
+    write("pre_switch_configs.tsv", sorted(rows))
     rows = []
     with tempfile.TemporaryDirectory() as d:
         for n, (text, sets) in enumerate(table_cases()):
