@@ -36,8 +36,8 @@ const schema::Group<ObjectiveSpec>& objective_keys();
 bool is_real_world(const std::string& family);
 
 /// Builds the family through its registry entry (from `settings`, else from the typed members of
-/// the synthetic and real-data families, else from the entry's defaults); throws std::runtime_error naming the path when data is
-/// missing or malformed, std::invalid_argument for an unknown family.
+/// the synthetic and real-data families, else from the entry's defaults); throws std::runtime_error
+/// naming the path when data is missing or malformed, std::invalid_argument for an unknown family.
 std::unique_ptr<ObjectiveFamily> make_objective_family(const ObjectiveSpec& spec);
 
 }  // namespace fbosim::datasets

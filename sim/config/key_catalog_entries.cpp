@@ -694,9 +694,10 @@ const std::vector<KeyDoc>& listed_keys() {
        {{"", "rff"}},
        "",
        "the own TS step: `rff` (fresh random features, as the authors' code) or `exact` (one joint "
-       "sample of the exact GP posterior on every grid point, as the papers' text; grid families "
-       "only) [choice]. On an equally spaced 1-D grid an exact sample costs O(G log G + n^2) "
-       "(circulant embedding of the prior and Matheron's rule) instead of O(G^3)"},
+       "sample of the exact GP posterior on every point of the domain, as the papers' text; "
+       "finite domains only: a grid family, `branin` with a grid, `table`) [choice]. On an "
+       "equally spaced 1-D grid an exact sample costs O(G log G + n^2) (circulant embedding of "
+       "the prior and Matheron's rule) instead of O(G^3)"},
       {"sources.history",
        "fts_target,rgpe,taf",
        "",

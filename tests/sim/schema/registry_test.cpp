@@ -111,10 +111,16 @@ TEST_CASE("registries: cross-key conditions name their key (one per condition)")
                           "algorithm dp_fts_de runs with DP (server.dp must be true "
                           "or left out); without DP, use algorithm fts_de"}});
   CHECK(problems("fts_de", grid, {{"server.dp", false}}).empty());
-  // exact local TS: a 1-D grid only (not gp_grid2d's 2-D grid, not a box).
-  for (const auto& f : {box, grid2d})
-    CHECK(problems("ts", f, {{"local_ts.method", std::string("exact")}}).size() == 1);
-  CHECK(problems("ts", grid, {{"local_ts.method", std::string("exact")}}).empty());
+  // exact local TS and PO-GP-UCB: any finite domain by its traits (a grid of any dimension, a
+  // table whose points are known only when its file is read), never a box.
+  const protocol::ExperimentFacts table{"", 6, "table", DomainKind::finite_set, 0, 0, false};
+  CHECK(problems("ts", box, {{"local_ts.method", std::string("exact")}}).size() == 1);
+  CHECK(problems("ts", landmine, {{"local_ts.method", std::string("exact")}}).size() == 1);
+  for (const auto& f : {grid, grid2d, table}) {
+    CHECK(problems("ts", f, {{"local_ts.method", std::string("exact")}}).empty());
+    CHECK(problems("gp_ucb", f, {}).empty());
+  }
+  CHECK(problems("po_gp_ucb", table, {{"agents.init_points", 100000}}).empty());
   CHECK(problems("taf", landmine, {{"target.agents", 6}}).empty());
   CHECK(problems("taf", grid, {{"target.agents", 2}}) ==
         schema::Problems{{"target.agents",
