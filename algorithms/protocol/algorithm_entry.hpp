@@ -70,6 +70,16 @@ struct AlgorithmEntry {
   /// first (named with their values when a run's epsilon is not finite).
   std::vector<std::string> privacy_keys;
   AlgorithmTraits traits;
+  /// A key whose value the algorithm's name fixes (validate refuses a config that contradicts
+  /// it), with the reason as messages give it.
+  struct Fixed {
+    std::string path;
+    std::string value;  ///< as a config writes it
+    std::string why;    ///< e.g. "which runs without DP"
+  };
+  /// What its name fixes: `--grid algorithm=...` sets these keys for the points of this name
+  /// where the config says otherwise (sim/sweep/algorithm_grid), instead of failing.
+  std::vector<Fixed> fixed;
   /// Adds its memory and work to the estimate by which config validation refuses an absurd
   /// size (null: only the experiment's terms count).
   std::function<void(const Algorithm&, const ExperimentFacts&, ResourceEstimate&)> estimate;

@@ -132,6 +132,24 @@ TEST_CASE("registries: cross-key conditions name their key (one per condition)")
   CHECK(problems("gp_ucb", grid2d, {{"agents.init_points", 400}}).empty());
 }
 
+TEST_CASE("registries: what an algorithm's name fixes (the keys a --grid of algorithms sets)") {
+  const auto fixed = [](const std::string& name) {
+    std::vector<std::string> out;
+    for (const auto& f : systems::algorithm_registry().at(name).fixed)
+      out.push_back(f.path + "=" + f.value + " (" + f.why + ")");
+    return out;
+  };
+  using V = std::vector<std::string>;
+  CHECK(fixed("fts") ==
+        V{"server.dp=false (which runs without DP)", "exploration.subregions=1 (which has P = 1)"});
+  CHECK(fixed("dp_fts") ==
+        V{"server.dp=true (which runs with DP)", "exploration.subregions=1 (which has P = 1)"});
+  CHECK(fixed("fts_de") == V{"server.dp=false (which runs without DP)"});
+  CHECK(fixed("dp_fts_de") == V{"server.dp=true (which runs with DP)"});
+  for (const char* name : {"ts", "fts_target", "rgpe", "taf", "po_gp_ucb", "gp_ucb", "dp_bo"})
+    CHECK(fixed(name).empty());
+}
+
 TEST_CASE("registries: a family's traits are those of the objectives it makes") {
   for (const datasets::ObjectiveFamilyEntry& e : datasets::objective_registry()) {
     INFO(e.name);
