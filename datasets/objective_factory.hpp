@@ -14,8 +14,7 @@
 namespace fbosim::datasets {
 
 struct ObjectiveSpec {
-  /// gp_grid | heterogeneous | gp_box | gp_grid2d (synthetic) | landmine | activity | emnist
-  /// (real data)
+  /// objective.family: one of objective_registry()'s names
   std::string family = "gp_grid";
   /// datasets.root: where real data lives (default $FBOSIM_DATA, else "data").
   std::string data_root = "data";
@@ -23,10 +22,10 @@ struct ObjectiveSpec {
   ActivitySpec activity;    ///< activity (data_dir is derived from data_root when empty)
   LandmineSpec landmine;    ///< landmine (path is derived from data_root when empty)
   EmnistSpec emnist;        ///< emnist (data_dir is derived from data_root when empty)
-  /// The settings of any other registered family (its registry entry's options, read from its
-  /// keys): families added through the registry need no member here. Empty: the entry's
-  /// defaults.
-  schema::Options options;
+  /// The family's own settings as its registry entry reads them (objective_registry(): its
+  /// struct with its objective.* keys); the config loader fills it. When it holds no struct,
+  /// make_objective_family builds from the typed members above (tests that set them directly).
+  schema::Options settings;
 };
 
 /// objective.family (one of objective_registry()'s names) and datasets.root: the experiment's
@@ -36,9 +35,9 @@ const schema::Group<ObjectiveSpec>& objective_keys();
 /// True for the families that need files under data_root (the registry's trait needs_data).
 bool is_real_world(const std::string& family);
 
-/// Builds the family (the families above from their members, any other through its registry
-/// entry and `options`); throws std::runtime_error naming the path when data is missing or
-/// malformed, std::invalid_argument for an unknown family.
+/// Builds the family through its registry entry (from `settings`, else from the typed members of
+/// the synthetic and real-data families, else from the entry's defaults); throws std::runtime_error
+/// naming the path when data is missing or malformed, std::invalid_argument for an unknown family.
 std::unique_ptr<ObjectiveFamily> make_objective_family(const ObjectiveSpec& spec);
 
 }  // namespace fbosim::datasets

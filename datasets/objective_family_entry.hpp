@@ -45,6 +45,10 @@ struct ObjectiveFamilyEntry {
   /// data found holds.
   int max_agents = 0;
   bool optimum_known = false;  ///< regret can be reported
+  /// Makes the first `agents` agents see the family's base function itself, unperturbed (FTS
+  /// sec. 5.1: the target agent; algorithm trait unperturbed_agents); null: the family has no
+  /// base function shared by perturbed agents.
+  std::function<void(schema::Options&, int agents)> unperturbed;
 };
 
 /// An entry from the typed parts of one family.

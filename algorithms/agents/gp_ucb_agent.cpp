@@ -34,8 +34,10 @@ GpUcbAgent::GpUcbAgent(int id, Eigen::MatrixXd candidates, Eigen::MatrixXd point
     throw std::invalid_argument(fmt::format("GpUcbAgent {}: {} points for {} candidates", id_,
                                             points_.rows(), gp_.candidates().rows()));
   if (options_.init_points < 1 || options_.init_points > points_.rows())
-    throw std::invalid_argument(fmt::format("GpUcbAgent {}: init_points must be in [1, {}], got {}",
-                                            id_, points_.rows(), options_.init_points));
+    // Named by its key: a table's points are known only here (issue 25).
+    throw std::invalid_argument(
+        fmt::format("agents.init_points: must be in [1, {}] (the points of the domain), got {}",
+                    points_.rows(), options_.init_points));
   (void)ucb_beta(1, 1, options_.delta);  // validates delta
 }
 

@@ -53,8 +53,8 @@ LocalThompson::LocalThompson(int id, const core::Domain& domain, LocalTsOptions 
       grid_(domain.is_grid() ? rff::UniformGrid::of(domain.grid) : std::nullopt) {
   if (options_.model == OwnModel::exact && !domain_.is_grid())
     throw std::invalid_argument(
-        "local_ts.method: exact samples the GP on every grid point and needs a grid domain "
-        "(objective.family gp_grid or heterogeneous); use rff on a box");
+        "local_ts.method: exact samples the GP on every point of a finite domain (a grid or a "
+        "table); use rff on a box");
 }
 
 Eigen::MatrixXd LocalThompson::data() const {

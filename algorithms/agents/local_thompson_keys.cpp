@@ -12,10 +12,11 @@ const schema::Group<LocalTsOptions>& local_ts_keys() {
       schema::Group<L>{}
           .choice("local_ts.method", &L::model, kOwnModelNames,
                   "the own TS step: `rff` (fresh random features, as the authors' code) or "
-                  "`exact` (one joint sample of the exact GP posterior on every grid point, as "
-                  "the papers' text; grid families only) [choice]. On an equally spaced 1-D grid "
-                  "an exact sample costs O(G log G + n^2) (circulant embedding of the prior and "
-                  "Matheron's rule) instead of O(G^3)")
+                  "`exact` (one joint sample of the exact GP posterior on every point of the "
+                  "domain, as the papers' text; finite domains only: a grid family, `branin` "
+                  "with a grid, `table`) [choice]. On an equally spaced 1-D grid an exact sample "
+                  "costs O(G log G + n^2) (circulant embedding of the prior and Matheron's rule) "
+                  "instead of O(G^3)")
           .integer("local_ts.features", &L::features, Range::closed(1, 100000),
                    "M_target, fresh features of a local TS step [code]")
           .choice("local_ts.redraw", &L::redraw, kRedrawNames,
@@ -67,11 +68,13 @@ const schema::Group<LocalTsOptions>& local_ts_keys() {
 
 void check_local_ts(const LocalTsOptions& options, const protocol::ExperimentFacts& facts,
                     std::vector<schema::Problem>& problems) {
-  const bool uniform_grid = facts.domain == core::DomainKind::grid && facts.dimension == 1;
-  if (options.model == OwnModel::exact && !uniform_grid)
+  // Any finite domain (a grid of any dimension, a table's points): the joint sample is the
+  // circulant one on an equally spaced 1-D grid, the dense O(G^3) one elsewhere.
+  if (options.model == OwnModel::exact && facts.domain == core::DomainKind::box)
     problems.push_back({"local_ts.method",
-                        "exact samples the GP on every grid point and needs a grid family "
-                        "(gp_grid or heterogeneous); use rff on a box"});
+                        "exact samples the GP on every point of a finite domain and needs a "
+                        "family with one (a grid or a table, e.g. gp_grid, heterogeneous, "
+                        "branin with objective.branin_grid, table); use rff on a box"});
 }
 
 }  // namespace fbosim::agents

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "algorithms/protocol/algorithm.hpp"
+#include "algorithms/protocol/resource_estimate.hpp"
 #include "sim/core/box.hpp"
 #include "sim/schema/options.hpp"
 #include "sim/schema/problem.hpp"
@@ -28,6 +29,8 @@ struct ExperimentFacts {
   int dimension = 0;            ///< the objectives' input dimension
   long long domain_points = 0;  ///< the points of a finite domain (0: a box)
   bool real_data = false;       ///< the family reads data files (the same objectives every run)
+  int runs = 1;                 ///< runs (for the resource estimate)
+  int rounds = 1;               ///< rounds (for the resource estimate)
 };
 
 /// Facts about an algorithm that the experiment's reader and docs use.
@@ -67,6 +70,19 @@ struct AlgorithmEntry {
   /// first (named with their values when a run's epsilon is not finite).
   std::vector<std::string> privacy_keys;
   AlgorithmTraits traits;
+  /// A key whose value the algorithm's name fixes (validate refuses a config that contradicts
+  /// it), with the reason as messages give it.
+  struct Fixed {
+    std::string path;
+    std::string value;  ///< as a config writes it
+    std::string why;    ///< e.g. "which runs without DP"
+  };
+  /// What its name fixes: `--grid algorithm=...` sets these keys for the points of this name
+  /// where the config says otherwise (sim/sweep/algorithm_grid), instead of failing.
+  std::vector<Fixed> fixed;
+  /// Adds its memory and work to the estimate by which config validation refuses an absurd
+  /// size (null: only the experiment's terms count).
+  std::function<void(const Algorithm&, const ExperimentFacts&, ResourceEstimate&)> estimate;
 };
 
 /// An entry from the typed parts of one system: its Config's keys and default (the

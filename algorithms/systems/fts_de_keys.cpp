@@ -4,6 +4,7 @@
 #include "algorithms/protocol/algorithm_entry.hpp"
 #include "algorithms/rff/message_features.hpp"
 #include "algorithms/systems/fts_de_system.hpp"
+#include "algorithms/systems/resource_estimates.hpp"
 #include "sim/schema/group.hpp"
 #include "sim/schema/registry.hpp"
 
@@ -126,8 +127,13 @@ void register_fts_de_algorithms(schema::Registry<protocol::AlgorithmEntry>& regi
         },
         [](FtsDeConfig c, const protocol::ExperimentFacts&) { return build(std::move(c)); });
     if (!p.dp_default) e.presets.push_back({"server.dp", false});
+    if (p.dp_forced)
+      e.fixed.push_back({"server.dp", p.dp_default ? "true" : "false",
+                         p.dp_default ? "which runs with DP" : "which runs without DP"});
+    if (p.single_region) e.fixed.push_back({"exploration.subregions", "1", "which has P = 1"});
     e.privacy_keys = {"server.noise_multiplier", "server.sampling_rate", "server.sampling",
                       "rounds", "agents.count"};
+    e.estimate = estimate_fts_de;
     registry.add(std::move(e));
   }
 }

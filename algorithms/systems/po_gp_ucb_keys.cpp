@@ -5,6 +5,7 @@
 #include "algorithms/privacy/basic_accountant.hpp"
 #include "algorithms/protocol/algorithm_entry.hpp"
 #include "algorithms/systems/po_gp_ucb_system.hpp"
+#include "algorithms/systems/resource_estimates.hpp"
 #include "sim/schema/group.hpp"
 #include "sim/schema/registry.hpp"
 
@@ -13,12 +14,16 @@ namespace fbosim::systems {
 namespace {
 
 void validate(const PoGpUcbConfig& c, const protocol::ExperimentFacts& f, schema::Problems& out) {
-  if (f.domain_points <= 0)
+  // A family with a finite domain, known by its traits (a table's points are known only when
+  // its file is read: the agents check init_points then).
+  if (f.domain == core::DomainKind::box)
     out.push_back({"objective.family",
-                   fmt::format("{} needs the curator's finite dataset: gp_grid2d, gp_grid or "
-                               "heterogeneous, not '{}'",
+                   fmt::format("{} needs the curator's finite dataset: a family with a finite "
+                               "domain (a grid or a table, e.g. gp_grid2d, gp_grid, "
+                               "heterogeneous, branin with objective.branin_grid, table), not "
+                               "'{}'",
                                c.name, f.family)});
-  else if (c.ucb.init_points > f.domain_points)
+  else if (f.domain_points > 0 && c.ucb.init_points > f.domain_points)
     out.push_back(
         {"agents.init_points", fmt::format("must be at most the {:g} points of the dataset",
                                            static_cast<double>(f.domain_points))});
@@ -99,6 +104,7 @@ void register_po_gp_ucb_algorithms(schema::Registry<protocol::AlgorithmEntry>& r
     }
     e.privacy_keys = {"curator.epsilon", "curator.delta", "agents.count"};
     e.traits.needs_finite_domain = true;
+    e.estimate = estimate_po_gp_ucb;
     registry.add(std::move(e));
   }
 }

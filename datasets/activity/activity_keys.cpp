@@ -1,7 +1,9 @@
 // The activity family's keys and registry entry.
 #include <filesystem>
+#include <stdexcept>
 
 #include "datasets/activity/activity_objective.hpp"
+#include "datasets/missing_data.hpp"
 #include "datasets/objective_family_entry.hpp"
 #include "sim/schema/group.hpp"
 #include "sim/schema/registry.hpp"
@@ -35,6 +37,8 @@ void register_activity_family(schema::Registry<ObjectiveFamilyEntry>& registry) 
       [](const ActivitySpec& spec, const std::string& root) {
         ActivitySpec a = spec;
         if (a.data_dir.empty()) a.data_dir = ActivitySpec::default_dir(root);
+        // Missing data names datasets.root, FBOSIM_DATA and the download (issue 28).
+        if (auto m = missing_data("activity", a.data_dir, root)) throw std::runtime_error(*m);
         return std::make_unique<ActivityFamily>(a);
       },
       [](const ActivitySpec&) {

@@ -130,6 +130,7 @@ const schema::Group<CommandSpec>& command_keys() {
           .text("objective.command", &S::command,
                 "`command`: the program that evaluates the queries, run by /bin/sh -c (one JSON "
                 "line per query on its stdin, one back: docs/OBJECTIVES.md)")
+          .note("none: required")
           .integer("objective.inputs", &S::dimension, Range::closed(1, 1000),
                    "`command`, `python`: the input dimension d (queries lie in the unit box "
                    "[0,1]^d; the user's code maps them to its own ranges)")

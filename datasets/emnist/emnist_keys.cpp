@@ -1,7 +1,9 @@
 // The emnist family's keys and registry entry.
 #include <filesystem>
+#include <stdexcept>
 
 #include "datasets/emnist/emnist_objective.hpp"
+#include "datasets/missing_data.hpp"
 #include "datasets/objective_family_entry.hpp"
 #include "sim/schema/group.hpp"
 #include "sim/schema/registry.hpp"
@@ -41,6 +43,8 @@ void register_emnist_family(schema::Registry<ObjectiveFamilyEntry>& registry) {
       [](const EmnistSpec& spec, const std::string& root) {
         EmnistSpec s = spec;
         if (s.data_dir.empty()) s.data_dir = EmnistSpec::default_dir(root);
+        // Missing data names datasets.root, FBOSIM_DATA and the download (issue 28).
+        if (auto m = missing_data("emnist", s.data_dir, root)) throw std::runtime_error(*m);
         return std::make_unique<EmnistFamily>(s);
       },
       [](const EmnistSpec&) {

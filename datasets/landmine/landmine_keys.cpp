@@ -1,7 +1,9 @@
 // The landmine family's keys and registry entry.
 #include <filesystem>
+#include <stdexcept>
 
 #include "datasets/landmine/landmine_objective.hpp"
+#include "datasets/missing_data.hpp"
 #include "datasets/objective_family_entry.hpp"
 #include "sim/schema/group.hpp"
 #include "sim/schema/registry.hpp"
@@ -61,6 +63,8 @@ void register_landmine_family(schema::Registry<ObjectiveFamilyEntry>& registry) 
       [](const LandmineSpec& spec, const std::string& root) {
         LandmineSpec l = spec;
         if (l.path.empty()) l.path = LandmineSpec::default_path(root);
+        // Missing data names datasets.root, FBOSIM_DATA and the download (issue 28).
+        if (auto m = missing_data("landmine", l.path, root)) throw std::runtime_error(*m);
         return std::make_unique<LandmineFamily>(l);
       },
       [](const LandmineSpec&) {

@@ -74,6 +74,7 @@ const schema::Group<PythonSpec>& python_keys() {
                 "`python`: the function 'module:function' called as f(x, agent, seed) with x a "
                 "list of floats in [0, 1], returning y or (y, f); the working directory is on "
                 "sys.path")
+          .note("none: required")
           .integer("objective.inputs", &S::dimension, schema::Range::closed(1, 1000),
                    "`command`, `python`: the input dimension d (queries lie in the unit box "
                    "[0,1]^d; the user's code maps them to its own ranges)")

@@ -55,6 +55,8 @@ std::unique_ptr<ObjectiveFamily> make(const SyntheticSpec& s, const std::string&
   return std::make_unique<SyntheticFamily>(s);
 }
 
+void unperturbed(schema::Options& o, int agents) { o.as<SyntheticSpec>().unperturbed = agents; }
+
 ObjectiveShape grid_1d(const SyntheticSpec& s) {
   return {core::DomainKind::grid, 1, s.grid_points, "objective.grid_points"};
 }
@@ -82,6 +84,7 @@ void register_synthetic_families(schema::Registry<ObjectiveFamilyEntry>& registr
       "2, 4-6, 12a)",
       grid, prototype("gp_grid"), make, grid_1d);
   e.optimum_known = true;
+  e.unperturbed = unperturbed;
   registry.add(std::move(e));
 
   e = make_family_entry<SyntheticSpec>(
@@ -89,6 +92,7 @@ void register_synthetic_families(schema::Registry<ObjectiveFamilyEntry>& registr
       "f_n = alpha g_n + (1 - alpha) f_base, GP samples on a 1-D grid (DP-FTS-DE Fig. 7)",
       heterogeneous, prototype("heterogeneous"), make, grid_1d);
   e.optimum_known = true;
+  e.unperturbed = unperturbed;
   registry.add(std::move(e));
 
   e = make_family_entry<SyntheticSpec>(
@@ -97,6 +101,7 @@ void register_synthetic_families(schema::Registry<ObjectiveFamilyEntry>& registr
         return ObjectiveShape{core::DomainKind::box, s.dim, 0, "objective.dim"};
       });
   e.optimum_known = true;
+  e.unperturbed = unperturbed;
   registry.add(std::move(e));
 
   e = make_family_entry<SyntheticSpec>(
@@ -111,6 +116,7 @@ void register_synthetic_families(schema::Registry<ObjectiveFamilyEntry>& registr
   // The paper's setting (sec. 4): l = 1.25 at maximal norm 25, sigma_n^2 = 1e-5.
   e.presets = {{"objective.lengthscale", 1.25}, {"objective.noise_var", 1e-5}};
   e.optimum_known = true;
+  e.unperturbed = unperturbed;
   registry.add(std::move(e));
 }
 

@@ -74,6 +74,7 @@ const schema::Group<TableSpec>& table_keys() {
                 "`table`: the CSV file of values (columns agent, x0 .. x{d-1} in [0, 1], y and "
                 "optionally f; every agent on the same points), relative to the working "
                 "directory")
+          .note("none: required")
           .check([](const TableSpec& s, schema::Problems& p) {
             if (s.path.empty()) p.push_back({"objective.table", "must name a CSV file"});
           });

@@ -22,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include "datasets/objective_factory.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/core/thread_pool.hpp"
@@ -217,7 +218,7 @@ void run(const BenchArgs& a) {
     try {
       engine.emplace(cfg.spec, pool);
     } catch (const std::exception& e) {
-      if (a.which == "all" && cfg.spec.objective.family == "landmine") {  // no data here
+      if (a.which == "all" && datasets::is_real_world(cfg.spec.objective.family)) {  // no data here
         std::printf("%-11s skipped: %s\n", c.name, e.what());
         continue;
       }

@@ -21,15 +21,18 @@
 #include <fmt/ranges.h>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/systems/algorithm_registry.hpp"
 #include "datasets/objective_family_entry.hpp"
-#include "sim/config/algorithm_registry.hpp"
+#include "sim/config/config_source.hpp"
 #include "sim/config/config_tree.hpp"
-#include "sim/config/model_keys.hpp"
-#include "sim/config/registered_families.hpp"
+#include "sim/config/experiment_keys.hpp"
 #include "sim/config/resource_estimate.hpp"
 #include "sim/config/run_epsilon.hpp"
 #include "sim/config/sweep_plan.hpp"
 #include "sim/core/cancellation.hpp"
+#include "sim/schema/catalog.hpp"
+#include "sim/schema/record.hpp"
+#include "sim/schema/suggest.hpp"
 
 namespace fbosim::config {
 
@@ -37,196 +40,187 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// "a, b,c" -> {"a", "b", "c"} (empty items dropped, duplicates kept once, order kept).
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const auto b = item.find_first_not_of(" \t");
-    if (b == std::string::npos) continue;
-    item = item.substr(b, item.find_last_not_of(" \t") - b + 1);
-    if (std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
+// The resolved configuration as YAML (config.resolved.yaml): the record's keys nested by their
+// dotted paths, in the order first read; numbers bare, doubles in their shortest text.
+YAML::Node to_yaml(const schema::Record& record) {
+  YAML::Node root(YAML::NodeType::Map);
+  for (const auto& [path, value] : record.entries()) {
+    const std::vector<std::string> parts = split_dotted_key(path, path);
+    // yaml-cpp nodes are handles: walk with a chain of copies to build nested maps.
+    std::vector<YAML::Node> chain{root};
+    for (std::size_t k = 0; k + 1 < parts.size(); ++k) {
+      YAML::Node child = chain.back()[parts[k]];
+      if (!child.IsMap()) {
+        chain.back()[parts[k]] = YAML::Node(YAML::NodeType::Map);
+        child = chain.back()[parts[k]];
+      }
+      chain.push_back(child);
+    }
+    YAML::Node leaf;
+    switch (value.kind) {
+      case schema::Resolved::Kind::null:
+        leaf = YAML::Node(YAML::NodeType::Null);
+        break;
+      case schema::Resolved::Kind::boolean:
+        leaf = YAML::Node(value.text == "true");
+        break;
+      case schema::Resolved::Kind::integer:
+        leaf = value.text[0] == '-' ? YAML::Node(std::stoll(value.text))
+                                    : YAML::Node(std::stoull(value.text));
+        break;
+      case schema::Resolved::Kind::real:
+      case schema::Resolved::Kind::text:
+        leaf = YAML::Node(value.text);
+        break;
+    }
+    chain.back()[parts.back()] = leaf;
   }
+  return root;
+}
+
+// Every key the registries and the experiment declare, with its owners: what the unknown-key
+// message asks (built only when a config has an unknown key).
+schema::Catalog declared_keys() {
+  schema::Catalog c;
+  std::vector<schema::KeyDoc> experiment;
+  for (const auto* g : {&experiment_keys(), &accounting_keys(), &network_keys()}) {
+    const auto docs = g->docs();
+    experiment.insert(experiment.end(), docs.begin(), docs.end());
+  }
+  c.add(schema::Owner::experiment, "", experiment);
+  for (const protocol::AlgorithmEntry& a : systems::algorithm_registry())
+    c.add(schema::Owner::algorithm, a.name, a.options.docs());
+  for (const datasets::ObjectiveFamilyEntry& f : datasets::objective_registry())
+    c.add(schema::Owner::family, f.name, f.options.docs());
+  return c;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ",") + n;
   return out;
 }
 
-// The experiment's name is the directory results/<name>: one safe path component.
-bool safe_name(const std::string& name) {
-  if (name.empty() || name.size() > 200 || name == "." || name == "..") return false;
-  for (const char c : name)
-    if (c == '/' || c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return false;
-  return true;
+// Refuses the keys given that nothing read: a few named in full (each with its line, whose key
+// it is when another algorithm or family reads it, else the closest key read), the rest
+// counted, so that a message stays a few lines even for thousands of unknown keys.
+void reject_unknown_keys(const ConfigSource& src, const schema::Record& record,
+                         const ExperimentSpec& s) {
+  std::vector<std::string> known;
+  for (const auto& entry : record.entries()) known.push_back(entry.first);
+  std::sort(known.begin(), known.end());
+  const std::vector<std::string> unknown = src.unknown_keys(known);
+  if (unknown.empty()) return;
+  const schema::Catalog catalog = declared_keys();
+  constexpr std::size_t kListed = 10;
+  std::string list;
+  for (std::size_t i = 0; i < std::min(unknown.size(), kListed); ++i) {
+    const std::string& k = unknown[i];
+    list += (list.empty() ? "'" : ", '") + shorten(k) + "'";
+    if (const std::string origin = src.origin(k); origin.rfind("line ", 0) == 0)
+      list += " (" + origin + ")";
+    const schema::CatalogKey* key = catalog.find(k);
+    if (key && !key->read_by(s.algorithm)) {
+      list += " (a key of algorithm" + std::string(key->owners.size() > 1 ? "s " : " ") +
+              joined(key->owners) + ", not of " + s.algorithm + ")";
+    } else if (key && !key->applies_to_family(s.objective.family)) {
+      list += " (a key of objective.family " + joined(key->owners) + ", not of " +
+              s.objective.family + ")";
+    } else if (k.size() <= 100) {
+      list += did_you_mean(k, known);
+    }
+  }
+  if (unknown.size() > kListed) list += fmt::format(" and {} more", unknown.size() - kListed);
+  throw ConfigError(src.source() + ": unknown key" + (unknown.size() > 1 ? "s " : " ") + list +
+                    " (see docs/CONFIG.md for the keys)");
 }
 
-void read_synthetic(ConfigReader& r, const std::string& family, datasets::SyntheticSpec& o) {
-  if (family == "gp_grid2d") {  // PO-GP-UCB's dataset: its own keys only
-    o.grid_side = r.get_int("objective.grid_side", o.grid_side, 2, 1000);
-    o.lengthscale = r.get<double>("objective.lengthscale", 1.25);
-    r.require(o.lengthscale > 0, "objective.lengthscale", "must be > 0");
-    o.input_norm = r.get<double>("objective.input_norm", o.input_norm);
-    r.require(o.input_norm >= 0, "objective.input_norm", "must be >= 0 (0: the unit square)");
-    o.noise_var = r.get<double>("objective.noise_var", 1e-5);
-    r.require(o.noise_var >= 0, "objective.noise_var", "must be >= 0");
-    o.same_function = r.get<bool>("objective.same_function", o.same_function);
-    return;
-  }
-  // The exact GP sampler stores and factorises an n x n matrix (datasets/synthetic).
-  o.grid_points = r.get_int("objective.grid_points", o.grid_points, 2, 10000);
-  o.lengthscale = r.get<double>("objective.lengthscale", o.lengthscale);
-  r.require(o.lengthscale > 0, "objective.lengthscale", "must be > 0");
-  o.perturbation = r.get<double>("objective.perturbation", o.perturbation);
-  r.require(o.perturbation >= 0, "objective.perturbation", "must be >= 0");
-  o.noise_var = r.get<double>("objective.noise_var", o.noise_var);
-  r.require(o.noise_var >= 0, "objective.noise_var", "must be >= 0");
-  o.alpha = r.get<double>("objective.alpha", o.alpha);
-  r.require(o.alpha >= 0 && o.alpha <= 1, "objective.alpha", "must be in [0, 1]");
-  o.dim = r.get_int("objective.dim", o.dim, 1, 1000);
-  if (family == "heterogeneous")
-    o.normalise = r.get_choice("objective.normalise", o.normalise, {"both", "base", "g", "none"});
-}
-
-// datasets.root: $FBOSIM_DATA when set, else "data"; the YAML and --set override both.
-void read_objective(ConfigReader& r, datasets::ObjectiveSpec& o) {
-  o.family = r.get_choice("objective.family", o.family, datasets::objective_registry().names());
-  const char* env = std::getenv("FBOSIM_DATA");
-  o.data_root = r.get<std::string>("datasets.root", env && *env ? env : o.data_root);
-  r.require(!o.data_root.empty(), "datasets.root", "must not be empty");
-  // Temporary wiring for the old reader: families added through the registry.
-  if (!is_legacy_family(o.family)) return read_registered_family(r, o);
-  if (!datasets::is_real_world(o.family)) read_synthetic(r, o.family, o.synthetic);
-  if (o.family == "landmine") {
-    auto& l = o.landmine;
-    l.split = datasets::parse_landmine_split(
-        r.get_choice("objective.split", to_string(l.split), {"seeded", "authors"}));
-    l.split_seed = r.get<std::uint64_t>("objective.split_seed", l.split_seed);
-    // A seed with the authors' (seedless) split is a mistake, e.g. a pooled study that forgot
-    // objective.split=seeded: refuse it rather than run the same split k times.
-    r.require(l.split == datasets::LandmineSplitKind::seeded || l.split_seed == 0,
-              "objective.split_seed",
-              "only seeds objective.split: seeded (the authors' split has no seed; set "
-              "objective.split=seeded to vary the split)");
-    l.svm.cv_folds = r.get<int>("objective.cv_folds", l.svm.cv_folds);
-    r.require(l.svm.cv_folds >= 2 && l.svm.cv_folds <= 20, "objective.cv_folds",
-              "must be in [2, 20]");
-    l.svm.class_order = datasets::parse_class_order(r.get_choice(
-        "objective.class_order", to_string(l.svm.class_order), {"mine_first", "sklearn"}));
-    l.svm.probability = datasets::parse_probability(r.get_choice(
-        "objective.probability", to_string(l.svm.probability), {"sigmoid", "sklearn"}));
-  }
-  if (o.family == "emnist") {
-    auto& c = o.emnist.cnn;
-    c.conv1 = r.get_int("objective.conv1", c.conv1, 1, 10000);
-    c.conv2 = r.get_int("objective.conv2", c.conv2, 1, 10000);
-    c.hidden = r.get_int("objective.hidden", c.hidden, 1, 100000);
-    c.epochs = r.get_int("objective.epochs", c.epochs, 1, 100000);
-    c.batch = r.get_int("objective.batch_size", c.batch, 1, 100000);
-  }
-  if (o.family == "activity") {
-    auto& a = o.activity;
-    a.split_seed = r.get<std::uint64_t>("objective.split_seed", a.split_seed);
-    a.epochs = r.get_int("objective.epochs", a.epochs, 1, 100000);
-    a.ranges = datasets::ActivitySpec::ranges_of(
-        r.get_choice("objective.ranges", "dp_fts_de", {"dp_fts_de", "fts"}));
-  }
-}
-
-// The accounting keys (server.delta, server.accountant(s)): every accountant must support
-// every event the algorithm can release (e.g. the moments accountant refuses fixed-size
-// sampling); fail now rather than after the first round.
-void read_accounting(ConfigReader& r, ExperimentSpec& s) {
-  auto& sv = s.server;
-  // An algorithm's reader may have set a default (e.g. the delta its releases spend).
-  if (const auto given = r.get_optional<double>("server.delta")) {
-    sv.delta = given;
-    r.require(*sv.delta > 0 && *sv.delta < 1, "server.delta", "must be in (0, 1)");
-  }
-  // The default delta N^-1.1 (spec section 6) is 1 for a single agent: no privacy statement.
+// The checks that need the built algorithm's releases: with DP, N >= 2 unless server.delta is
+// set (the default delta N^-1.1 is 1 for a single agent: no privacy statement); every
+// accountant supports every event the algorithm can release (e.g. the moments accountant
+// refuses fixed-size sampling): fail now rather than after the first round.
+// Returns whether the algorithm releases anything private.
+bool check_accounting(const ConfigSource& src, const ExperimentSpec& s, bool delta_given) {
   const std::vector<privacy::DpEvent> events = s.system->possible_events(s.agents);
   bool releases = false;
   for (const privacy::DpEvent& e : events) releases = releases || !e.as<privacy::NoOp>();
-  if (releases && !sv.delta)
-    r.require(s.agents >= 2, "agents.count",
-              "must be >= 2 with DP unless server.delta is set (the default delta N^-1.1 "
-              "must be < 1)");
-  const std::vector<std::string>& names = privacy::accountant_names();
-  sv.accountant = r.get_choice("server.accountant", sv.accountant, names);
-  r.require(privacy::make_accountant(sv.accountant)->is_bound(), "server.accountant",
-            fmt::format("'{}' is an approximation that can fall below the true epsilon (gdp "
-                        "gives 5.0647 where the true value is 5.19 at q = 0.01, z = 1.1, "
-                        "T = 10,000, delta = 1e-5) and the epsilon column holds upper bounds "
-                        "only: choose moments, rdp or pld, and list {} in server.accountants for "
-                        "an {} comparison column",
-                        sv.accountant, sv.accountant, epsilon_column(sv.accountant)));
-  sv.accountants = split_list(r.get<std::string>("server.accountants", ""));
-  for (const std::string& a : sv.accountants)
-    r.require(std::find(names.begin(), names.end(), a) != names.end(), "server.accountants",
-              fmt::format("unknown accountant '{}' (choose from {})", a, fmt::join(names, ", ")));
-  std::vector<std::string> all = sv.accountants;
-  all.insert(all.begin(), sv.accountant);
+  schema::Problems problems;
+  if (releases && !delta_given && s.agents < 2)
+    problems.push_back({"agents.count",
+                        "must be >= 2 with DP unless server.delta is set (the default delta "
+                        "N^-1.1 must be < 1)"});
+  std::vector<std::string> all = s.server.accountants;
+  all.insert(all.begin(), s.server.accountant);
   for (const privacy::DpEvent& event : events)
     for (const std::string& a : all)
-      r.require(privacy::make_accountant(a)->supports(event),
-                a == sv.accountant ? "server.accountant" : "server.accountants",
-                fmt::format("accountant '{}' cannot account for this release ({})", a,
-                            privacy::to_string(event)));
-  // Every accountant must state a finite epsilon at the delta for everything the run releases
-  // (basic composition has none below the sum of the events' deltas; a tiny noise multiplier
-  // none at all): fail now, never report 0 or inf later.
-  if (!releases) return;
-  for (const AlgorithmEntry& e : algorithm_registry())
-    if (e.name == s.algorithm) check_run_epsilon(r, s, e.privacy_keys);
-}
-
-void read_network(ConfigReader& r, NetworkSpec& n) {
-  auto& l = n.latency;
-  l.distribution = r.get_choice("network.latency.distribution", l.distribution,
-                                {"constant", "uniform", "exponential"});
-  // Latencies are integer ticks (1 ms by convention); 1e12 ticks is 30 years, and keeps every
-  // sum of event times far from the int64 range.
-  const double max_ticks = LatencySpec::kMaxTicks;
-  const std::string range = fmt::format("must be in [0, {:g}] ticks", max_ticks);
-  l.mean = r.get<double>("network.latency.mean", l.mean);
-  r.require(l.mean >= 0 && l.mean <= max_ticks, "network.latency.mean", range);
-  l.min = r.get<double>("network.latency.min", l.min);
-  r.require(l.min >= 0 && l.min <= max_ticks, "network.latency.min", range);
-  l.max = r.get<double>("network.latency.max", l.max);
-  r.require(l.max >= l.min && l.max <= max_ticks, "network.latency.max",
-            fmt::format("must be in [network.latency.min, {:g}] ticks", max_ticks));
-  n.deadline = r.get<std::int64_t>("network.deadline", n.deadline);
-  r.require(n.deadline >= 0, "network.deadline", "must be >= 0 (0: wait for every agent)");
-  n.dropout = r.get<double>("network.dropout", n.dropout);
-  r.require(n.dropout >= 0 && n.dropout < 1, "network.dropout", "must be in [0, 1)");
+      if (!privacy::make_accountant(a)->supports(event))
+        problems.push_back({a == s.server.accountant ? "server.accountant" : "server.accountants",
+                            fmt::format("accountant '{}' cannot account for this release ({})", a,
+                                        privacy::to_string(event))});
+  schema::throw_first(src, problems);
+  return releases;
 }
 
 // Rejects an experiment whose memory (on this machine) or work estimate is absurd, naming the
 // keys of the largest term, before anything is allocated.
-void check_resources(const ConfigReader& r, const ExperimentSpec& s) {
+void check_resources(const ConfigSource& src, const ExperimentSpec& s) {
   const std::string why = resource_refusal(estimate_resources(s), memory_limit());
-  if (!why.empty()) throw ConfigError(r.source() + ": " + why);
+  if (!why.empty()) throw ConfigError(src.source() + ": " + why);
 }
 
-ExperimentSpec read_spec(ConfigReader& r, const std::string& default_name) {
+// Reads every key through the schemas (sim/schema): the experiment's keys, the family's
+// (its registry entry), agents.count, the algorithm's (its registry entry, presets first),
+// the conditions across keys (the entry's validate), the build, then the accounting keys
+// (with the defaults that follow from the built algorithm) and the network keys. Ranges and
+// choices are checked once, by the schema; the record is the resolved configuration.
+ExperimentSpec read_spec(const ConfigSource& src, schema::Record& record,
+                         const std::string& default_name) {
   ExperimentSpec s;
-  s.name = r.get<std::string>("name", default_name);
-  r.require(!s.name.empty(), "name", "must not be empty");
-  r.require(safe_name(s.name), "name",
-            "must be one directory name (results/<name>): at most 200 characters, not '.' or "
-            "'..', without '/', '\\' or control characters");
-  s.algorithm = r.get_choice("algorithm", s.algorithm, algorithm_names());
-  s.rounds = r.get_int("rounds", s.rounds, 1, kMaxCount);
-  s.runs = r.get_int("runs", s.runs, 1, kMaxCount);
-  s.seed = r.get<std::uint64_t>("seed", s.seed);
-  s.se_over_pairs = r.get_choice("standard_error", "runs", {"runs", "pairs"}) == "pairs";
-  read_objective(r, s.objective);
-  s.agents = r.get_int("agents.count", s.agents, 1, kMaxCount);
-  r.set_context(s.algorithm, s.objective.family);
-  for (const AlgorithmEntry& e : algorithm_registry())
-    if (e.name == s.algorithm) s.system = e.read(r, s);
-  read_accounting(r, s);
-  read_network(r, s.network);
-  r.reject_unknown_keys();
-  check_resources(r, s);
+  s.name = default_name;  // the defaults that are no literal: the file's stem, $FBOSIM_DATA
+  if (const char* env = std::getenv("FBOSIM_DATA"); env && *env) s.objective.data_root = env;
+  experiment_keys().without({"agents.count"}).read(s, src, record);
+
+  const datasets::ObjectiveFamilyEntry& family =
+      datasets::objective_registry().at(s.objective.family);
+  s.objective.settings = family.options;
+  s.objective.settings.apply(family.presets);
+  s.objective.settings.read(src, record);
+  experiment_keys().only({"agents.count"}).read(s, src, record);
+
+  const protocol::AlgorithmEntry& algorithm = systems::algorithm_registry().at(s.algorithm);
+  schema::Options options = algorithm.options;
+  options.apply(algorithm.presets);
+  for (const schema::Preset& p : algorithm.experiment_presets)
+    accounting_keys().set(s, p.path, p.value);
+  options.read(src, record);
+  s.objective_shape = family.shape(s.objective.settings);
+  const protocol::ExperimentFacts facts = experiment_facts(s);
+  schema::Problems problems;
+  if (algorithm.validate) algorithm.validate(options, facts, problems);
+  schema::throw_first(src, problems);
+  try {
+    s.system = algorithm.build(options, facts);
+  } catch (const schema::ProblemError& e) {
+    throw schema::Error(e.problem().key, schema::message_of(src, e.problem()));
+  }
+  // FTS's target sees the base function itself on a synthetic family (FTS sec. 5.1).
+  if (algorithm.traits.unperturbed_agents > 0 && !family.needs_data && family.unperturbed)
+    family.unperturbed(s.objective.settings, algorithm.traits.unperturbed_agents);
+
+  protocol::AccountingDefaults accounting;
+  if (algorithm.accounting) accounting = algorithm.accounting(*s.system, s.agents);
+  if (accounting.accountant) s.server.accountant = *accounting.accountant;
+  accounting_keys().read(s, src, record);
+  const bool delta_given = s.server.delta.has_value();
+  if (!s.server.delta) s.server.delta = accounting.delta;  // a default, recorded as null
+  // Every accountant must state a finite epsilon at the delta for everything the run releases
+  // (basic composition has none below the sum of the events' deltas; a tiny noise multiplier
+  // none at all): fail now, never report 0 or inf later.
+  if (check_accounting(src, s, delta_given || accounting.delta.has_value()))
+    check_run_epsilon(src.source(), record, s, algorithm.privacy_keys);
+  network_keys().read(s, src, record);
+  reject_unknown_keys(src, record, s);
+  check_resources(src, s);
   return s;
 }
 
@@ -245,10 +239,13 @@ LoadedConfig load_config_text(const std::string& text, const std::string& source
   }
   tree.remove("sweep");
   for (const std::string& o : overrides) tree.apply_override(o);
-  ConfigReader reader(tree, source);
+  const ConfigSource src(tree, source);
+  schema::Record record;
   try {
-    ExperimentSpec spec = read_spec(reader, name);
-    return {std::move(spec), reader.resolved()};
+    ExperimentSpec spec = read_spec(src, record, name);
+    return {std::move(spec), to_yaml(record)};
+  } catch (const schema::Error& e) {
+    throw ConfigError(e.what());
   } catch (const std::invalid_argument& e) {
     throw ConfigError(source + ": " + e.what());
   }

@@ -43,7 +43,7 @@ class ConfigTree {
   void remove(const std::string& key);
   /// Applies `key=value` (--set; the value is YAML text) on top of the keys given so far.
   void apply_override(const std::string& assignment);
-  /// The tree as a yaml-cpp mapping for ConfigReader (the values keep their lines and tags).
+  /// The tree as a yaml-cpp mapping for ConfigSource (the values keep their lines and tags).
   YAML::Node to_yaml() const;
   /// Where every key was given, by dotted key: "line 3" or "--set a.b=1".
   std::map<std::string, std::string> origins() const;

@@ -12,6 +12,7 @@
 #include "algorithms/protocol/algorithm.hpp"
 #include "algorithms/systems/fts_de_system.hpp"
 #include "datasets/objective_factory.hpp"
+#include "datasets/objective_family_entry.hpp"
 
 namespace fbosim::config {
 
@@ -57,6 +58,9 @@ struct ExperimentSpec {
   bool se_over_pairs = false;
   int agents = 200;                   ///< agents.count
   datasets::ObjectiveSpec objective;  ///< objective.*, datasets.root
+  /// The family's domain for these settings (its registry entry's shape(): grid or box,
+  /// dimension, points), which estimates and checks ask instead of the family's name.
+  datasets::ObjectiveShape objective_shape;
   /// The configured algorithm (built by the registry from the algorithm's own keys).
   std::shared_ptr<const protocol::Algorithm> system;
   ServerSpec server;    ///< server.delta, server.accountant(s)

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/systems/algorithm_registry.hpp"
 #include "datasets/objective_family_entry.hpp"
-#include "sim/config/algorithm_registry.hpp"
 
 namespace fbosim::config {
 
@@ -95,7 +95,7 @@ std::string KeyDoc::Bounds::text() const {
 }
 
 std::vector<std::string> KeyDoc::choice_list() const {
-  if (choices == "@algorithms") return algorithm_names();
+  if (choices == "@algorithms") return systems::algorithm_registry().names();
   if (choices == "@accountants") return privacy::accountant_names();
   if (choices == "@families") return datasets::objective_registry().names();
   return split(choices, ' ');

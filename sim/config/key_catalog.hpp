@@ -1,11 +1,11 @@
 #pragma once
-// Every config key, once (issue #14): its default(s), its range or choices, the algorithms and
-// objective families that read it, and its meaning. It is the table behind the configs:
-// ConfigReader refuses to read a key that is not here, checks every number it reads against
-// the key's bounds and every choice list against the key's choices, names the algorithms or
-// families that use a key when another one meets it, and `fbosim keys` prints it, as
-// docs/CONFIG.md's tables (generated from it: `fbosim keys --markdown`, checked by a test).
-// Conditions between keys (exploration.subregions <= agents.count, ...) stay in the readers.
+// The hand-written key catalog (issue #14): every config key with its default(s), its range or
+// choices, the algorithms and objective families that read it, and its meaning, as
+// `fbosim keys` prints it and docs/CONFIG.md's tables show it (`fbosim keys --markdown`,
+// checked by a test). Since issue 25 the config reader reads through the declarations beside
+// the option structs (sim/schema) and names a key's owners from them; this table only
+// documents, and tests/sim/schema/catalog_guard_test keeps it equal to the declarations but
+// for the faults it lists. [to be replaced by a view of schema::Catalog]
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,7 +32,8 @@ struct KeyDoc {
   std::string algorithms;  ///< the algorithms that read it (comma-separated; "" = every one)
   std::string families;    ///< the objective families it applies to ("" = every one)
   std::optional<Bounds> bounds;
-  /// Space-separated choices; "@algorithms" and "@accountants" stand for the registries.
+  /// Space-separated choices; "@algorithms", "@accountants" and "@families" stand for the
+  /// registries.
   std::string choices;
   std::vector<Default> defaults;
   std::string default_note;  ///< a default that is not a literal ("N^-1.1", "file stem")

@@ -1,5 +1,5 @@
 #include "sim/config/key_catalog.hpp"
-#include "sim/config/registered_families.hpp"
+#include "sim/config/registered_family_keys.hpp"
 
 namespace fbosim::config {
 
@@ -694,9 +694,10 @@ const std::vector<KeyDoc>& listed_keys() {
        {{"", "rff"}},
        "",
        "the own TS step: `rff` (fresh random features, as the authors' code) or `exact` (one joint "
-       "sample of the exact GP posterior on every grid point, as the papers' text; grid families "
-       "only) [choice]. On an equally spaced 1-D grid an exact sample costs O(G log G + n^2) "
-       "(circulant embedding of the prior and Matheron's rule) instead of O(G^3)"},
+       "sample of the exact GP posterior on every point of the domain, as the papers' text; "
+       "finite domains only: a grid family, `branin` with a grid, `table`) [choice]. On an "
+       "equally spaced 1-D grid an exact sample costs O(G log G + n^2) (circulant embedding of "
+       "the prior and Matheron's rule) instead of O(G^3)"},
       {"sources.history",
        "fts_target,rgpe,taf",
        "",
@@ -955,7 +956,8 @@ const std::vector<KeyDoc>& listed_keys() {
 
 }  // namespace
 
-// Temporary wiring for the old reader: the keys of the families added through the registry.
+// The hand-written rows, then the keys of the families added through the registry (until the
+// catalog is a view of the declarations).
 const std::vector<KeyDoc>& key_catalog() {
   static const std::vector<KeyDoc> keys = [] {
     std::vector<KeyDoc> k = listed_keys();

@@ -11,7 +11,8 @@
 
 #include <fmt/format.h>
 
-#include "sim/config/algorithm_registry.hpp"
+#include "algorithms/systems/algorithm_registry.hpp"
+#include "datasets/objective_factory.hpp"
 
 namespace fbosim::config {
 
@@ -116,34 +117,33 @@ std::string resource_refusal(const ResourceEstimate& e, const MemoryLimit& limit
   return "";
 }
 
-double ResourceEstimate::bytes() const {
-  double b = 0;
-  for (const ResourceTerm& t : memory) b += t.amount;
-  return b;
+namespace {
+// A family on a 1-D grid samples its functions from the GP prior on the grid (gp_grid,
+// heterogeneous): n^2 memory and n^3 work, and the acquisition scans the grid.
+bool grid_prior(const ExperimentSpec& s) {
+  return s.objective_shape.domain == core::DomainKind::grid && s.objective_shape.dimension == 1;
 }
+}  // namespace
 
-double ResourceEstimate::flops() const {
-  double f = 0;
-  for (const ResourceTerm& t : work) f += t.amount;
+protocol::ExperimentFacts experiment_facts(const ExperimentSpec& s) {
+  const auto& shape = s.objective_shape;
+  protocol::ExperimentFacts f{s.algorithm,
+                              s.agents,
+                              s.objective.family,
+                              shape.domain,
+                              shape.dimension,
+                              shape.points,
+                              datasets::is_real_world(s.objective.family)};
+  f.runs = s.runs;
+  f.rounds = s.rounds;
   return f;
-}
-
-const ResourceTerm& ResourceEstimate::largest(const std::vector<ResourceTerm>& terms) {
-  return *std::max_element(
-      terms.begin(), terms.end(),
-      [](const ResourceTerm& a, const ResourceTerm& b) { return a.amount < b.amount; });
-}
-
-std::string key_value(const char* key, double value) {
-  return fmt::format("{} = {:g}", key, value);
 }
 
 ResourceEstimate estimate_resources(const ExperimentSpec& s) {
   // Every count as a double: the products overflow any integer type at the bounds of the keys.
   const double runs = s.runs, rounds = s.rounds, agents = s.agents;
-  const std::string& family = s.objective.family;
-  const bool grid = family == "gp_grid" || family == "heterogeneous";
-  const double n = grid ? s.objective.synthetic.grid_points : 0;
+  const bool grid = grid_prior(s);
+  const double n = grid ? static_cast<double>(s.objective_shape.points) : 0;
   const std::string r = key_value("runs", runs), t = key_value("rounds", rounds),
                     a = key_value("agents.count", agents);
   constexpr double kDouble = 8;
@@ -151,67 +151,20 @@ ResourceEstimate estimate_resources(const ExperimentSpec& s) {
   ResourceEstimate e;
   // Memory. The GP prior on the grid, a copy and its Cholesky factor: 3 n^2 doubles.
   if (grid) {
-    const std::string kn = key_value("objective.grid_points", n);
+    const std::string kn = key_value(s.objective_shape.size_key.c_str(), n);
     e.memory.push_back({3 * n * n * kDouble, kn + " (3 n^2 doubles: the GP prior on the grid)"});
     e.memory.push_back({2 * agents * n * kDouble, a + " x " + kn + " (every agent's function)"});
     // Drawing the functions of a run: the Cholesky of the grid prior, one sample per agent.
     e.work.push_back(
-        {runs * (n * n * n / 3 + agents * n * n),
-         key_value("objective.grid_points", n) + "^3 per run (the GP prior on the grid)"});
+        {runs * (n * n * n / 3 + agents * n * n), kn + "^3 per run (the GP prior on the grid)"});
   }
   // The traces: regret and best f per (run, round, agent), and one run's trace text.
   e.memory.push_back({(runs * 2 * kDouble + 100) * (rounds + 1) * agents,
                       r + " x " + t + " x " + a + " (the traces)"});
-  for (const AlgorithmEntry& entry : algorithm_registry())
-    if (entry.name == s.algorithm && entry.estimate) entry.estimate(s, e);
+  if (!s.system) return e;
+  const protocol::AlgorithmEntry* entry = systems::algorithm_registry().find(s.algorithm);
+  if (entry && entry->estimate) entry->estimate(*s.system, experiment_facts(s), e);
   return e;
-}
-
-void estimate_agent_steps(const ExperimentSpec& s, double agent_steps, double observations,
-                          double features, const agents::LocalTsOptions& local,
-                          ResourceEstimate& e) {
-  const std::string& family = s.objective.family;
-  const bool grid = family == "gp_grid" || family == "heterogeneous";
-  const double n = grid ? s.objective.synthetic.grid_points : 0;
-  const double dim = family == "gp_box" ? s.objective.synthetic.dim : 2;
-  const double m = features, ml = local.features;
-  const std::string per = key_value("runs", s.runs) + " x " + key_value("agents.count", s.agents) +
-                          " x " + key_value("rounds", s.rounds);
-  const std::string ks = key_value("rff.features", m), kl = key_value("local_ts.features", ml);
-  constexpr double kDouble = 8;
-  // A local TS step: M_target x M_target matrices and the features of the observations.
-  e.memory.push_back({(3 * ml * ml + observations * ml) * kDouble,
-                      kl + "^2 (the local Thompson sampling step of each thread)"});
-  if (local.redraw == agents::Redraw::refit)  // each agent keeps Sigma_t and its factor
-    e.memory.push_back({static_cast<double>(s.agents) * 2 * ml * ml * kDouble,
-                        key_value("agents.count", s.agents) + " x " + kl +
-                            "^2 x 2 (local_ts.redraw: refit keeps each agent's posterior)"});
-  e.work.push_back({agent_steps * (ml * ml * ml / 3 + observations * ml * ml),
-                    per + " x " + kl + "^3 (local Thompson sampling)"});
-  e.work.push_back(
-      {agent_steps * (m * m * m / 3 + m * m), per + " x " + ks + "^3 (posterior samples)"});
-  if (grid) {
-    e.work.push_back(
-        {agent_steps * n * (m + ml),
-         per + " x objective.grid_points = " + fmt::format("{:g}", n) + " (the acquisition)"});
-  } else {
-    const auto& q = local.maximiser;
-    const double evaluations = q.random_points + static_cast<double>(q.starts) * q.max_iterations;
-    e.work.push_back({agent_steps * evaluations * (m + ml) * dim,
-                      per + " x " + key_value("acquisition.random_points", q.random_points) +
-                          " + " + key_value("acquisition.starts", q.starts) + " x " +
-                          key_value("acquisition.max_iterations", q.max_iterations) +
-                          " (the acquisition)"});
-  }
-  if (local.fit_hyper) {
-    const auto& f = local.fit;
-    const double fits = s.runs * static_cast<double>(s.agents) * (s.rounds / local.refit_every + 1);
-    e.work.push_back({fits * (f.restarts + 1.0) * f.max_iterations * observations * observations *
-                          observations / 3,
-                      per + " x " + key_value("gp.restarts", f.restarts) + " x " +
-                          key_value("gp.max_iterations", f.max_iterations) +
-                          " (marginal-likelihood fits)"});
-  }
 }
 
 }  // namespace fbosim::config

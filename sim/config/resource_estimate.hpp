@@ -9,24 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/protocol/algorithm_entry.hpp"
+#include "algorithms/protocol/resource_estimate.hpp"
 #include "sim/config/experiment_spec.hpp"
 
 namespace fbosim::config {
 
-/// One term of the estimate: its amount and the keys (with their values) that set it.
-struct ResourceTerm {
-  double amount = 0;
-  std::string what;  ///< e.g. "agents.count = 200 x rff.features = 50 (...)"
-};
-
-struct ResourceEstimate {
-  std::vector<ResourceTerm> memory;  ///< bytes held at once
-  std::vector<ResourceTerm> work;    ///< floating-point operations of the whole experiment
-  double bytes() const;
-  double flops() const;
-  /// The largest term of `terms`.
-  static const ResourceTerm& largest(const std::vector<ResourceTerm>& terms);
-};
+using protocol::key_value;
+using protocol::ResourceEstimate;
+using protocol::ResourceTerm;
 
 /// Work over this many floating-point operations is rejected (about a year of one core at
 /// kFlopsPerCoreSecond; months of a large machine), whatever the machine.
@@ -71,15 +62,10 @@ std::string duration_text(double seconds);
 /// with the estimated time), or "" when it is not.
 std::string resource_refusal(const ResourceEstimate& e, const MemoryLimit& limit);
 
+/// The experiment's terms (the traces; the GP prior of a family on a 1-D grid, from its shape)
+/// and its algorithm's (its registry entry's `estimate`).
 ResourceEstimate estimate_resources(const ExperimentSpec& spec);
-
-/// "key = value" for the terms' descriptions.
-std::string key_value(const char* key, double value);
-/// The terms of `agent_steps` agent-rounds (local TS steps, posterior samples on `features`
-/// shared features, acquisition, fits), for agents ending with `observations` observations:
-/// the algorithms' estimates share them.
-void estimate_agent_steps(const ExperimentSpec& spec, double agent_steps, double observations,
-                          double features, const agents::LocalTsOptions& local,
-                          ResourceEstimate& e);
+/// What an algorithm's estimate knows of the experiment.
+protocol::ExperimentFacts experiment_facts(const ExperimentSpec& spec);
 
 }  // namespace fbosim::config

@@ -11,17 +11,6 @@ namespace fbosim::config {
 
 namespace {
 
-// The scalar at dotted `key` of a resolved config ("" when absent). Const lookups only: a
-// non-const yaml-cpp subscript would insert the key.
-std::string value_text(const YAML::Node& node, const std::string& key) {
-  if (!node.IsMap()) return "";
-  const auto dot = key.find('.');
-  const YAML::Node child = node[key.substr(0, dot)];
-  if (!child) return "";
-  if (dot == std::string::npos) return child.IsScalar() ? child.Scalar() : "";
-  return value_text(child, key.substr(dot + 1));
-}
-
 // "A x 58, B": equal neighbours counted (an event per agent would make a long line).
 std::string events_text(const std::vector<privacy::DpEvent>& events) {
   std::string out;
@@ -43,8 +32,8 @@ double run_epsilon(const ExperimentSpec& spec, const std::string& accountant) {
   return acc->epsilon(spec.delta()).epsilon;
 }
 
-void check_run_epsilon(const ConfigReader& r, const ExperimentSpec& spec,
-                       const std::vector<std::string>& keys) {
+void check_run_epsilon(const std::string& source, const schema::Record& resolved,
+                       const ExperimentSpec& spec, const std::vector<std::string>& keys) {
   std::vector<std::string> names = spec.server.accountants;
   names.insert(names.begin(), spec.server.accountant);
   for (std::size_t i = 0; i < names.size(); ++i) {
@@ -57,13 +46,14 @@ void check_run_epsilon(const ConfigReader& r, const ExperimentSpec& spec,
       why = e.what();
     }
     std::string settings;
-    for (const std::string& k : keys)
-      settings +=
-          fmt::format("{}{} = {}", settings.empty() ? "" : ", ", k, value_text(r.resolved(), k));
+    for (const std::string& k : keys) {
+      const schema::Resolved* v = resolved.find(k);
+      settings += fmt::format("{}{} = {}", settings.empty() ? "" : ", ", k, v ? v->text : "");
+    }
     throw ConfigError(fmt::format(
         "{}: {}{}the run's privacy loss has no finite epsilon at delta = {} (server.delta) "
         "under accountant '{}' ({}): {}; its releases: {}",
-        r.source(), settings, settings.empty() ? "" : ": ", spec.delta(), names[i],
+        source, settings, settings.empty() ? "" : ": ", spec.delta(), names[i],
         i == 0 ? "server.accountant" : "server.accountants", why,
         events_text(spec.system->run_events(spec.agents, spec.rounds))));
   }

@@ -9,6 +9,7 @@
 
 #include "sim/config/config_reader.hpp"
 #include "sim/config/experiment_spec.hpp"
+#include "sim/schema/record.hpp"
 
 namespace fbosim::config {
 
@@ -17,10 +18,11 @@ namespace fbosim::config {
 double run_epsilon(const ExperimentSpec& spec, const std::string& accountant);
 
 /// Throws ConfigError unless server.accountant and every server.accountants give a finite
-/// epsilon for the run. The message names the file, `keys` with their values in r.resolved()
+/// epsilon for the run. The message names the file (source), `keys` with their values in
+/// `resolved` (the resolved config read so far)
 /// (the keys that set the releases, the likeliest culprit first), delta, the accountant and its
 /// key, and the events.
-void check_run_epsilon(const ConfigReader& r, const ExperimentSpec& spec,
-                       const std::vector<std::string>& keys);
+void check_run_epsilon(const std::string& source, const schema::Record& resolved,
+                       const ExperimentSpec& spec, const std::vector<std::string>& keys);
 
 }  // namespace fbosim::config

@@ -54,6 +54,8 @@ class Options {
   /// Every key, with the struct's current values as defaults.
   std::vector<KeyDoc> docs() const { return self_ ? self_->docs() : std::vector<KeyDoc>{}; }
   bool has(std::string_view path) const { return self_ && self_->has(path); }
+  /// Whether it holds a struct (a default-constructed Options holds none).
+  bool has_value() const { return self_ != nullptr; }
 
   /// The struct; throws std::logic_error when it is not an S.
   template <class S>

@@ -6,27 +6,12 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "algorithms/systems/algorithm_registry.hpp"
 #include "sim/config/config_tree.hpp"
 
 namespace fbosim::sweep {
 
 namespace {
-
-// What a name of the DP-FTS-DE family fixes (Dai, Low & Jaillet 2021: FTS and DP-FTS have no
-// distributed exploration, P = 1; the DP- names are the private ones).
-struct Fixed {
-  const char* dp;
-  bool single_region;
-};
-
-const Fixed* fixed_by(const std::string& algorithm) {
-  static const std::map<std::string, Fixed> table = {{"fts", {"false", true}},
-                                                     {"fts_de", {"false", false}},
-                                                     {"dp_fts", {"true", true}},
-                                                     {"dp_fts_de", {"true", false}}};
-  const auto it = table.find(algorithm);
-  return it == table.end() ? nullptr : &it->second;
-}
 
 // Every scalar of a nested mapping, by dotted key.
 void flatten(const YAML::Node& node, const std::string& prefix,
@@ -69,17 +54,16 @@ std::vector<std::string> AlgorithmGrid::fixes(const config::SweepPoint& point,
   std::vector<std::string> out;
   if (!active_) return out;
   const std::string algorithm = value_of(point, "algorithm");
-  const Fixed* f = fixed_by(algorithm);
-  if (!f) return out;
-  const auto fix = [&](const std::string& key, const std::string& value, const char* why) {
-    const auto it = given_.find(key);
-    if (it == given_.end() || is_own(point, key) || it->second == value) return;
-    out.push_back(key + "=" + value);
+  // What the name fixes, from its registry entry (an unknown name is the loader's error).
+  const protocol::AlgorithmEntry* entry = systems::algorithm_registry().find(algorithm);
+  if (!entry) return out;
+  for (const protocol::AlgorithmEntry::Fixed& f : entry->fixed) {
+    const auto it = given_.find(f.path);
+    if (it == given_.end() || is_own(point, f.path) || it->second == f.value) continue;
+    out.push_back(f.path + "=" + f.value);
     notes.push_back(fmt::format("point {}: {}: {} (the config's {} contradicts algorithm {}, {})",
-                                point.name, key, value, it->second, algorithm, why));
-  };
-  fix("server.dp", f->dp, f->dp[0] == 't' ? "which runs with DP" : "which runs without DP");
-  if (f->single_region) fix("exploration.subregions", "1", "which has P = 1");
+                                point.name, f.path, f.value, it->second, algorithm, f.why));
+  }
   return out;
 }
 

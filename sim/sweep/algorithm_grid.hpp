@@ -1,8 +1,9 @@
 #pragma once
 // A sweep whose grid varies `algorithm` (issue 28: `--grid algorithm=ts,fts,dp_fts_de`). The
 // config is then the algorithms' shared base, and each point runs its algorithm as its paper
-// defines it: within the DP-FTS-DE family the name fixes `server.dp` (fts, fts_de: false;
-// dp_fts, dp_fts_de: true) and P = 1 for fts and dp_fts, so a value of the config (or of a
+// defines it: the keys its registry entry's `fixed` lists (within the DP-FTS-DE family the name
+// fixes `server.dp` (fts, fts_de: false; dp_fts, dp_fts_de: true) and P = 1 for fts and dp_fts),
+// so a value of the config (or of a
 // --set) that contradicts the point's name is replaced at that point, with a note on stderr
 // naming the point, the key and both values (a single experiment refuses such a config; a point's
 // own grid values are never replaced: a grid that contradicts itself is an error). A key that

@@ -57,9 +57,9 @@ ObjectiveSpec registered(const std::string& family,
   ObjectiveSpec s;
   s.family = family;
   const ObjectiveFamilyEntry& e = objective_registry().at(family);
-  s.options = e.options;
-  s.options.apply(e.presets);
-  for (const auto& [path, value] : keys) s.options.set(path, value);
+  s.settings = e.options;
+  s.settings.apply(e.presets);
+  for (const auto& [path, value] : keys) s.settings.set(path, value);
   return s;
 }
 

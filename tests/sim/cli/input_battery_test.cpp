@@ -1014,6 +1014,21 @@ std::vector<Case> all_cases() {
                         "datasets: {root: '{in}'}\n"),
                    1,
                    {"objective.conv1/conv2/hidden", "4/10000/100000", "parameters"}});
+  // Issue 25, phase 2 (the config reader reads through the schema and the registries): an
+  // unknown key says whose key it is from the declarations. rff.* under dp_bo was named without
+  // an owner before (the hand-written catalog claimed every algorithm reads it) and
+  // rff.lengthscale got a wrong "did you mean 'gp.lengthscale'?"; a family's key under another
+  // family names both; a misspelt key gets the closest key read.
+  run("issue 25 keys", "config {cfg}",
+      {"battery.yaml", "rff.lengthscale' (line 3)",
+       "a key of algorithms fts_de,ts,fts,dp_fts,dp_fts_de,fts_target,rgpe,taf, not of dp_bo"},
+      1, "algorithm: dp_bo\nobjective: {family: gp_box}\nrff: {lengthscale: 0.1}\n");
+  run("issue 25 keys", "config {cfg}",
+      {"battery.yaml", "objective.cv_folds' (line 1)",
+       "a key of objective.family landmine, not of gp_grid"},
+      1, "objective: {cv_folds: 3}\n");
+  run("issue 25 keys", "config {cfg} --set rff.featurs=3",
+      {"battery.yaml", "rff.featurs", "did you mean 'rff.features'"});
   return cases;
 }
 

@@ -109,6 +109,74 @@ TEST_CASE("every registered objective family runs through the engine, the same f
   fs::remove_all(dir);
 }
 
+// The algorithms that need a finite domain ask the family's traits, not its name (issue 25):
+// PO-GP-UCB, GP-UCB and DP-BO and the exact local TS step run on Branin's grid and on a table
+// (the old reader compared names and refused both), and refuse a box.
+TEST_CASE("finite-domain algorithms run on any family with a finite domain (traits, issue 25)") {
+  const fs::path dir = fs::temp_directory_path() / ("fbosim-finite-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const auto configs = tiny(dir);
+  const std::string branin = "objective: {family: branin, noise_var: 0.01, branin_grid: 8}\n";
+  const std::string table = configs.at("table").first;
+  const std::string small = "rounds: 3\nruns: 1\n";
+  const std::string features = "rff: {features: 10}\nlocal_ts: {method: exact, features: 10}\n";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"po_gp_ucb_branin",
+       "algorithm: po_gp_ucb\nagents: {count: 1, init_points: 2}\ncurator: {r: 2}\n" + branin},
+      {"gp_ucb_branin", "algorithm: gp_ucb\nagents: {count: 1, init_points: 2}\n" + branin},
+      {"gp_ucb_table", "algorithm: gp_ucb\nagents: {count: 3, init_points: 1}\n" + table},
+      {"po_gp_ucb_table", "algorithm: po_gp_ucb\nagents: {count: 3, init_points: 1}\n" + table},
+      {"dp_bo_branin", "algorithm: dp_bo\nagents: {count: 1, init_points: 2}\n" + branin},
+      {"dp_bo_table", "algorithm: dp_bo\nagents: {count: 3, init_points: 1}\n" + table},
+      {"ts_exact_branin",
+       "algorithm: ts\nagents: {count: 2, init_points: 2}\n" + features + branin},
+      {"fts_de_exact_table",
+       "algorithm: fts_de\nagents: {count: 3, init_points: 1}\n" + features + table},
+  };
+  for (const auto& [name, text] : cases) {
+    INFO(name);
+    const std::string cfg = (dir / (name + ".yaml")).string();
+    std::ofstream(cfg) << small << text;
+    const auto r =
+        fbosim_test::fbosim("run " + cfg + " --quiet --force --out " + (dir / name).string());
+    INFO(r.text);
+    CHECK(r.status == 0);
+    CHECK(fs::exists(dir / name / "trace.csv"));
+  }
+  // A box is refused, naming the key and the family.
+  for (const std::string algorithm : {"po_gp_ucb", "gp_ucb"}) {
+    const std::string cfg = (dir / "box.yaml").string();
+    std::ofstream(cfg) << small << "algorithm: " << algorithm
+                       << "\nagents: {count: 1}\nobjective: {family: branin}\n";
+    const auto r = fbosim_test::fbosim("config " + cfg);
+    CHECK(r.status == 1);
+    CHECK(r.text.find("objective.family: " + algorithm + " needs the curator's finite dataset") !=
+          std::string::npos);
+    CHECK(r.text.find("not 'branin'") != std::string::npos);
+  }
+  // A table's points are known when its file is read: too many initial points are refused
+  // then, naming the key, with nothing left on disk.
+  {
+    const std::string cfg = (dir / "init.yaml").string();
+    std::ofstream(cfg) << small << "algorithm: gp_ucb\nagents: {count: 3, init_points: 5}\n"
+                       << table;
+    const auto r =
+        fbosim_test::fbosim("run " + cfg + " --quiet --force --out " + (dir / "init").string());
+    CHECK(r.status == 1);
+    CHECK(r.text.find("agents.init_points: must be in [1, 3] (the points of the domain), got 5") !=
+          std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "init"));
+  }
+  const std::string cfg = (dir / "exact_box.yaml").string();
+  std::ofstream(cfg) << small << "algorithm: ts\nlocal_ts: {method: exact}\n"
+                     << "agents: {count: 2}\nobjective: {family: gp_box}\n";
+  const auto r = fbosim_test::fbosim("config " + cfg);
+  CHECK(r.status == 1);
+  CHECK(r.text.find("local_ts.method: exact samples the GP on every point of a finite domain") !=
+        std::string::npos);
+  fs::remove_all(dir);
+}
+
 #ifdef FBOSIM_PYTHON_PLUGIN_PATH
 // Experiments of a sweep start their families at once: the embedded interpreter's first use from
 // several threads (which crashed fbosim before pybind11's internals were made at start-up).

@@ -232,7 +232,8 @@ TEST_CASE("FTS's target-agent keys: sources, target, and keys of other algorithm
       "objective: {family: gp_grid, grid_points: 100}\n";
   const LoadedConfig c = load(base + "sources: {history: random, points: 40}\n");
   CHECK_FALSE(c.spec.is_private());
-  CHECK(c.spec.objective.synthetic.unperturbed == 1);  // the target sees f itself
+  CHECK(c.spec.objective.settings.as<fbosim::datasets::SyntheticSpec>().unperturbed ==
+        1);  // the target sees f itself
   CHECK(c.resolved["sources"]["points"].as<int>() == 40);
   CHECK(c.resolved["target"]["schedule"].as<std::string>() == "inv_sqrt");
   CHECK_THROWS_WITH(load(base + "exploration: {subregions: 2}\n"),

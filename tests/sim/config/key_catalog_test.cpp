@@ -10,7 +10,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "sim/config/algorithm_registry.hpp"
+#include "algorithms/systems/algorithm_registry.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/config/key_catalog.hpp"
 
@@ -71,7 +71,7 @@ TEST_CASE("every catalog entry is read by some algorithm, with the defaults the 
   std::set<std::string> read;
   // Keys read only in some settings: sources.init_points with TS histories.
   const std::vector<std::vector<std::string>> settings = {{}, {"sources.history=ts"}};
-  for (const std::string& algorithm : algorithm_names())
+  for (const std::string& algorithm : fbosim::systems::algorithm_registry().names())
     for (const std::string& family : kFamilies)
       for (const auto& sets : settings) {
         if (!runs_on(algorithm, family)) continue;
@@ -105,7 +105,7 @@ TEST_CASE("every documented bound is enforced, naming the key and the value") {
     if (!k.bounds) continue;
     // An algorithm and a family that read the key.
     std::string algorithm, family;
-    for (const std::string& a : algorithm_names())
+    for (const std::string& a : fbosim::systems::algorithm_registry().names())
       if (k.read_by(a) && algorithm.empty()) algorithm = a;
     for (const std::string& f : kFamilies)
       if (k.applies_to_family(f) && runs_on(algorithm, f) && family.empty()) family = f;

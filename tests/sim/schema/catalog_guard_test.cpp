@@ -14,8 +14,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "algorithms/systems/algorithm_registry.hpp"
 #include "schema_catalog.hpp"
-#include "sim/config/algorithm_registry.hpp"
 #include "sim/config/key_catalog.hpp"
 
 using namespace fbosim;

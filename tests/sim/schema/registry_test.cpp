@@ -8,7 +8,6 @@
 
 #include "algorithms/privacy/accountant.hpp"
 #include "schema_catalog.hpp"
-#include "sim/config/algorithm_registry.hpp"
 #include "sim/config/key_catalog.hpp"
 
 using namespace fbosim;
@@ -23,8 +22,7 @@ TEST_CASE("registries: every expected name, in the documentation's order") {
                                  "activity", "emnist", "branin", "table", "command", "python"});
   CHECK(privacy::accountant_registry().names() ==
         std::vector<std::string>{"moments", "rdp", "pld", "gdp", "basic"});
-  // The same names as sim/experiment's registry and the catalog's family choices.
-  CHECK(systems::algorithm_registry().names() == config::algorithm_names());
+  // The same names as the catalog's family choices.
   CHECK(datasets::objective_registry().names() ==
         config::find_key("objective.family")->choice_list());
 }
@@ -63,6 +61,17 @@ TEST_CASE("registries: every algorithm builds from its defaults on a family it a
     CHECK(e.traits.min_agents >= 1);
     // An algorithm that releases something privately names the keys that set its events.
     if (!system->possible_events(8).empty()) CHECK_FALSE(e.privacy_keys.empty());
+    // Every shipped algorithm estimates its own memory and work, each term naming a key.
+    REQUIRE(e.estimate);
+    protocol::ResourceEstimate estimate;
+    e.estimate(*system, facts, estimate);
+    CHECK_FALSE(estimate.memory.empty());
+    CHECK_FALSE(estimate.work.empty());
+    for (const auto* terms : {&estimate.memory, &estimate.work})
+      for (const protocol::ResourceTerm& t : *terms) {
+        CHECK(t.amount > 0);
+        CHECK(t.what.find(" = ") != std::string::npos);
+      }
   }
 }
 
@@ -102,10 +111,16 @@ TEST_CASE("registries: cross-key conditions name their key (one per condition)")
                           "algorithm dp_fts_de runs with DP (server.dp must be true "
                           "or left out); without DP, use algorithm fts_de"}});
   CHECK(problems("fts_de", grid, {{"server.dp", false}}).empty());
-  // exact local TS: a 1-D grid only (not gp_grid2d's 2-D grid, not a box).
-  for (const auto& f : {box, grid2d})
-    CHECK(problems("ts", f, {{"local_ts.method", std::string("exact")}}).size() == 1);
-  CHECK(problems("ts", grid, {{"local_ts.method", std::string("exact")}}).empty());
+  // exact local TS and PO-GP-UCB: any finite domain by its traits (a grid of any dimension, a
+  // table whose points are known only when its file is read), never a box.
+  const protocol::ExperimentFacts table{"", 6, "table", DomainKind::finite_set, 0, 0, false};
+  CHECK(problems("ts", box, {{"local_ts.method", std::string("exact")}}).size() == 1);
+  CHECK(problems("ts", landmine, {{"local_ts.method", std::string("exact")}}).size() == 1);
+  for (const auto& f : {grid, grid2d, table}) {
+    CHECK(problems("ts", f, {{"local_ts.method", std::string("exact")}}).empty());
+    CHECK(problems("gp_ucb", f, {}).empty());
+  }
+  CHECK(problems("po_gp_ucb", table, {{"agents.init_points", 100000}}).empty());
   CHECK(problems("taf", landmine, {{"target.agents", 6}}).empty());
   CHECK(problems("taf", grid, {{"target.agents", 2}}) ==
         schema::Problems{{"target.agents",
@@ -115,6 +130,24 @@ TEST_CASE("registries: cross-key conditions name their key (one per condition)")
   CHECK(problems("po_gp_ucb", grid2d, {{"agents.init_points", 401}}) ==
         schema::Problems{{"agents.init_points", "must be at most the 400 points of the dataset"}});
   CHECK(problems("gp_ucb", grid2d, {{"agents.init_points", 400}}).empty());
+}
+
+TEST_CASE("registries: what an algorithm's name fixes (the keys a --grid of algorithms sets)") {
+  const auto fixed = [](const std::string& name) {
+    std::vector<std::string> out;
+    for (const auto& f : systems::algorithm_registry().at(name).fixed)
+      out.push_back(f.path + "=" + f.value + " (" + f.why + ")");
+    return out;
+  };
+  using V = std::vector<std::string>;
+  CHECK(fixed("fts") ==
+        V{"server.dp=false (which runs without DP)", "exploration.subregions=1 (which has P = 1)"});
+  CHECK(fixed("dp_fts") ==
+        V{"server.dp=true (which runs with DP)", "exploration.subregions=1 (which has P = 1)"});
+  CHECK(fixed("fts_de") == V{"server.dp=false (which runs without DP)"});
+  CHECK(fixed("dp_fts_de") == V{"server.dp=true (which runs with DP)"});
+  for (const char* name : {"ts", "fts_target", "rgpe", "taf", "po_gp_ucb", "gp_ucb", "dp_bo"})
+    CHECK(fixed(name).empty());
 }
 
 TEST_CASE("registries: a family's traits are those of the objectives it makes") {

@@ -4,7 +4,7 @@
 #include "algorithms/systems/algorithm_registry.hpp"
 #include "datasets/objective_family_entry.hpp"
 #include "sim/schema/catalog.hpp"
-#include "sim/schema/experiment/experiment_keys.hpp"
+#include "sim/config/experiment_keys.hpp"
 
 namespace fbosim::schema_test {
 

@@ -2,11 +2,9 @@
 // The experiment's own keys (name, algorithm, rounds, runs, seed, standard_error, the
 // objective's family and data root, agents.count; server.delta and server.accountant(s);
 // network.*), declared on config::ExperimentSpec.
-// [temporary home] These belong to sim/config, which will own ExperimentSpec once sim/experiment
-// is split (issue 25); they live here, header-only and outside the fbosim_schema library (which
-// depends on fmt only), until then. The config reader interleaves the groups with the
-// algorithm's and family's keys: experiment_keys() (objective_keys() inside it, then the
-// family's keys, then agents.count), the algorithm's keys, accounting_keys(), network_keys().
+// The config loader (config_loader.cpp) interleaves the groups with the algorithm's and
+// family's keys: experiment_keys() without agents.count (objective_keys() inside it), the
+// family's keys, agents.count, the algorithm's keys, accounting_keys(), network_keys().
 // Defaults set by the reader, not the struct: name (the file's stem) and datasets.root
 // ($FBOSIM_DATA), by presets at read time. Conditions that need the built algorithm (agents.count
 // >= 2 with DP unless server.delta is set; every accountant supports every release; a finite
