@@ -2,7 +2,10 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "datasets/emnist/emnist_objective.hpp"
+#include "datasets/emnist/small_cnn.hpp"
 #include "datasets/missing_data.hpp"
 #include "datasets/objective_family_entry.hpp"
 #include "sim/schema/group.hpp"
@@ -27,6 +30,18 @@ const schema::Group<EmnistSpec>& emnist_keys() {
                    "`emnist`: channels of the second 5x5 convolution [choice]")
           .integer("objective.hidden", at(&E::cnn, &CnnOptions::hidden), Range::closed(1, 100000),
                    "`emnist`: units of the dense layer [choice]")
+          // A network too large to train is refused when the config is read, before any data
+          // is loaded (issue 27's trainer holds at most SmallCnn's parameter bound).
+          .check([](const E& e, schema::Problems& p) {
+            const CnnOptions& c = e.cnn;
+            try {
+              cnn::SmallCnn::check_size(c.conv1, c.conv2, c.hidden);
+            } catch (const std::invalid_argument& x) {
+              p.push_back(
+                  {"objective.hidden", fmt::format("objective.conv1/conv2/hidden {}/{}/{}: {}",
+                                                   c.conv1, c.conv2, c.hidden, x.what())});
+            }
+          })
           .include(epochs_keys(), at(&E::cnn, &CnnOptions::epochs))
           .integer("objective.batch_size", at(&E::cnn, &CnnOptions::batch),
                    Range::closed(1, 100000),
