@@ -399,7 +399,7 @@ def legend_labels(curves, epsilon_round=-1):
 
 
 
-# The score behind 1 - best_f, per objective family (README: landmine AUC, activity validation
+# The score behind 1 - best_f, per objective family (docs/REPRODUCTION.md, "Real-world experiments": landmine AUC, activity validation
 # accuracy, EMNIST test accuracy).
 SCORE = {"landmine": "best validation error (1 - AUC)",
          "activity": "best validation error (1 - accuracy)",

@@ -57,7 +57,8 @@ std::string to_string(SvmProbability p);
 struct SvmOptions {
   int cv_folds = 5;  ///< objective.cv_folds: folds of the Platt fit (libsvm: 5)
   /// Defaults: scikit-learn's, whose SVC(probability=True).predict_proba is the papers'
-  /// objective (both authors' code) [choice: the default; measured in the README].
+  /// objective (both authors' code) [choice: the default; measured in docs/REPRODUCTION.md,
+  /// "Choices the papers leave open"].
   SvmClassOrder class_order = SvmClassOrder::sklearn;
   SvmProbability probability = SvmProbability::sklearn;
 };

@@ -108,8 +108,8 @@ inline const schema::Group<ExperimentSpec>& accounting_keys() {
               "Gaussian releases of DP-FTS-DE, so a config that picks it is refused by "
               "`supports()`). `gdp` (the central-limit approximation, which can fall below the "
               "true epsilon) is refused here: list it in `server.accountants`. A run whose "
-              "epsilon would not be finite is refused before it starts. See the README's "
-              "privacy section")
+              "epsilon would not be finite is refused before it starts. See "
+              "docs/USER_GUIDE.md, \"Privacy loss\"")
           .check([](const E& e, schema::Problems& p) {
             const auto* a = privacy::accountant_registry().find(e.server.accountant);
             if (a && !a->sound)

@@ -604,8 +604,8 @@ const std::vector<KeyDoc>& listed_keys() {
        "approximate DP events; refuses the Gaussian releases of DP-FTS-DE, so a config that picks "
        "it is refused by `supports()`). `gdp` (the central-limit approximation, which can fall "
        "below the true epsilon) is refused here: list it in `server.accountants`. A run whose "
-       "epsilon would not be finite is refused before it starts. See the README's privacy "
-       "section"},
+       "epsilon would not be finite is refused before it starts. See docs/USER_GUIDE.md, "
+       "\"Privacy loss\""},
       {"server.accountants",
        "",
        "",
