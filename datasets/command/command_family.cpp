@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "datasets/query_at_objective.hpp"
 #include "sim/core/cancellation.hpp"
 #include "sim/schema/group.hpp"
 
@@ -16,23 +17,13 @@ namespace {
 
 using json = nlohmann::json;
 
-class CommandObjective final : public Objective {
+class CommandObjective final : public QueryAtObjective {
  public:
   CommandObjective(std::shared_ptr<WorkerPool> pool, const CommandSpec& spec, int agent)
       : pool_(std::move(pool)), timeout_(spec.timeout), agent_(agent) {
     domain_.dim = spec.dimension;
   }
   const core::Domain& domain() const override { return domain_; }
-  double evaluate(const Eigen::VectorXd& x) const override {
-    core::RngStream rng(0);
-    return query_at(x, rng, {}).f;
-  }
-  double observe(const Eigen::VectorXd& x, core::RngStream& rng) const override {
-    return query_at(x, rng, {}).y;
-  }
-  Evaluation query(const Eigen::VectorXd& x, core::RngStream& rng) const override {
-    return query_at(x, rng, {});
-  }
   Evaluation query_at(const Eigen::VectorXd& x, core::RngStream& rng,
                       const QueryContext& where) const override;
 

@@ -5,29 +5,20 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "datasets/query_at_objective.hpp"
 #include "sim/schema/group.hpp"
 
 namespace fbosim::datasets::python {
 
 namespace {
 
-class PythonObjective final : public Objective {
+class PythonObjective final : public QueryAtObjective {
  public:
   PythonObjective(std::shared_ptr<const PythonCallable> fn, const PythonSpec& spec, int agent)
       : fn_(std::move(fn)), name_(spec.callable), agent_(agent) {
     domain_.dim = spec.dimension;
   }
   const core::Domain& domain() const override { return domain_; }
-  double evaluate(const Eigen::VectorXd& x) const override {
-    core::RngStream rng(0);
-    return query_at(x, rng, {}).f;
-  }
-  double observe(const Eigen::VectorXd& x, core::RngStream& rng) const override {
-    return query_at(x, rng, {}).y;
-  }
-  Evaluation query(const Eigen::VectorXd& x, core::RngStream& rng) const override {
-    return query_at(x, rng, {});
-  }
   Evaluation query_at(const Eigen::VectorXd& x, core::RngStream& rng,
                       const QueryContext& where) const override {
     const std::uint64_t seed = rng.engine()();
