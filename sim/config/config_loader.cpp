@@ -26,6 +26,7 @@
 #include "sim/config/config_source.hpp"
 #include "sim/config/config_tree.hpp"
 #include "sim/config/experiment_keys.hpp"
+#include "sim/config/key_catalog.hpp"
 #include "sim/config/resource_estimate.hpp"
 #include "sim/config/run_epsilon.hpp"
 #include "sim/config/sweep_plan.hpp"
@@ -78,23 +79,6 @@ YAML::Node to_yaml(const schema::Record& record) {
   return root;
 }
 
-// Every key the registries and the experiment declare, with its owners: what the unknown-key
-// message asks (built only when a config has an unknown key).
-schema::Catalog declared_keys() {
-  schema::Catalog c;
-  std::vector<schema::KeyDoc> experiment;
-  for (const auto* g : {&experiment_keys(), &accounting_keys(), &network_keys()}) {
-    const auto docs = g->docs();
-    experiment.insert(experiment.end(), docs.begin(), docs.end());
-  }
-  c.add(schema::Owner::experiment, "", experiment);
-  for (const protocol::AlgorithmEntry& a : systems::algorithm_registry())
-    c.add(schema::Owner::algorithm, a.name, a.options.docs());
-  for (const datasets::ObjectiveFamilyEntry& f : datasets::objective_registry())
-    c.add(schema::Owner::family, f.name, f.options.docs());
-  return c;
-}
-
 std::string joined(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& n : names) out += (out.empty() ? "" : ",") + n;
@@ -111,7 +95,7 @@ void reject_unknown_keys(const ConfigSource& src, const schema::Record& record,
   std::sort(known.begin(), known.end());
   const std::vector<std::string> unknown = src.unknown_keys(known);
   if (unknown.empty()) return;
-  const schema::Catalog catalog = declared_keys();
+  const schema::Catalog& catalog = key_catalog();
   constexpr std::size_t kListed = 10;
   std::string list;
   for (std::size_t i = 0; i < std::min(unknown.size(), kListed); ++i) {

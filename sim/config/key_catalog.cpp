@@ -1,42 +1,54 @@
 #include "sim/config/key_catalog.hpp"
 
 #include <algorithm>
-#include <sstream>
+#include <map>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
-#include "algorithms/privacy/accountant.hpp"
 #include "algorithms/systems/algorithm_registry.hpp"
 #include "datasets/objective_family_entry.hpp"
+#include "sim/config/experiment_keys.hpp"
 
 namespace fbosim::config {
 
 namespace {
 
-std::vector<std::string> split(const std::string& text, char sep) {
-  std::vector<std::string> out;
-  std::stringstream in(text);
-  for (std::string w; std::getline(in, w, sep);)
-    if (!w.empty()) out.push_back(w);
-  return out;
+schema::Catalog build_catalog() {
+  schema::Catalog c;
+  const ExperimentSpec experiment;
+  std::vector<schema::KeyDoc> docs;
+  for (const auto* g : {&experiment_keys(), &accounting_keys(), &network_keys()}) {
+    const auto d = g->docs(experiment);
+    docs.insert(docs.end(), d.begin(), d.end());
+  }
+  c.add(schema::Owner::experiment, "", docs);
+  for (const protocol::AlgorithmEntry& a : systems::algorithm_registry()) {
+    schema::Options o = a.options;
+    o.apply(a.presets);
+    c.add(schema::Owner::algorithm, a.name, o.docs());
+    // An algorithm's own default of an experiment key (dp_bo's accountant, ...).
+    for (const schema::Preset& p : a.experiment_presets) {
+      ExperimentSpec e;
+      accounting_keys().set(e, p.path, p.value);
+      for (const schema::KeyDoc& d : accounting_keys().docs(e))
+        if (d.path == p.path) c.add_default(p.path, a.name, d.default_value);
+    }
+  }
+  for (const datasets::ObjectiveFamilyEntry& f : datasets::objective_registry()) {
+    schema::Options o = f.options;
+    o.apply(f.presets);
+    c.add(schema::Owner::family, f.name, o.docs());
+  }
+  return c;
 }
 
-bool listed(const std::string& list, const std::string& name) {
-  if (list.empty()) return true;
-  const auto items = split(list, ',');
-  return std::find(items.begin(), items.end(), name) != items.end();
-}
-
-std::string number(double v) { return fmt::format("{:g}", v); }
-
-std::string used_by(const KeyDoc& k) {
-  std::string out;
-  if (!k.algorithms.empty())
-    out += fmt::format("algorithms {}", fmt::join(split(k.algorithms, ','), ", "));
-  if (!k.families.empty())
-    out += fmt::format("{}families {}", out.empty() ? "" : "; ",
-                       fmt::join(split(k.families, ','), ", "));
-  return out.empty() ? "all" : out;
+// A default as the tables show it; "(none)" for an empty one (an optional key, no extra
+// accountants).
+std::string value_text(const schema::Resolved& v) {
+  return v.kind == schema::Resolved::Kind::null || v.text.empty() ? "(none)" : v.text;
 }
 
 // The documentation's sections, by the key's first component.
@@ -64,6 +76,15 @@ const std::vector<std::pair<std::string, std::string>>& sections() {
   return s;
 }
 
+std::string section_of(const std::string& key) {
+  if (key == "datasets.root") return "objective";
+  const auto dot = key.find('.');
+  const std::string first = dot == std::string::npos ? "" : key.substr(0, dot);
+  for (const auto& [id, title] : sections())
+    if (id == first) return id;
+  return "?";  // a section nobody titled yet: listed last, under "Other keys"
+}
+
 // A Markdown table cell: a '|' would end it.
 std::string cell(const std::string& text) {
   std::string out;
@@ -71,101 +92,82 @@ std::string cell(const std::string& text) {
   return out;
 }
 
-std::string section_of(const std::string& key) {
-  if (key == "datasets.root") return "objective";
-  const auto dot = key.find('.');
-  return dot == std::string::npos ? "" : key.substr(0, dot);
+std::string row(const schema::CatalogKey& k) {
+  return fmt::format("| `{}` | {} | {} | {} | {} |\n", k.doc.path, cell(default_text(k)),
+                     cell(range_text(k.doc)), used_by(k), cell(k.doc.meaning));
 }
 
 }  // namespace
 
-bool KeyDoc::Bounds::contains(double v) const {
-  if (lo && (lo_open ? !(v > *lo) : !(v >= *lo))) return false;
-  if (hi && (hi_open ? !(v < *hi) : !(v <= *hi))) return false;
-  return true;
+const schema::Catalog& key_catalog() {
+  static const schema::Catalog catalog = build_catalog();
+  return catalog;
 }
 
-std::string KeyDoc::Bounds::text() const {
-  if (lo && hi)
-    return fmt::format("{}{}, {}{}", lo_open ? "(" : "[", number(*lo), number(*hi),
-                       hi_open ? ")" : "]");
-  if (lo) return fmt::format("{} {}", lo_open ? ">" : ">=", number(*lo));
-  if (hi) return fmt::format("{} {}", hi_open ? "<" : "<=", number(*hi));
-  return "";
-}
-
-std::vector<std::string> KeyDoc::choice_list() const {
-  if (choices == "@algorithms") return systems::algorithm_registry().names();
-  if (choices == "@accountants") return privacy::accountant_names();
-  if (choices == "@families") return datasets::objective_registry().names();
-  return split(choices, ' ');
-}
-
-std::optional<std::string> KeyDoc::default_for(const std::string& algorithm,
-                                               const std::string& family) const {
-  // A family's own default first (gp_grid2d's length scale is PO-GP-UCB's, not DP-FTS-DE's).
-  for (const bool own : {true, false})
-    for (const Default& d : defaults)
-      if (listed(d.algorithms, algorithm) &&
-          (own ? !d.families.empty() && listed(d.families, family) : d.families.empty()))
-        return d.value;
-  return std::nullopt;
-}
-
-std::string KeyDoc::default_text() const {
-  if (!default_note.empty()) return default_note;
-  std::string out;
-  for (const Default& d : defaults) {
-    if (!out.empty()) out += "; ";
-    if (!d.algorithms.empty())
-      out += fmt::format("{}: ", fmt::join(split(d.algorithms, ','), ", "));
-    if (!d.families.empty())
-      out += fmt::format("objective.family {}: ", fmt::join(split(d.families, ','), ", "));
-    out += d.value.empty() ? "(none)" : d.value;
+std::string default_text(const schema::CatalogKey& key) {
+  if (!key.doc.default_note.empty()) return key.doc.default_note;
+  // Each value with the owners that have it, in the order first seen.
+  std::vector<std::pair<std::string, std::vector<std::string>>> values;
+  for (const schema::CatalogKey::Default& d : key.defaults) {
+    const std::string v = value_text(d.value);
+    auto it =
+        std::find_if(values.begin(), values.end(), [&](const auto& p) { return p.first == v; });
+    if (it == values.end()) it = values.insert(values.end(), {v, {}});
+    it->second.push_back(d.name);
   }
+  if (values.empty()) return "";
+  // The experiment's value, else the most common, is the default; the others are named.
+  std::size_t main = 0;
+  if (key.owner != schema::Owner::experiment)
+    for (std::size_t i = 1; i < values.size(); ++i)
+      if (values[i].second.size() > values[main].second.size()) main = i;
+  std::string out = values[main].first;
+  const std::string label = key.owner == schema::Owner::family ? "objective.family " : "";
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (i != main)
+      out += fmt::format("; {}{}: {}", label, fmt::join(values[i].second, ", "), values[i].first);
   return out;
 }
 
-std::string KeyDoc::range_text() const {
-  if (!choices.empty()) return fmt::format("{}", fmt::join(choice_list(), " | "));
-  if (bounds) return bounds->text();
-  if (!defaults.empty() && (defaults[0].value == "true" || defaults[0].value == "false"))
-    return "true | false";
+std::string range_text(const schema::KeyDoc& doc) {
+  if (!doc.choices.empty()) return fmt::format("{}", fmt::join(doc.choices, " | "));
+  if (doc.range && doc.range->bounded()) return doc.range->text();
+  if (doc.type == schema::Type::boolean) return "true | false";
   return "";
 }
 
-bool KeyDoc::read_by(const std::string& algorithm) const { return listed(algorithms, algorithm); }
-
-bool KeyDoc::applies_to_family(const std::string& family) const { return listed(families, family); }
-
-const KeyDoc* find_key(const std::string& key) {
-  for (const KeyDoc& k : key_catalog())
-    if (k.key == key) return &k;
-  return nullptr;
+std::string used_by(const schema::CatalogKey& key) {
+  if (key.owner == schema::Owner::experiment) return "all";
+  const std::vector<std::string> all = key.owner == schema::Owner::algorithm
+                                           ? systems::algorithm_registry().names()
+                                           : datasets::objective_registry().names();
+  if (key.owners.size() == all.size()) return "all";
+  return fmt::format("{} {}", key.owner == schema::Owner::algorithm ? "algorithms" : "families",
+                     fmt::join(key.owners, ", "));
 }
 
 std::string keys_text(const std::string& prefix) {
   std::string out;
-  for (const KeyDoc& k : key_catalog()) {
-    if (k.key.rfind(prefix, 0) != 0) continue;
-    out += fmt::format("{}\n  default {}{}; used by {}\n  {}\n", k.key, k.default_text(),
-                       k.range_text().empty() ? "" : "; range " + k.range_text(), used_by(k),
-                       k.meaning);
+  for (const schema::CatalogKey& k : key_catalog().keys()) {
+    if (k.doc.path.rfind(prefix, 0) != 0) continue;
+    const std::string range = range_text(k.doc);
+    out += fmt::format("{}\n  default {}{}; used by {}\n  {}\n", k.doc.path, default_text(k),
+                       range.empty() ? "" : "; range " + range, used_by(k), k.doc.meaning);
   }
   return out;
 }
 
 std::string keys_markdown() {
+  std::map<std::string, std::string> rows;  // section id -> its rows, in the catalog's order
+  for (const schema::CatalogKey& k : key_catalog().keys()) rows[section_of(k.doc.path)] += row(k);
   std::string out;
-  for (const auto& [id, title] : sections()) {
+  const auto table = [&](const std::string& title, const std::string& body) {
     out += fmt::format(
-        "### {}\n\n| key | default | range | used by | meaning |\n|---|---|---|---|---|\n", title);
-    for (const KeyDoc& k : key_catalog())
-      if (section_of(k.key) == id)
-        out += fmt::format("| `{}` | {} | {} | {} | {} |\n", k.key, cell(k.default_text()),
-                           cell(k.range_text()), used_by(k), cell(k.meaning));
-    out += "\n";
-  }
+        "### {}\n\n| key | default | range | used by | meaning |\n|---|---|---|---|---|\n{}\n",
+        title, body);
+  };
+  for (const auto& [id, title] : sections()) table(title, rows[id]);
+  if (rows.count("?")) table("Other keys", rows["?"]);
   return out;
 }
 

@@ -25,6 +25,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "added_keys.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/output/provenance.hpp"
 
@@ -50,11 +51,11 @@ struct Outcome {
   std::string text;  // the digest of the resolved config, or the error line
 };
 
-// Keys added after the snapshot, each with a default that keeps every run as it was: left out
-// of the resolved config before its digest (a key's line is all it adds). Add a new key here in
-// the commit that declares it; a listed key that no config resolves fails the test below.
+// Keys added after the snapshot (data/added_keys.txt), each with a default that keeps every run
+// as it was: left out of the resolved config before its digest (a key's line is all it adds).
+// A listed key that no config resolves fails the test below.
 const std::set<std::string>& added_since_snapshot() {
-  static const std::set<std::string> keys = {};
+  static const std::set<std::string> keys = schema_test::read_added_keys(FBOSIM_SOURCE_DIR);
   return keys;
 }
 

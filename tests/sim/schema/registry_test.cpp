@@ -7,7 +7,10 @@
 #include <filesystem>
 
 #include "algorithms/privacy/accountant.hpp"
-#include "schema_catalog.hpp"
+#include "algorithms/systems/algorithm_registry.hpp"
+#include "datasets/landmine/landmine_objective.hpp"
+#include "datasets/objective_factory.hpp"
+#include "datasets/objective_family_entry.hpp"
 #include "sim/config/key_catalog.hpp"
 
 using namespace fbosim;
@@ -24,7 +27,7 @@ TEST_CASE("registries: every expected name, in the documentation's order") {
         std::vector<std::string>{"moments", "rdp", "pld", "gdp", "basic"});
   // The same names as the catalog's family choices.
   CHECK(datasets::objective_registry().names() ==
-        config::find_key("objective.family")->choice_list());
+        config::key_catalog().find("objective.family")->doc.choices);
 }
 
 TEST_CASE("registries: every accountant is made by its entry, sound exactly when a bound") {
