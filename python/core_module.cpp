@@ -23,6 +23,7 @@
 
 #include "algorithms/privacy/epsilon_series.hpp"
 #include "algorithms/privacy/noise_calibration.hpp"
+#include "datasets/partition/partitioner.hpp"
 #include "datasets/python/embed/py_callable.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/core/cancellation.hpp"
@@ -229,6 +230,25 @@ py::dict run_config(const std::string& config, const std::vector<std::string>& o
   return d;
 }
 
+// The data partitioner (issue 29); its std::invalid_argument is a ValueError, a Dirichlet draw
+// that leaves an agent too few rows a RuntimeError (pybind11's translations).
+std::vector<std::vector<std::int64_t>> partition(const std::vector<std::int64_t>& labels,
+                                                 int agents, const std::string& scheme,
+                                                 double alpha, int shards, int min_size,
+                                                 std::uint64_t seed) {
+  using namespace datasets::partition;
+  const auto s = kSchemeNames.find(scheme);
+  if (!s) throw std::invalid_argument("partition: unknown scheme '" + scheme + "'");
+  PartitionOptions o;
+  o.scheme = *s;
+  o.agents = agents;
+  o.alpha = alpha;
+  o.shards_per_agent = shards;
+  o.min_size = min_size;
+  o.seed = seed;
+  return datasets::partition::partition(labels, o);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -252,5 +272,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("seed"), py::arg("threads"), py::arg("out_dir"), py::arg("force"),
         py::arg("progress") = py::none());
   m.def("accountants", &privacy::accountant_names);
+  m.def("partition", &partition, py::arg("labels"), py::arg("agents"), py::arg("scheme"),
+        py::arg("alpha"), py::arg("shards"), py::arg("min_size"), py::arg("seed"));
   m.attr("version") = output::version_line();
 }

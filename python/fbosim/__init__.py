@@ -6,6 +6,9 @@
     tables = fbosim.run("configs/dp_fts_de/synthetic.yaml", overrides=["rounds=10"], runs=1)
     tables["summary"]                                                          # pandas DataFrame
 
+    # split your data among the agents: agent n's row indices (iid, dirichlet or shards)
+    parts = fbosim.partition(y_train, agents=10, scheme="dirichlet", alpha=0.5, seed=0)
+
     # your own objective (the `python` family): f(x, agent, seed) -> y or (y, f)
     tables = fbosim.run({"algorithm": "dp_fts_de", "objective": {"inputs": 2}},
                         overrides={"rounds": 10}, objective=my_function)
@@ -21,13 +24,15 @@ import json
 import os
 import tempfile
 
+import numpy as np
+
 from . import _check
 from . import _objectives
 from . import _core
 from . import _progress
 from . import privacy  # noqa: F401
 
-__all__ = ["run", "privacy", "version"]
+__all__ = ["run", "partition", "privacy", "version"]
 version = _core.version
 MAX_RUNS = 100000  # the config key `runs` (kMaxCount)
 MAX_THREADS = 4096  # `fbosim run --threads` (kMaxThreads)
@@ -105,6 +110,44 @@ def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, 
         tables = go(os.path.join(tmp, "out"))
         tables["info"]["out_dir"] = None
         return tables
+
+
+PARTITION_SCHEMES = ("iid", "dirichlet", "shards")
+
+
+def partition(labels, agents, scheme="iid", alpha=0.5, shards=2, min_size=1, seed=0):
+    """Splits one dataset's rows among `agents` agents and returns agent n's row indices (a list
+    of numpy int64 arrays, each ascending; every row in exactly one), for a user's objective
+    f(x, agent, seed) to train or score on its agent's rows. labels: one label per row (a 1-D
+    sequence or array of integers, bools or strings; iid looks only at its length). scheme:
+    "iid" (a random permutation cut into sizes differing by at most 1), "dirichlet" (each
+    label's rows split by proportions ~ Dir(alpha) over the agents, Hsu et al. 2019 as Flower's
+    DirichletPartitioner; redrawn at most 10 times until every agent has min_size rows, else
+    RuntimeError) or "shards" (rows sorted by label, cut into agents * shards equal shards, dealt
+    at random, `shards` to an agent: McMahan et al. 2017). The same arguments give the same
+    split (seed: 0..2^64 - 1). A bad argument raises TypeError or ValueError naming it."""
+    arr = np.asarray(labels)
+    if arr.ndim != 1:
+        raise ValueError(f"labels must be one label per row (1-D), got shape {arr.shape}")
+    if arr.size == 0 or arr.dtype.kind in "iub":  # [] is float64 to numpy
+        codes = arr.astype(np.int64)
+    elif arr.dtype.kind in "USO":
+        try:
+            codes = np.unique(arr, return_inverse=True)[1].astype(np.int64)
+        except TypeError:
+            raise TypeError(f"labels must be integers or strings, got {_check.show(labels)}") \
+                from None
+    else:
+        raise TypeError(f"labels must be integers or strings, got dtype {arr.dtype} "
+                        f"({_check.show(labels)})")
+    agents = _check.integer("agents", agents, 1, _check.INT_MAX)
+    scheme = _check.choice("scheme", scheme, PARTITION_SCHEMES)
+    alpha = _check.real("alpha", alpha, 0, lo_open=True)
+    shards = _check.integer("shards", shards, 1, _check.INT_MAX)
+    min_size = _check.integer("min_size", min_size, 0, _check.INT_MAX)
+    seed = _check.integer("seed", seed, 0, 2**64 - 1)
+    parts = _core.partition(codes.tolist(), agents, scheme, alpha, shards, min_size, seed)
+    return [np.asarray(p, dtype=np.int64) for p in parts]
 
 
 def _yaml_value(value):

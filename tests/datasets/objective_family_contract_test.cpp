@@ -140,6 +140,15 @@ std::vector<Case> cases() {
          return registered("branin", {{"objective.branin_grid", std::int64_t{12}}});
        },
        2, true},
+      {"test_function", [] { return registered("test_function", {}); }, 3, true},
+      {"test_function, shifted and rescaled agents",
+       [] {
+         return registered("test_function", {{"objective.function", std::string("levy")},
+                                             {"objective.function_dim", std::int64_t{4}},
+                                             {"objective.shift", 0.2},
+                                             {"objective.scale", 3.0}});
+       },
+       3, true},
       {"table",
        [] {
          return registered("table", {{"objective.table", user_dir() + "/values.csv"}});

@@ -488,6 +488,66 @@ class UserObjective(unittest.TestCase):
             fbosim.run(self.CONFIG, objective=lambda x, agent, seed: "x")
 
 
+class Partition(unittest.TestCase):
+    """fbosim.partition (issue 29); the schemes' statistics are tested in C++
+    (tests/datasets/partition): here the Python surface."""
+    LABELS = np.repeat(np.arange(10), 100)  # 10 labels x 100 rows
+
+    def covered_once(self, parts, n):
+        rows = np.concatenate(parts)
+        self.assertEqual(sorted(rows.tolist()), list(range(n)))
+        for p in parts:
+            self.assertEqual(p.dtype, np.int64)
+            self.assertTrue(np.all(np.diff(p) > 0))
+
+    def test_every_row_once_in_every_scheme(self):
+        for scheme in ("iid", "dirichlet", "shards"):
+            with self.subTest(scheme):
+                parts = fbosim.partition(self.LABELS, 10, scheme=scheme, seed=3)
+                self.assertEqual(len(parts), 10)
+                self.covered_once(parts, 1000)
+
+    def test_iid_sizes_and_shards_labels(self):
+        self.assertEqual([len(p) for p in fbosim.partition(range(23), 5)], [5, 5, 5, 4, 4])
+        for p in fbosim.partition(self.LABELS, 10, scheme="shards", shards=2, seed=1):
+            self.assertLessEqual(len(set(self.LABELS[p].tolist())), 2)
+            self.assertEqual(len(p), 100)
+
+    def test_seeded_and_string_labels_as_their_codes(self):
+        a = fbosim.partition(self.LABELS, 4, scheme="dirichlet", alpha=0.3, seed=7)
+        b = fbosim.partition(list(self.LABELS), 4, scheme="dirichlet", alpha=0.3, seed=7)
+        self.assertTrue(all(np.array_equal(x, y) for x, y in zip(a, b)))
+        c = fbosim.partition(self.LABELS, 4, scheme="dirichlet", alpha=0.3, seed=8)
+        self.assertFalse(all(np.array_equal(x, y) for x, y in zip(a, c)))
+        names = np.array([f"class{k}" for k in self.LABELS])  # sorts as the integers do
+        d = fbosim.partition(names, 4, scheme="dirichlet", alpha=0.3, seed=7)
+        self.assertTrue(all(np.array_equal(x, y) for x, y in zip(a, d)))
+
+    def test_bad_arguments_name_the_argument(self):
+        P = fbosim.partition
+        for call, exc, words in [
+                (lambda: P(self.LABELS, 10, scheme="dirichlet", alpha=0), ValueError, ["alpha"]),
+                (lambda: P(self.LABELS, 10, scheme="dirichlet", alpha=float("nan")), ValueError,
+                 ["alpha"]),
+                (lambda: P(range(5), 6), ValueError, ["agents", "rows (5)", "6"]),
+                (lambda: P(range(5), 0), ValueError, ["agents", "0"]),
+                (lambda: P(range(5), 2.5), TypeError, ["agents", "2.5"]),
+                (lambda: P(range(5), 2, scheme="random"), ValueError, ["scheme", "random"]),
+                (lambda: P(range(10), 3, scheme="shards", shards=4), ValueError,
+                 ["shards x agents (4 x 3)"]),
+                (lambda: P([], 1), ValueError, ["no rows"]),
+                (lambda: P([[1, 2], [3, 4]], 2), ValueError, ["1-D"]),
+                (lambda: P([0.5, 1.5], 2), TypeError, ["labels", "float64"]),
+                (lambda: P(range(5), 2, seed=-1), ValueError, ["seed", "-1"]),
+                (lambda: P([0, 1] * 50, 50, scheme="dirichlet", alpha=0.001), RuntimeError,
+                 ["min_size", "larger alpha"])]:
+            with self.assertRaises(exc) as caught:
+                call()
+            self.assertIs(type(caught.exception), exc)
+            for w in words:
+                self.assertIn(w, str(caught.exception))
+
+
 if __name__ == "__main__":
     BINARY = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(ROOT, "build", "fbosim")
     unittest.main(verbosity=1)

@@ -1029,6 +1029,28 @@ std::vector<Case> all_cases() {
       1, "objective: {cv_folds: 3}\n");
   run("issue 25 keys", "config {cfg} --set rff.featurs=3",
       {"battery.yaml", "rff.featurs", "did you mean 'rff.features'"});
+
+  // Issue 29, "standard BO test functions": the test_function family's keys, refused naming
+  // the key and the value before anything runs.
+  {
+    const auto test_function = [&](const std::string& keys, std::vector<std::string> words) {
+      run("issue 29 test functions", "run {cfg} --quiet", std::move(words), 1,
+          user + "objective: {family: test_function, " + keys + "}\n");
+    };
+    test_function("function: hartmann4",
+                  {"battery.yaml", "objective.function", "hartmann4", "did you mean 'hartmann3'"});
+    test_function("function: hartmann6, function_dim: 3",
+                  {"battery.yaml", "objective.function_dim", "hartmann6 has dimension 6", "3"});
+    test_function("function: rosenbrock, function_dim: 1",
+                  {"battery.yaml", "objective.function_dim", ">= 2 for rosenbrock", "1"});
+    for (const std::string v : {"0", "1001", "2.5", "abc", ""})
+      test_function("function: levy, function_dim: " + v, key_words("objective.function_dim", v));
+    for (const std::string v : {"-0.1", "1.5", ".nan", "abc", ""})
+      test_function("shift: " + v, key_words("objective.shift", v));
+    for (const std::string v : {"0.5", "0", "-2", "1001", ".inf", ""})
+      test_function("scale: " + v, key_words("objective.scale", v));
+    test_function("noise_var: -1", key_words("objective.noise_var", "-1"));
+  }
   return cases;
 }
 

@@ -56,6 +56,10 @@ std::map<std::string, std::pair<std::string, bool>> tiny(const fs::path& dir) {
       {"activity", {"objective: {family: activity, epochs: 1}\n" + root, har}},
       {"emnist", {"", false}},  // the CNN training: tests/datasets/emnist
       {"branin", {"objective: {family: branin, noise_var: 0.01}\n", true}},
+      {"test_function",
+       {"objective: {family: test_function, function: hartmann3, noise_var: 0.01, shift: 0.2, "
+        "scale: 2}\n",
+        true}},
       {"table",
        {"objective: {family: table, table: '" + (dir / "values.csv").string() + "'}\n", true}},
       {"command",
