@@ -55,6 +55,19 @@ LocalThompson::LocalThompson(int id, const core::Domain& domain, LocalTsOptions 
     throw std::invalid_argument(
         "local_ts.method: exact samples the GP on every point of a finite domain (a grid or a "
         "table); use rff on a box");
+  if (options_.model == OwnModel::exact && !options_.kernel.is_default())
+    throw std::invalid_argument(
+        "local_ts.method: exact samples the isotropic SE GP only (gp.kernel: se, gp.ard: false)");
+  if (!options_.kernel.is_default())
+    lengthscales_ =
+        Eigen::VectorXd::Constant(options_.kernel.ard ? domain_.dim : 1, hyper_.lengthscale);
+}
+
+gp::KernelHyper LocalThompson::kernel_hyper() const {
+  return {options_.kernel.family,
+          options_.kernel.is_default() ? Eigen::VectorXd::Constant(1, hyper_.lengthscale)
+                                       : lengthscales_,
+          hyper_.signal_var, hyper_.noise_var};
 }
 
 Eigen::MatrixXd LocalThompson::data() const {
@@ -92,7 +105,13 @@ void LocalThompson::update_hyper(const core::RngFactory& streams) {
   }
   core::RngStream rng =
       streams.stream("agent.fit", static_cast<std::uint64_t>(id_), static_cast<std::uint64_t>(n));
-  hyper_ = gp::HyperFitter(options_.fit).fit(X, y, hyper_, rng);
+  if (options_.kernel.is_default()) {
+    hyper_ = gp::HyperFitter(options_.fit).fit(X, y, hyper_, rng);
+  } else {
+    const gp::KernelHyper h = gp::HyperFitter(options_.fit).fit(X, y, kernel_hyper(), rng);
+    lengthscales_ = h.lengthscales;
+    hyper_ = {h.lengthscales[0], h.signal_var, h.noise_var};
+  }
   fitted_at_ = n;
 }
 
@@ -111,7 +130,11 @@ Eigen::VectorXd LocalThompson::step(core::RngStream& rng, const core::RngFactory
 Eigen::VectorXd LocalThompson::rff_sample_argmax(core::RngStream& rng) {
   const int dim = domain_.dim;
   const rff::RandomFeatures fresh =
-      rff::RandomFeatures::draw(dim, options_.features, hyper_.lengthscale, hyper_.signal_var, rng);
+      options_.kernel.is_default()
+          ? rff::RandomFeatures::draw(dim, options_.features, hyper_.lengthscale, hyper_.signal_var,
+                                      rng)
+          : rff::RandomFeatures::draw(dim, options_.features, options_.kernel.family, lengthscales_,
+                                      hyper_.signal_var, rng);
   const double lambda = std::max(hyper_.noise_var, options_.noise_floor);
   const auto n = static_cast<Eigen::Index>(X_.size());
   const Eigen::VectorXd omega = rff::blr_sample(
@@ -125,10 +148,17 @@ Eigen::VectorXd LocalThompson::kept_sample_argmax(core::RngStream& rng,
     // Base features (l = 1, signal variance 1) from the agent's own stream: no other stream's
     // draws move.
     core::RngStream base = streams.stream("agent.local_features", static_cast<std::uint64_t>(id_));
-    kept_.emplace(rff::RandomFeatures::draw(domain_.dim, options_.features, 1.0, 1.0, base));
+    kept_.emplace(options_.kernel.is_default()
+                      ? rff::RandomFeatures::draw(domain_.dim, options_.features, 1.0, 1.0, base)
+                      : rff::RandomFeatures::draw(domain_.dim, options_.features,
+                                                  options_.kernel.family, Eigen::VectorXd::Ones(1),
+                                                  1.0, base));
   }
-  kept_->set_hyper(hyper_.lengthscale, hyper_.signal_var,
-                   std::max(hyper_.noise_var, options_.noise_floor));
+  const double lambda = std::max(hyper_.noise_var, options_.noise_floor);
+  if (options_.kernel.is_default())
+    kept_->set_hyper(hyper_.lengthscale, hyper_.signal_var, lambda);
+  else
+    kept_->set_hyper(lengthscales_, hyper_.signal_var, lambda);
   const auto n = static_cast<Eigen::Index>(X_.size());
   const Eigen::Index done = kept_->observations();
   if (done < n) {

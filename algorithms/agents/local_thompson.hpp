@@ -25,6 +25,7 @@
 
 #include "algorithms/acquisition/box_maximiser.hpp"
 #include "algorithms/gp/hyper_fitter.hpp"
+#include "algorithms/gp/kernel.hpp"
 #include "algorithms/gp/se_kernel.hpp"
 #include "algorithms/rff/fixed_feature_blr.hpp"
 #include "algorithms/rff/grid_argmax.hpp"
@@ -78,6 +79,7 @@ struct LocalTsOptions {
   Redraw redraw = Redraw::step;        ///< local_ts.redraw (the RFF model only)
   double noise_floor = 1e-5;           ///< floor of the noise variance in a step [code]
   gp::SeHyper hyper{0.03, 1.0, 0.01};  ///< initial (or fixed) GP hyperparameters
+  gp::KernelChoice kernel;             ///< gp.kernel, gp.ard
   bool fit_hyper = false;              ///< learn them by marginal likelihood [code]
   int refit_every = 5;                 ///< the period of the refits (see FitSchedule)
   FitSchedule refit_on = FitSchedule::observations;  ///< gp.refit_on
@@ -92,8 +94,8 @@ struct LocalTsOptions {
 /// local_ts.*, gp.* (the SE hyperparameters, gp::se_hyper_keys(), and their fits) and
 /// acquisition.*: the keys of the own TS step, shared by every system that has one.
 const schema::Group<LocalTsOptions>& local_ts_keys();
-/// The conditions across keys of the group: `local_ts.method: exact` needs an equally spaced
-/// 1-D grid (the grid families gp_grid, heterogeneous).
+/// The conditions across keys of the group: `local_ts.method: exact` needs a finite domain (a
+/// grid or a table) and the default kernel.
 void check_local_ts(const LocalTsOptions& options, const protocol::ExperimentFacts& facts,
                     std::vector<schema::Problem>& problems);
 
@@ -120,7 +122,12 @@ class LocalThompson {
 
   const std::vector<Eigen::VectorXd>& inputs() const { return X_; }
   const std::vector<double>& outputs() const { return y_; }
+  /// The isotropic SE hyperparameters (the default kernel). With another kernel (gp.kernel,
+  /// gp.ard) signal_var and noise_var are current and lengthscale is the first of
+  /// kernel_hyper()'s length scales.
   const gp::SeHyper& hyper() const { return hyper_; }
+  /// The current hyperparameters with the configured kernel (isotropic: one length scale).
+  gp::KernelHyper kernel_hyper() const;
   const LocalTsOptions& options() const { return options_; }
 
  private:
@@ -145,8 +152,9 @@ class LocalThompson {
   std::vector<Eigen::VectorXd> X_;  // queried points
   std::vector<double> y_;           // observations
   gp::SeHyper hyper_;
-  int fit_target_ = 0;                        // observation count of the latest scheduled fit
-  int fitted_at_ = 0;                         // observation count the current hyper_ were fitted on
+  Eigen::VectorXd lengthscales_;  // the kernel's length scales (1 or d) when not the default
+  int fit_target_ = 0;            // observation count of the latest scheduled fit
+  int fitted_at_ = 0;             // observation count the current hyper_ were fitted on
   std::optional<rff::UniformGrid> grid_;      // the domain, if an equally spaced 1-D grid
   std::optional<rff::FixedFeatureBlr> kept_;  // Redraw::refit: the kept features, posterior
   std::optional<surrogate::CirculantGridGp> circulant_;  // OwnModel::exact on a uniform grid

@@ -34,6 +34,15 @@ const schema::Group<LocalTsOptions>& local_ts_keys() {
                    "learn the agent's SE hyperparameters by marginal likelihood [code]; false "
                    "keeps `gp.*` fixed [choice] for the synthetic functions")
           .include(gp::se_hyper_keys(), &L::hyper)
+          .include(gp::kernel_choice_keys(), &L::kernel)
+          .check([](const L& l, schema::Problems& p) {
+            // With fixed hyperparameters ARD would give every dimension gp.lengthscale: the
+            // isotropic kernel under another name.
+            if (l.kernel.ard && !l.fit_hyper)
+              p.push_back({"gp.ard",
+                           "true learns one length scale per dimension and needs "
+                           "`gp.fit: true`"});
+          })
           .check([](const L& l, schema::Problems& p) {
             // The step's regulariser (and the fits' start) must be a proper noise variance.
             if (!(l.hyper.noise_var > 0)) p.push_back({"gp.noise_var", "must be > 0"});
@@ -75,6 +84,11 @@ void check_local_ts(const LocalTsOptions& options, const protocol::ExperimentFac
                         "exact samples the GP on every point of a finite domain and needs a "
                         "family with one (a grid or a table, e.g. gp_grid, heterogeneous, "
                         "branin with objective.branin_grid, table); use rff on a box"});
+  if (options.model == OwnModel::exact && !options.kernel.is_default())
+    problems.push_back(
+        {"local_ts.method", "exact samples the isotropic SE GP only; use rff with `gp.kernel: " +
+                                gp::to_string(options.kernel.family) +
+                                (options.kernel.ard ? "` and `gp.ard: true`" : "`")});
 }
 
 }  // namespace fbosim::agents

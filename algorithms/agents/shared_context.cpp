@@ -81,3 +81,15 @@ Eigen::Index SharedContext::region_argmax(const std::vector<Eigen::VectorXd>& om
 }
 
 }  // namespace fbosim::agents
+
+namespace fbosim::agents {
+
+rff::RandomFeatures shared_features(int dim, int M, double lengthscale,
+                                    const gp::KernelChoice& kernel, core::RngStream& rng) {
+  if (kernel.family == gp::KernelFamily::se)
+    return rff::RandomFeatures::draw(dim, M, lengthscale, 1.0, rng);
+  return rff::RandomFeatures::draw(dim, M, kernel.family, Eigen::VectorXd::Constant(1, lengthscale),
+                                   1.0, rng);
+}
+
+}  // namespace fbosim::agents

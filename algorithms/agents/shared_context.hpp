@@ -10,6 +10,7 @@
 
 #include "algorithms/acquisition/box_maximiser.hpp"
 #include "algorithms/de/partition.hpp"
+#include "algorithms/gp/kernel.hpp"
 #include "algorithms/rff/random_features.hpp"
 #include "sim/core/box.hpp"
 
@@ -46,5 +47,13 @@ struct SharedContext {
   mutable std::vector<Eigen::VectorXd> memo_omegas_;
   mutable Eigen::Index memo_row_ = -1;
 };
+
+/// The shared random features of the messages (stream "rff.shared"): M features of dimension
+/// dim with the one length scale rff.lengthscale and signal variance 1, of the agents' kernel
+/// family (gp.kernel), so that every agent's message is a weight vector of the same features.
+/// The isotropic SE default draws exactly as before gp.kernel existed. ARD (gp.ard) is the
+/// agents' own fits only: the messages' length scale is fixed by the config, not learnt.
+rff::RandomFeatures shared_features(int dim, int M, double lengthscale,
+                                    const gp::KernelChoice& kernel, core::RngStream& rng);
 
 }  // namespace fbosim::agents

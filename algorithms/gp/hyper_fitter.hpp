@@ -1,9 +1,11 @@
 #pragma once
-// Type-II maximum likelihood for SE-kernel hyperparameters: L-BFGS-B (optim::DenseLbfgsb) on the log
-// hyperparameters from the current values plus random restarts, as GPy's optimize_restarts in
-// the authors' code (spec dp-fts-de.md section 5 [code]; fts.md section 2.5).
+// Type-II maximum likelihood for kernel hyperparameters (the SE kernel; SE and Matern with ARD):
+// L-BFGS-B (optim::DenseLbfgsb) on the log hyperparameters from the current values plus random
+// restarts, as GPy's optimize_restarts in the authors' code (spec dp-fts-de.md section 5 [code];
+// fts.md section 2.5).
 #include <Eigen/Core>
 
+#include "algorithms/gp/kernel.hpp"
 #include "algorithms/gp/se_kernel.hpp"
 #include "sim/core/rng.hpp"
 
@@ -28,6 +30,13 @@ class HyperFitter {
   /// hyperparameters found (never worse than `start` clamped into the box).
   SeHyper fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, const SeHyper& start,
               core::RngStream& rng) const;
+
+  /// The same for an SE or Matern kernel, isotropic or ARD (start.lengthscales of size 1 or
+  /// d; each length scale in the length-scale box): L-BFGS-B on (log l_1, ..., log l_p,
+  /// log signal_var, log noise_var), restarts drawn log-uniformly coordinate by coordinate in
+  /// that order. The family is start.family's.
+  KernelHyper fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, const KernelHyper& start,
+                  core::RngStream& rng) const;
 
   const Options& options() const { return options_; }
 

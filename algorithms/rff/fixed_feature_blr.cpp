@@ -20,6 +20,28 @@ bool FixedFeatureBlr::set_hyper(double lengthscale, double signal_var, double la
   return true;
 }
 
+bool FixedFeatureBlr::set_hyper(const Eigen::VectorXd& lengthscales, double signal_var,
+                                double lambda) {
+  if ((lengthscales.size() != 1 && lengthscales.size() != base_.dim()) ||
+      !(lengthscales.array() > 0).all() || !(signal_var > 0))
+    throw std::invalid_argument(
+        "FixedFeatureBlr::set_hyper: need one length scale or one per dimension, all > 0, and "
+        "signal_var > 0");
+  if (features_ && lengthscales.size() == lengthscales_.size() && lengthscales == lengthscales_ &&
+      signal_var == signal_var_ && lambda == lambda_)
+    return false;
+  Eigen::MatrixXd S =
+      lengthscales.size() == 1
+          ? Eigen::MatrixXd(base_.frequencies() / lengthscales[0])
+          : Eigen::MatrixXd(base_.frequencies() * lengthscales.cwiseInverse().asDiagonal());
+  features_ = RandomFeatures::from(std::move(S), base_.phases(), signal_var);
+  posterior_.emplace(base_.size(), lambda);
+  lengthscales_ = lengthscales;
+  signal_var_ = signal_var;
+  lambda_ = lambda;
+  return true;
+}
+
 const RandomFeatures& FixedFeatureBlr::features() const {
   if (!features_) throw std::logic_error("FixedFeatureBlr::features: set_hyper first");
   return *features_;

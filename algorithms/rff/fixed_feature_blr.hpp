@@ -28,6 +28,10 @@ class FixedFeatureBlr {
   /// first call, or when any of them differs from the current ones, the features are rescaled
   /// and the posterior emptied: returns true. Otherwise nothing changes: false.
   bool set_hyper(double lengthscale, double signal_var, double lambda);
+  /// The same with one length scale per input dimension (or one, size 1): column k of the
+  /// base frequencies over l_k (the base drawn from the kernel family's spectral density with
+  /// length scale 1, RandomFeatures::draw(d, M, family, ones, 1, rng)).
+  bool set_hyper(const Eigen::VectorXd& lengthscales, double signal_var, double lambda);
   /// Conditions the posterior on more observations: X n x d (one point per row), y an
   /// n-vector. Each is a rank-one update of the factor, except several at once on an empty
   /// posterior (after set_hyper), which are added as one batch (factorised at the next use).
@@ -48,6 +52,7 @@ class FixedFeatureBlr {
   std::optional<RandomFeatures> features_;
   std::optional<BlrPosterior> posterior_;
   double lengthscale_ = 0, signal_var_ = 0, lambda_ = 0;
+  Eigen::VectorXd lengthscales_;  // set_hyper with a vector
 };
 
 }  // namespace fbosim::rff

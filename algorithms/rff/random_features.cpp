@@ -35,6 +35,44 @@ RandomFeatures RandomFeatures::draw(int dim, int M, double lengthscale, double s
   return f;
 }
 
+RandomFeatures RandomFeatures::draw(int dim, int M, gp::KernelFamily family,
+                                    const Eigen::VectorXd& lengthscales, double signal_var,
+                                    core::RngStream& rng) {
+  if (dim < 1 || M < 1 || !(signal_var > 0) ||
+      (lengthscales.size() != 1 && lengthscales.size() != dim) || !(lengthscales.array() > 0).all())
+    throw std::invalid_argument(
+        "RandomFeatures::draw: need dim, M >= 1, signal_var > 0 and one length scale > 0 or one "
+        "per dimension");
+  RandomFeatures f;
+  f.S_ = rng.normal_matrix(M, dim);
+  // Matern-nu's spectral density in the angular frequency s is proportional to
+  // (2 nu / l^2 + |s|^2)^-(nu + d/2) (R&W eq. 4.15 with s = 2 pi times theirs): the density of
+  // a multivariate t with 2 nu degrees of freedom and scale matrix l^-2 I, which is z / sqrt(u /
+  // (2 nu)) with z ~ N(0, l^-2 I) and one u ~ chi^2_{2 nu} per feature, shared by its
+  // dimensions. 2 nu is 3 or 5: u is a sum of that many squared standard normals.
+  const double nu = gp::matern_nu(family);
+  if (nu > 0) {
+    const int dof = static_cast<int>(2 * nu);
+    for (int i = 0; i < M; ++i) {
+      double u = 0.0;
+      for (int k = 0; k < dof; ++k) {
+        const double z = rng.normal();
+        u += z * z;
+      }
+      f.S_.row(i) /= std::sqrt(u / dof);
+    }
+  }
+  // ARD: dimension k of the frequencies over its own length scale (the kernel of x / l).
+  if (lengthscales.size() == 1)
+    f.S_ /= lengthscales[0];
+  else
+    f.S_ = f.S_ * lengthscales.cwiseInverse().asDiagonal();
+  f.b_.resize(M);
+  for (int i = 0; i < M; ++i) f.b_[i] = rng.uniform(0.0, 2.0 * std::numbers::pi);
+  f.signal_var_ = signal_var;
+  return f;
+}
+
 RandomFeatures RandomFeatures::from(Eigen::MatrixXd S, Eigen::VectorXd b, double signal_var) {
   if (S.rows() < 1 || S.cols() < 1 || b.size() != S.rows() || !(signal_var > 0))
     throw std::invalid_argument(

@@ -1,10 +1,12 @@
 #pragma once
-// Random Fourier features of the SE kernel (Rahimi & Recht 2007), normalised per input as in
+// Random Fourier features of the SE kernel (Rahimi & Recht 2007; Matern kernels and ARD length
+// scales: the second draw()), normalised per input as in
 // the DP-FTS-DE code (spec dp-fts-de.md section 1): phi(x)_i = sqrt(2/M) cos(s_i . x + b_i),
 // s_i ~ N(0, l^-2 I), b_i ~ U[0, 2 pi], then phi(x) <- sqrt(signal_var) phi(x) / |phi(x)|, so
 // that phi(x) . phi(x) = signal_var = k(x, x).
 #include <Eigen/Core>
 
+#include "algorithms/gp/kernel.hpp"
 #include "sim/core/rng.hpp"
 
 namespace fbosim::rff {
@@ -13,6 +15,17 @@ class RandomFeatures {
  public:
   /// Draws M features for inputs of dimension dim. The draws use only `rng`.
   static RandomFeatures draw(int dim, int M, double lengthscale, double signal_var,
+                             core::RngStream& rng);
+  /// M features of an SE or Matern kernel with one length scale or one per dimension
+  /// (lengthscales of size 1 or dim): s_i = z_i / l (elementwise) for SE, and for Matern-nu
+  /// s_i = z_i / (l sqrt(u_i / (2 nu))), z_i ~ N(0, I), u_i ~ chi^2 with 2 nu degrees of freedom
+  /// (a sum of 2 nu = 3 or 5 squared normals): a multivariate Student t with 2 nu degrees of
+  /// freedom and scale diag(l)^-2, the kernel's spectral density (Rasmussen & Williams 2006,
+  /// eq. 4.15; Rahimi & Recht 2007). Draw order: all of z row by row, then u_1 .. u_M (2 nu
+  /// normals each), then b. For SE with one length scale this is draw(dim, M, l, ...) bit for
+  /// bit.
+  static RandomFeatures draw(int dim, int M, gp::KernelFamily family,
+                             const Eigen::VectorXd& lengthscales, double signal_var,
                              core::RngStream& rng);
   /// The features with frequencies S (M x d, rows s_i), phases b (M) and signal variance
   /// signal_var > 0, e.g. features drawn once with l = 1 and rescaled (S / l) to another

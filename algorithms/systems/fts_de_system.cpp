@@ -19,7 +19,9 @@ protocol::RunParts FtsDeSystem::build(const protocol::RunInputs& in) const {
   const core::Domain& domain = *in.domain;
   core::RngStream shared_rng = in.streams->stream("rff.shared");
   auto ctx = std::make_shared<const agents::SharedContext>(
-      domain, rff::RandomFeatures::draw(domain.dim, c.features, c.rff_lengthscale, 1.0, shared_rng),
+      domain,
+      agents::shared_features(domain.dim, c.features, c.rff_lengthscale, c.agent.local.kernel,
+                              shared_rng),
       de::Partition(domain.dim, c.subregions));
   protocol::RunParts parts;
   std::vector<int> region;

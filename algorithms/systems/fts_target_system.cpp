@@ -73,7 +73,9 @@ protocol::RunParts FtsTargetSystem::build(const protocol::RunInputs& in) const {
   const core::Domain& domain = *in.domain;
   core::RngStream shared_rng = in.streams->stream("rff.shared");
   auto ctx = std::make_shared<const agents::SharedContext>(
-      domain, rff::RandomFeatures::draw(domain.dim, c.features, c.rff_lengthscale, 1.0, shared_rng),
+      domain,
+      agents::shared_features(domain.dim, c.features, c.rff_lengthscale, c.target.local.kernel,
+                              shared_rng),
       de::Partition(domain.dim, 1));
   // FTS sends a sample (M floats); RGPE and TAF the posterior, TAF with its incumbent (sec. 3.2).
   const agents::SourceMessage kind = c.name == "fts_target" ? agents::SourceMessage::sample

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 
@@ -238,4 +239,34 @@ TEST_CASE("fbosim config --resources prints the memory, work and time estimate")
   CHECK(one.text.find("on 1 thread(s)") != std::string::npos);
   CHECK(two.text.find("on 2 thread(s)") != std::string::npos);
   CHECK(fbosim("config " + cfg + " --resources --threads 0").status == 2);
+}
+
+TEST_CASE("issue 29: the Matern-5/2 ARD config runs DP-FTS-DE, and FTS runs with Matern-3/2") {
+  // configs/toolkit/matern.yaml, shortened; the resolved config records the kernel choice.
+  const std::string cfg = std::string(FBOSIM_SOURCE_DIR) + "/configs/toolkit/matern.yaml";
+  const auto out = std::filesystem::temp_directory_path() / "fbosim_matern_out";
+  std::filesystem::remove_all(out);
+  const Output o = fbosim("run " + cfg + " --quiet --threads 2 --set rounds=3 --set runs=1 --out " +
+                          out.string());
+  INFO(o.text);
+  REQUIRE(o.status == 0);
+  std::ifstream in((out / "config.resolved.yaml").string());
+  const std::string resolved((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  CHECK(resolved.find("kernel: matern52") != std::string::npos);
+  CHECK(resolved.find("ard: true") != std::string::npos);
+  CHECK(std::filesystem::file_size(out / "summary.csv") > 0);
+  // FTS (the target form) with Matern-3/2 features for its messages and its own steps.
+  const std::string fts = write_temp(
+      "fbosim_fts_matern.yaml",
+      "algorithm: fts_target\nrounds: 3\nruns: 1\nobjective: {grid_points: 100}\n"
+      "agents: {count: 3, init_points: 2}\nrff: {features: 20}\nlocal_ts: {features: 20}\n"
+      "sources: {points: 5}\ngp: {kernel: matern32}\n");
+  const auto fts_out = std::filesystem::temp_directory_path() / "fbosim_fts_matern_out";
+  std::filesystem::remove_all(fts_out);
+  const Output f = fbosim("run " + fts + " --quiet --out " + fts_out.string());
+  INFO(f.text);
+  CHECK(f.status == 0);
+  std::filesystem::remove_all(out);
+  std::filesystem::remove_all(fts_out);
 }
