@@ -227,6 +227,8 @@ py::dict run_config(const std::string& config, const std::vector<std::string>& o
   d["resumed_runs"] = s.resumed_runs;
   d["epsilon"] = cfg.spec.is_private() ? py::cast(s.epsilon) : py::none();
   d["delta"] = cfg.spec.is_private() ? py::cast(cfg.spec.delta()) : py::none();
+  // The first round whose messages the server did not aggregate (server.budget, server.stop_p).
+  d["server_stop"] = s.server_stop ? py::cast(*s.server_stop) : py::none();
   return d;
 }
 

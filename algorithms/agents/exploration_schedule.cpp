@@ -1,5 +1,6 @@
 #include "algorithms/agents/exploration_schedule.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -24,6 +25,19 @@ double local_probability(ExplorationSchedule s, int t) {
       return 1.0;
   }
   return 1.0;
+}
+
+int first_negligible_round(ExplorationSchedule s, double threshold, int limit) {
+  // 1 - p_t as computed never increases with t (every step, 1/sqrt, 1/t, 1 - x, is monotone
+  // and correctly rounded), so a bisection finds what a scan of every round would.
+  const auto below = [&](int t) { return 1.0 - local_probability(s, t) < threshold; };
+  if (limit < 1 || !below(limit)) return std::max(limit, 0) + 1;
+  int lo = 0, hi = limit;  // below(hi); lo == 0 or !below(lo)
+  while (hi - lo > 1) {
+    const int mid = lo + (hi - lo) / 2;
+    (below(mid) ? hi : lo) = mid;
+  }
+  return hi;
 }
 
 }  // namespace fbosim::agents

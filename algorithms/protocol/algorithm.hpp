@@ -5,6 +5,7 @@
 // YAML (the registry in sim/ reads the config and constructs it). The engine orders the rounds;
 // an algorithm only supplies parts.
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -101,6 +102,17 @@ struct RunParts {
   /// once, on the calling thread, while the agents still exist. Empty: none.
   std::function<FinalRelease(const ReleaseInputs&)> final_release;
   std::vector<int> measured;  ///< the agents whose regret and best value are reported
+  /// When the server stops aggregating (issue 29; both rules are functions of the config alone,
+  /// never of the data, so stopping reveals nothing). From the first round a rule stops on, the
+  /// server collects no messages and broadcasts nothing: the agents receive NoBroadcast (their
+  /// own TS step) and no privacy is spent. server_rounds: the server aggregates the messages of
+  /// rounds 0 .. server_rounds - 1 at most (DP-FTS-DE's footnote 13: `server.stop_p`).
+  int server_rounds = std::numeric_limits<int>::max();
+  /// server.budget: the engine aggregates a round only if the epsilon of everything released so
+  /// far plus that round's release (Mechanism::event), under server.accountant at the run's
+  /// delta, stays <= budget; the first round that would exceed it and every later one aggregate
+  /// nothing. Only with a private server and no events after the last round.
+  std::optional<double> budget;
 };
 
 class Algorithm {

@@ -20,6 +20,8 @@ std::string to_string(StatColumn column) {
       return "floats";
     case StatColumn::floats_per_message:
       return "floats_per_message";
+    case StatColumn::aggregating:
+      return "aggregating";
   }
   return "?";
 }
@@ -38,6 +40,8 @@ std::string format_stat(StatColumn column, const RoundStats& s) {
       return fmt::format("{}", s.floats);
     case StatColumn::floats_per_message:
       return fmt::format("{}", s.floats_per_message);
+    case StatColumn::aggregating:
+      return s.aggregating ? "1" : "0";
   }
   return "";
 }

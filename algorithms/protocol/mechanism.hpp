@@ -23,11 +23,22 @@ struct RoundStats {
   double noise_std = 0.0;            ///< std of the Gaussian noise per coordinate (0 without DP)
   long long floats = 0;              ///< floats received (the communication cost of FTS sec. 3.2)
   long long floats_per_message = 0;  ///< floats of the largest message received
+  /// Whether the server aggregated this round's messages (false from the round a stop rule
+  /// ended aggregation on: server.budget, server.stop_p; the run engine sets it).
+  bool aggregating = true;
 };
 
 /// A column of server.csv, filled from RoundStats; an algorithm names the ones it keeps.
-enum class StatColumn { received, selected, clipped, noise_std, floats, floats_per_message };
-/// The column's header name ("received", ..., "floats_per_message").
+enum class StatColumn {
+  received,
+  selected,
+  clipped,
+  noise_std,
+  floats,
+  floats_per_message,
+  aggregating  ///< 1 or 0; only where a stop rule is configured (the columns stay as they were)
+};
+/// The column's header name ("received", ..., "floats_per_message", "aggregating").
 std::string to_string(StatColumn column);
 /// The column's value as server.csv writes it.
 std::string format_stat(StatColumn column, const RoundStats& stats);

@@ -65,6 +65,20 @@ void validate(const Preset& p, const FtsDeConfig& c, const protocol::ExperimentF
                      "algorithm {}",
                      p.name, p.dp_default ? "with" : "without", p.dp_default,
                      p.dp_default ? "without" : "with", p.instead)});
+  // A stop rule ends the server's aggregation: `ts` has none to end, and a budget bounds an
+  // epsilon that only a private server spends (the keys are refused rather than ignored).
+  for (const auto& [key, given] : {std::pair{"server.budget", c.stop.budget.has_value()},
+                                   std::pair{"server.stop_p", c.stop.stop_p.has_value()}})
+    if (given && !c.server)
+      out.push_back({key, fmt::format("algorithm {} has no server (every step is local TS): "
+                                      "there is no aggregation to stop; leave it out",
+                                      p.name)});
+  if (c.server && !c.dp && c.stop.budget)
+    out.push_back({"server.budget",
+                   fmt::format("algorithm {} runs without DP (server.dp: false) and spends no "
+                               "privacy, so there is no epsilon to budget; use algorithm {} for "
+                               "DP, or leave server.budget out",
+                               p.name, p.dp_forced ? p.instead : "dp_fts_de")});
   if (!c.server || !c.dp) return;
   try {  // e.g. fixed-size sampling of floor(N q) = 0 agents
     server::DpMechanism::event(c.mechanism, static_cast<std::size_t>(f.agents));
@@ -111,7 +125,8 @@ const schema::Group<FtsDeConfig>& fts_de_keys() {
                    "false: FTS / FTS-DE (no subsampling, clipping or noise); fixed by the "
                    "algorithm's name (`fts`, `fts_de`: false; `dp_fts`, `dp_fts_de`: true), so it "
                    "need not be written")
-          .include(server::mechanism_keys(), &C::mechanism);
+          .include(server::mechanism_keys(), &C::mechanism)
+          .include(server::server_stop_keys(), &C::stop);
   return g;
 }
 

@@ -1,7 +1,9 @@
 #include "algorithms/systems/fts_de_system.hpp"
 
+#include <limits>
 #include <memory>
 
+#include "algorithms/agents/exploration_schedule.hpp"
 #include "algorithms/agents/fts_de_agent.hpp"
 #include "algorithms/server/privatized_mechanism.hpp"
 #include "algorithms/server/region_aggregator.hpp"
@@ -39,13 +41,24 @@ protocol::RunParts FtsDeSystem::build(const protocol::RunInputs& in) const {
     } else {
       parts.server = std::make_unique<server::PlainMechanism>(aggregator);
     }
+    // Footnote 13: server round t's broadcast is followed in round t + 1 with probability
+    // 1 - p_{t+1}; the server stops before the first round whose broadcast would be negligible.
+    // (The engine caps it at the run's rounds.)
+    if (c.stop.stop_p)
+      parts.server_rounds = agents::first_negligible_round(c.agent.schedule, *c.stop.stop_p,
+                                                           std::numeric_limits<int>::max() - 1) -
+                            1;
+    parts.budget = c.stop.budget;  // enforced by the engine, which holds the ledger
   }
   return parts;
 }
 
 std::vector<protocol::StatColumn> FtsDeSystem::server_columns() const {
   using protocol::StatColumn;
-  return {StatColumn::received, StatColumn::selected, StatColumn::clipped, StatColumn::noise_std};
+  std::vector<StatColumn> out = {StatColumn::received, StatColumn::selected, StatColumn::clipped,
+                                 StatColumn::noise_std};
+  if (config_.stop.any()) out.push_back(StatColumn::aggregating);
+  return out;
 }
 
 std::vector<privacy::DpEvent> FtsDeSystem::possible_events(int agents) const {

@@ -12,6 +12,7 @@
 #include "algorithms/de/weight_schedule.hpp"
 #include "algorithms/protocol/algorithm.hpp"
 #include "algorithms/server/dp_mechanism.hpp"
+#include "algorithms/server/server_stop.hpp"
 #include "sim/schema/fwd.hpp"
 
 namespace fbosim::protocol {
@@ -30,6 +31,7 @@ struct FtsDeConfig {
   double rff_lengthscale = 0.03;           ///< rff.lengthscale
   agents::AgentOptions agent;              ///< agents.*, exploration.schedule, rff.lambda, ...
   server::DpMechanism::Options mechanism;  ///< server.sampling*, noise_multiplier, clip_norm, w_max
+  server::ServerStop stop;                 ///< server.budget, server.stop_p
 };
 
 class FtsDeSystem final : public protocol::Algorithm {
@@ -43,7 +45,8 @@ class FtsDeSystem final : public protocol::Algorithm {
   std::vector<privacy::DpEvent> possible_events(int agents) const override;
   /// One release of the server per round 0 .. T-1 (the last broadcast would go unused).
   std::vector<privacy::DpEvent> run_events(int agents, int rounds) const override;
-  /// received, selected, clipped, noise_std (also for TS, whose server.csv has no rows).
+  /// received, selected, clipped, noise_std (also for TS, whose server.csv has no rows), and
+  /// aggregating where a stop rule (server.budget, server.stop_p) is configured.
   std::vector<protocol::StatColumn> server_columns() const override;
 
   /// With DP: the server's release of one round (server::ServerReleaseAudit).
@@ -57,7 +60,7 @@ class FtsDeSystem final : public protocol::Algorithm {
 };
 
 /// The family's keys in reading order: agents.*, exploration.*, rff.*, local_ts.*, gp.*,
-/// acquisition.*, server.dp and the mechanism's server.*.
+/// acquisition.*, server.dp, the mechanism's server.* and server.budget, server.stop_p.
 const schema::Group<FtsDeConfig>& fts_de_keys();
 /// Registers fts_de, ts, fts, dp_fts and dp_fts_de, in that order.
 void register_fts_de_algorithms(schema::Registry<protocol::AlgorithmEntry>& registry);

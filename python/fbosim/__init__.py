@@ -42,7 +42,9 @@ def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, 
         objective=None, progress=True):
     """Runs an experiment config and returns {"trace", "server", "summary", "timing"} as pandas
     DataFrames, plus "info" (a dict: name, out_dir, runs, rounds, agents, seconds, epsilon,
-    delta, resumed_runs: finished runs reused from an interrupted call). config: a path, or a
+    delta, resumed_runs: finished runs reused from an interrupted call, server_stop: the first
+    round whose messages the server did not aggregate under server.budget or server.stop_p, else
+    None). config: a path, or a
     dict of the config's keys (nested or dotted, as in YAML). overrides: a list of "key=value"
     strings as for --set (not one string), or a dict {key: value}. objective: a callable
     f(x, agent, seed) returning y or (y, f), evaluated for every query (the `python` objective

@@ -81,6 +81,11 @@ void run(const RunArgs& a) {
       cfg.spec.delta(), cfg.spec.server.accountant.c_str(), cfg.spec.is_private() ? "" : " [no DP]",
       100 * s.clipped_fraction, s.out_dir.c_str(),
       cfg.spec.system->releases_values() ? ",release" : "");
+  if (s.server_stop)
+    std::printf(
+        "  the server stopped aggregating at round %d of %d (server.budget or server.stop_p): "
+        "every query after it is local TS (server.csv's `aggregating`)\n",
+        *s.server_stop, s.rounds);
 }
 }  // namespace
 

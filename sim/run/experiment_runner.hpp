@@ -4,7 +4,10 @@
 //   provenance.yaml       build, command line, threads, times (sim/output/provenance.hpp)
 //   trace.csv             run,agent,round,x0..,y,f,best_f,regret,source (one row per query)
 //   server.csv            run,round,time,received,selected,clipped,noise_std,epsilon,delta
+//                         (+ aggregating before epsilon where server.budget or server.stop_p
+//                         is set: 0 from the round the server stopped on)
 //   summary.csv           round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n
+//                         (+ aggregating last, likewise)
 //   timing.csv            run,round,seconds,elapsed (wall times: depend on the machine)
 //   release.csv           run,agent,quantity,mechanism,release_epsilon,release_delta,
 //                         sensitivity,value,nonprivate,x0..,f,regret,evaluations: the values
@@ -23,6 +26,7 @@
 // uninterrupted run's. FBOSIM_TEST_STOP_AFTER_RUNS=k (tests only) interrupts the run after k
 // newly finished ones.
 #include <functional>
+#include <optional>
 #include <string>
 
 #include <yaml-cpp/yaml.h>
@@ -51,6 +55,9 @@ struct ExperimentSummary {
   double final_mean_best_f = 0, final_se_best_f = 0;
   double epsilon = 0;
   double clipped_fraction = 0;
+  /// The first round whose messages the server did not aggregate (server.budget,
+  /// server.stop_p); none when it aggregated every round or no stop rule is configured.
+  std::optional<int> server_stop;
   int fallbacks = 0;
   int resumed_runs = 0;  ///< finished runs reused from an interrupted attempt
   double seconds = 0;

@@ -1,5 +1,6 @@
 #include "sim/run/run_engine.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -64,6 +65,10 @@ struct RunEngine::Run {
   // Epsilon of everything released so far, per accountant; recomputed only after a release
   // (tight accountants cost milliseconds per query).
   std::vector<double> spent;
+  // The server aggregates the messages of rounds 0 .. server_stop - 1 (rounds: every round; 0
+  // without a server): the first round a stop rule (RunParts::server_rounds, budget) ends it.
+  int server_stop = 0;
+  privacy::DpEvent round_event;  // with a budget: the release each round composes
   std::vector<AgentRound> work;
   std::vector<double> best;  // per agent, best f so far
   protocol::Broadcast broadcast;
@@ -175,11 +180,44 @@ void RunEngine::start(Run& r) const {
   for (const protocol::StatColumn c : r.columns)
     res.server_columns.push_back(protocol::to_string(c));
   for (const privacy::DpEvent& e : r.parts.setup_events) compose(r, e);
+  if (r.parts.server) {
+    r.server_stop = std::clamp(r.parts.server_rounds, 0, spec_.rounds);
+    if (r.parts.budget) r.server_stop = budget_stop(r);
+  }
   res.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+int RunEngine::budget_stop(Run& r) const {
+  const double budget = *r.parts.budget;
+  // The budget covers what the ledger holds when a round is decided; an event composed after
+  // the last round could still pass it, so none may exist (DP-FTS-DE has none).
+  if (!r.parts.final_events.empty() || r.parts.final_release)
+    throw std::logic_error(fmt::format(
+        "algorithm {}: server.budget with events after the last round", spec_.system->name()));
+  if (!(r.spent[0] <= budget))
+    throw std::runtime_error(fmt::format(
+        "server.budget: the releases before round 0 already spend epsilon {} > {} in run {}",
+        r.spent[0], budget, r.result.run));
+  // A second ledger composes exactly what the first will (the events before round 0, then one
+  // server release per round, in the same order, so its epsilon is the one the run will
+  // report, bit for bit) one round ahead: a round aggregates only if the ledger's epsilon after
+  // it stays within the budget. The decision depends on the config alone, not on the data.
+  const double delta = spec_.delta();
+  const std::unique_ptr<privacy::Accountant> ahead =
+      privacy::make_accountant(spec_.server.accountant);
+  for (const privacy::DpEvent& e : r.parts.setup_events)
+    if (!e.as<privacy::NoOp>()) ahead->compose(e);
+  r.round_event = r.parts.server->event(spec_.agents);
+  for (int t = 0; t < r.server_stop; ++t) {
+    if (!r.round_event.as<privacy::NoOp>()) ahead->compose(r.round_event);
+    if (!(ahead->epsilon(delta).epsilon <= budget)) return t;  // NaN stops too
+  }
+  return r.server_stop;
+}
+
 void RunEngine::agent_phase(Run& r, int t) const {
-  const bool report = r.parts.server && t < spec_.rounds;  // the last broadcast would go unused
+  // No message after the server stopped (the last broadcast would go unused, too).
+  const bool report = r.parts.server && t < r.server_stop;
   pool_.parallel_for(static_cast<std::size_t>(spec_.agents), [&](std::size_t i) {
     output::check_interrupt();  // an evaluation can take seconds: Ctrl-C/SIGTERM stops between them
     const int n = static_cast<int>(i);
@@ -299,20 +337,39 @@ void RunEngine::server_phase(Run& r, int t) const {
   r.events.schedule(close, [&] {
     core::RngStream srv = r.rf.stream("server", static_cast<std::uint64_t>(t));
     release = r.parts.server->release(arrived, t, srv);
+    if (r.parts.budget && !(release.event == r.round_event))  // never past the budget
+      throw std::logic_error(
+          fmt::format("server.budget: round {} released {}, not the {} it was "
+                      "budgeted for",
+                      t, privacy::to_string(release.event), privacy::to_string(r.round_event)));
     compose(r, release.event);
+    if (r.parts.budget && !(r.spent[0] <= *r.parts.budget))
+      throw std::logic_error(fmt::format("server.budget: epsilon {} after round {} exceeds {}",
+                                         r.spent[0], t, *r.parts.budget));
   });
   r.events.run();
   r.broadcast = std::move(release.broadcast);
+  add_server_row(r, t, release.stats);
+  r.result.messages += release.stats.selected;
+  r.result.clipped += release.stats.clipped;
+}
+
+void RunEngine::stopped_round(Run& r, int t) const {
+  r.broadcast = protocol::NoBroadcast{};  // the agents' own TS step from now on
+  protocol::RoundStats stats;
+  stats.aggregating = false;
+  add_server_row(r, t, stats);
+}
+
+void RunEngine::add_server_row(Run& r, int t, const protocol::RoundStats& stats) const {
   ServerRow row{t,
                 static_cast<long long>(r.events.now()),
                 {},
                 r.spent[0],
                 {r.spent.begin() + 1, r.spent.end()}};
   for (const protocol::StatColumn c : r.columns)
-    row.stats.push_back(protocol::format_stat(c, release.stats));
+    row.stats.push_back(protocol::format_stat(c, stats));
   r.result.server.push_back(std::move(row));
-  r.result.messages += release.stats.selected;
-  r.result.clipped += release.stats.clipped;
 }
 
 RunResult RunEngine::run(int run, const Progress& progress) const {
@@ -322,7 +379,13 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
     const auto t0 = std::chrono::steady_clock::now();
     agent_phase(r, t);
     record(r, t);
-    if (r.parts.server && t < spec_.rounds) server_phase(r, t);
+    if (r.parts.server && t < spec_.rounds) {
+      if (t < r.server_stop) {
+        server_phase(r, t);
+      } else {
+        stopped_round(r, t);
+      }
+    }
     r.result.round_seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     if (progress) progress(t, spec_.rounds);

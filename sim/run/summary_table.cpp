@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -52,7 +53,12 @@ SummaryTable::SummaryTable(const config::ExperimentSpec& spec)
       regret_(spec.rounds + 1),
       best_f_(spec.rounds + 1),
       epsilon_(static_cast<std::size_t>(spec.rounds) + 1, 0.0),
-      extra_epsilon_(spec.server.accountants.size(), epsilon_) {}
+      extra_epsilon_(spec.server.accountants.size(), epsilon_) {
+  const auto columns = spec.system->server_columns();
+  tracks_aggregating_ =
+      std::find(columns.begin(), columns.end(), protocol::StatColumn::aggregating) != columns.end();
+  aggregated_.assign(static_cast<std::size_t>(spec.rounds), 0);
+}
 
 void SummaryTable::add_run(const RunResult& res) {
   for (int t = 0; t <= rounds_; ++t) {
@@ -70,19 +76,43 @@ void SummaryTable::add_run(const RunResult& res) {
   messages_ += res.messages;
   clipped_ += res.clipped;
   fallbacks_ += res.fallbacks;
+  ++runs_;
+  if (!tracks_aggregating_) return;
+  const auto column = std::find(res.server_columns.begin(), res.server_columns.end(),
+                                protocol::to_string(protocol::StatColumn::aggregating));
+  if (column == res.server_columns.end())
+    throw std::logic_error("server.csv of run " + std::to_string(res.run) +
+                           " has no aggregating column");
+  const auto k = static_cast<std::size_t>(column - res.server_columns.begin());
+  for (const ServerRow& row : res.server)
+    if (row.stats.at(k) == "1") ++aggregated_.at(static_cast<std::size_t>(row.round));
+}
+
+std::optional<int> SummaryTable::server_stop() const {
+  if (!tracks_aggregating_) return std::nullopt;
+  for (int t = 0; t < rounds_; ++t)
+    if (aggregated_[static_cast<std::size_t>(t)] < runs_) return t;
+  return std::nullopt;
 }
 
 std::string SummaryTable::csv(const std::string& delta, const std::string& extra_columns) const {
-  std::string out =
-      "round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n" + extra_columns + "\n";
+  std::string out = "round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n" +
+                    extra_columns + (tracks_aggregating_ ? ",aggregating\n" : "\n");
   for (int t = 0; t <= rounds_; ++t) {
     const auto [mr, sr] = summary_mean_se(regret_[t], per_run_, se_over_pairs_);
     const auto [mb, sb] = summary_mean_se(best_f_[t], per_run_, se_over_pairs_);
     std::vector<double> extra;
     for (const auto& e : extra_epsilon_) extra.push_back(e[t]);
-    out += fmt::format("{},{},{},{},{},{},{},{}{}\n", t, csv_number(mr), csv_number(sr),
-                       csv_number(mb), csv_number(sb), epsilon_[t], delta, best_f_[t].size(),
-                       join_prefixed(extra));
+    out +=
+        fmt::format("{},{},{},{},{},{},{},{}{}", t, csv_number(mr), csv_number(sr), csv_number(mb),
+                    csv_number(sb), epsilon_[t], delta, best_f_[t].size(), join_prefixed(extra));
+    if (tracks_aggregating_) {  // round T has no server round: an empty cell
+      out += ',';
+      if (t < rounds_ && runs_ > 0)
+        out += fmt::format("{}",
+                           static_cast<double>(aggregated_[static_cast<std::size_t>(t)]) / runs_);
+    }
+    out += '\n';
   }
   return out;
 }
@@ -97,6 +127,7 @@ void SummaryTable::fill(ExperimentSummary& out) const {
   out.epsilon = epsilon_[rounds_];  // everything released, the final release included
   out.fallbacks += fallbacks_;
   out.clipped_fraction = messages_ > 0 ? static_cast<double>(clipped_) / messages_ : 0.0;
+  out.server_stop = server_stop();
 }
 
 }  // namespace fbosim::run

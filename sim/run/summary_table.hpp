@@ -2,7 +2,11 @@
 // summary.csv: per round, the mean and standard error of the measured agents' regret and best
 // value over every run, and the privacy spent (the largest over the runs: every run releases
 // the same events today; the largest stays a bound on each run's privacy if they ever differ).
-// Filled run by run in run order; also the headline numbers `fbosim run` prints.
+// Filled run by run in run order; also the headline numbers `fbosim run` prints. Where a stop
+// rule ends the server's aggregation (server.budget, server.stop_p: the server.csv column
+// `aggregating`), a last column `aggregating`: per round t < T the fraction of runs whose server
+// aggregated round t's messages (1 or 0: the stop depends on the config alone), empty at T.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +39,9 @@ class SummaryTable {
   /// The final round's numbers, the epsilon of everything released, the clipped fraction and
   /// the fallbacks into `out`.
   void fill(ExperimentSummary& out) const;
+  /// The first round whose messages some run's server did not aggregate; none without a stop
+  /// rule or when the server aggregated every round.
+  std::optional<int> server_stop() const;
 
  private:
   int rounds_;
@@ -46,6 +53,9 @@ class SummaryTable {
   std::vector<std::vector<double>> extra_epsilon_;
   long long messages_ = 0, clipped_ = 0;
   int fallbacks_ = 0;
+  bool tracks_aggregating_ = false;  ///< server.csv has the `aggregating` column
+  std::vector<int> aggregated_;      ///< per round < T: runs whose server aggregated it
+  int runs_ = 0;
 };
 
 }  // namespace fbosim::run

@@ -263,6 +263,22 @@ class Run(unittest.TestCase):
             self.assertEqual(tables["info"]["runs"], 2)
             self.assertAlmostEqual(tables["info"]["epsilon"], tables["summary"]["epsilon"].iloc[-1])
 
+    def test_server_stop_under_a_budget(self):
+        # Issue 29: the round the server stopped at, as summary.csv's `aggregating` shows it;
+        # None without a stop rule. The budget lies between 2 and 3 rounds' epsilon (moments,
+        # the config's q and z at delta = 8^-1.1), computed by the privacy module.
+        eps = fbosim.privacy.epsilon(q=0.25, z=1.0, steps=[2, 3], agents=8)
+        tables = fbosim.run(self.CONFIG, self.SETS + [f"server.budget={(eps[0] + eps[1]) / 2}"],
+                            runs=1, threads=1, progress=False)
+        self.assertEqual(tables["info"]["server_stop"], 2)
+        self.assertEqual(list(tables["summary"]["aggregating"].iloc[:4]), [1, 1, 0, 0])
+        self.assertEqual(list(tables["server"]["aggregating"]), [1, 1, 0, 0])
+        self.assertLessEqual(tables["info"]["epsilon"], (eps[0] + eps[1]) / 2)
+        self.assertAlmostEqual(tables["info"]["epsilon"], eps[0], places=12)
+        plain = fbosim.run(self.CONFIG, self.SETS, runs=1, threads=1, progress=False)
+        self.assertIsNone(plain["info"]["server_stop"])
+        self.assertNotIn("aggregating", plain["summary"].columns)
+
     def test_a_temporary_directory_by_default(self):
         tables = fbosim.run(self.CONFIG, self.SETS, runs=1, threads=1)
         self.assertEqual(list(tables["summary"]["round"]), [0, 1, 2, 3, 4])

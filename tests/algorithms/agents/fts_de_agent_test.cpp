@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -31,6 +32,42 @@ TEST_CASE("p_t schedules: p_1 = 0 and the closed forms") {
   CHECK(local_probability(ExplorationSchedule::inv_square, 4) == Approx(1 - 1.0 / 16));
   CHECK(local_probability(ExplorationSchedule::local, 1) == 1.0);
   CHECK_THROWS_WITH(agents::parse_exploration_schedule("fast"), Catch::Contains("fast"));
+}
+
+TEST_CASE(
+    "first_negligible_round (footnote 13): the first t with 1 - p_t < threshold, by the closed "
+    "forms and by a scan of every round") {
+  using agents::first_negligible_round;
+  using S = ExplorationSchedule;
+  // 1 - p_t = 1/sqrt(t) < tau  <=>  t > 1/tau^2; 1/t < tau <=> t > 1/tau; 1/t^2 < tau <=> t >
+  // 1/sqrt(tau) (thresholds away from the boundaries, where rounding would decide).
+  for (const double tau : {0.9, 0.45, 0.3, 0.15, 0.07, 0.013}) {
+    INFO("tau = " << tau);
+    CHECK(first_negligible_round(S::inv_sqrt, tau, 1 << 30) ==
+          static_cast<int>(std::floor(1 / (tau * tau))) + 1);
+    CHECK(first_negligible_round(S::inv, tau, 1 << 30) ==
+          static_cast<int>(std::floor(1 / tau)) + 1);
+    CHECK(first_negligible_round(S::inv_square, tau, 1 << 30) ==
+          static_cast<int>(std::floor(1 / std::sqrt(tau))) + 1);
+    CHECK(first_negligible_round(S::local, tau, 1 << 30) == 1);  // never the server
+  }
+  // The bisection equals a scan of every round, boundaries included (1/sqrt(4) = 0.5 is not
+  // below 0.5; 1/sqrt(5) is), and gives limit + 1 when no round up to the limit is below.
+  for (const S s : {S::inv_sqrt, S::inv, S::inv_square})
+    for (const double tau : {1.0, 0.5, 0.25, 0.2, 0.1, 1.0 / 60, 1e-3})
+      for (const int limit : {0, 1, 3, 4, 5, 60, 1000}) {
+        int scan = limit + 1;
+        for (int t = 1; t <= limit; ++t)
+          if (1.0 - local_probability(s, t) < tau) {
+            scan = t;
+            break;
+          }
+        INFO(agents::to_string(s) << " tau = " << tau << " limit = " << limit);
+        CHECK(first_negligible_round(s, tau, limit) == scan);
+      }
+  CHECK(first_negligible_round(S::inv_sqrt, 0.5, 100) == 5);
+  CHECK(first_negligible_round(S::inv_sqrt, 1e-9, std::numeric_limits<int>::max() - 1) ==
+        std::numeric_limits<int>::max());  // none: 1/sqrt(t) >= 2.2e-5 for every int t
 }
 
 TEST_CASE("initial points lie in the agent's sub-region, or anywhere without DE") {

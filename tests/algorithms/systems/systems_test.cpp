@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <limits>
+
 #include "../grid_domain.hpp"
 #include "algorithms/agents/fts_source_agent.hpp"
 #include "algorithms/agents/fts_target_agent.hpp"
@@ -111,4 +114,42 @@ TEST_CASE("the DP-FTS-DE presets: no server for TS, the DP wrapper only with ser
   c.server = false;
   CHECK_FALSE(build(c).server);
   CHECK(systems::FtsDeSystem(c).possible_events(6).empty());
+}
+
+TEST_CASE(
+    "server.budget and server.stop_p reach the run's parts; `aggregating` joins server.csv only "
+    "with one of them") {
+  const core::Domain d = grid_domain(40);
+  const core::RngFactory streams(1, 0);
+  systems::FtsDeConfig c;
+  c.features = 8;
+  const auto build = [&](const systems::FtsDeConfig& cfg) {
+    return systems::FtsDeSystem(cfg).build({0, 6, &d, &streams, nullptr});
+  };
+  const auto has_aggregating = [](const systems::FtsDeConfig& cfg) {
+    const auto cols = systems::FtsDeSystem(cfg).server_columns();
+    return std::find(cols.begin(), cols.end(), protocol::StatColumn::aggregating) != cols.end();
+  };
+  protocol::RunParts parts = build(c);
+  CHECK(parts.server_rounds == std::numeric_limits<int>::max());
+  CHECK_FALSE(parts.budget);
+  CHECK_FALSE(has_aggregating(c));
+  c.stop.budget = 3.5;
+  parts = build(c);
+  CHECK(parts.budget == 3.5);
+  CHECK(parts.server_rounds == std::numeric_limits<int>::max());
+  CHECK(has_aggregating(c));
+  // Server round t's broadcast is followed in round t + 1 with probability 1 - p_{t+1}:
+  // inv_sqrt, 1/sqrt(t + 1) < 0.15 from t + 1 = 45 (1/0.15^2 = 44.4), so rounds 0..43 aggregate;
+  // inv, 1/(t + 1) < 1/60.5 from t + 1 = 61.
+  c.stop = {};
+  c.stop.stop_p = 0.15;
+  c.agent.schedule = agents::ExplorationSchedule::inv_sqrt;
+  CHECK(build(c).server_rounds == 44);
+  CHECK(has_aggregating(c));
+  c.stop.stop_p = 1 / 60.5;
+  c.agent.schedule = agents::ExplorationSchedule::inv;
+  CHECK(build(c).server_rounds == 60);
+  c.stop.stop_p = 1.0;  // 1 - p_1 = 1 is not below 1; 1 - p_2 is
+  CHECK(build(c).server_rounds == 1);
 }

@@ -1066,6 +1066,29 @@ std::vector<Case> all_cases() {
       {"battery.yaml", "gp.ard", "rgpe", "isotropic SE"});
   run("issue 29 kernels", "run {cfg} --quiet --set algorithm=taf --set gp.kernel=matern32",
       {"battery.yaml", "gp.kernel", "taf", "fts_target"});
+  // Issue 29, "Privacy beyond the papers" (a privacy budget and footnote 13's stop):
+  // server.budget must be a finite epsilon > 0 and needs a private server; server.stop_p is in
+  // (0, 1] and needs a server; `ts` has none to stop. (No value, YAML null, is the default:
+  // no budget, no stop, as for server.delta.)
+  for (const std::string v : {"0", "-1", ".nan", ".inf", "-.inf", "abc", "[1, 2]"})
+    run("issue 29 budget", "run {cfg} --quiet", key_words("server.budget", v), 1,
+        with_key("server.budget", v));
+  for (const std::string v : {"0", "-0.1", "1.5", ".nan", ".inf", "abc", "[1, 2]"})
+    run("issue 29 budget", "run {cfg} --quiet", key_words("server.stop_p", v), 1,
+        with_key("server.stop_p", v));
+  run("issue 29 budget", "run {cfg} --quiet",
+      {"battery.yaml", "server.budget", "runs without DP", "fts_de", "dp_fts_de"}, 1,
+      with("algorithm: fts_de\nserver: {budget: 3}\n"));
+  run("issue 29 budget", "run {cfg} --quiet --set algorithm=fts --set exploration.subregions=1",
+      {"battery.yaml", "server.budget", "runs without DP", "dp_fts"}, 1,
+      with("server: {budget: 3}\n"));
+  run("issue 29 budget", "run {cfg} --quiet",
+      {"battery.yaml", "server.budget", "algorithm ts has no server"}, 1,
+      with("algorithm: ts\nserver: {budget: 3}\n"));
+  run("issue 29 budget", "run {cfg} --quiet --set server.stop_p=0.1 --set algorithm=ts",
+      {"server.stop_p", "algorithm ts has no server"});
+  run("issue 29 budget", "run {cfg} --quiet --set server.budget=3 --set algorithm=dp_bo",
+      {"server.budget", "a key of algorithms", "not of dp_bo"});
   return cases;
 }
 

@@ -108,6 +108,38 @@ std::vector<double> privacy_epsilons(const YAML::Node& c, const std::string& acc
   return out;
 }
 
+bool set(const YAML::Node& n) { return n && !n.IsNull(); }
+
+// Issue 29: the first round whose messages the server does not aggregate, from the config
+// alone: server.budget, the first k with epsilon(k + 1 rounds) > budget under server.accountant
+// (`fbosim privacy`); server.stop_p, the first round t with 1 - p_{t+1} < stop_p by the closed
+// forms of exploration.schedule; `rounds` when neither is set.
+int server_stop(const YAML::Node& c, double delta) {
+  const int rounds = c["rounds"].as<int>();
+  const YAML::Node s = c["server"];
+  int stop = rounds;
+  if (set(s["budget"])) {
+    const std::vector<double> e = privacy_epsilons(c, s["accountant"].as<std::string>(), delta);
+    stop = 0;
+    while (stop < rounds && e[static_cast<std::size_t>(stop) + 1] <= num(s["budget"])) ++stop;
+  }
+  if (set(s["stop_p"])) {
+    const std::string schedule = c["exploration"]["schedule"].as<std::string>();
+    for (int t = 0; t < stop; ++t) {
+      const double u = t + 1.0;
+      const double use = schedule == "inv_sqrt" ? 1 / std::sqrt(u)
+                         : schedule == "inv"    ? 1 / u
+                                                : 1 / (u * u);
+      REQUIRE((schedule == "inv_sqrt" || schedule == "inv" || schedule == "inv_square"));
+      if (use < num(s["stop_p"])) {
+        stop = t;
+        break;
+      }
+    }
+  }
+  return stop;
+}
+
 bool fts_family_dp(const YAML::Node& c) {
   const std::string a = c["algorithm"].as<std::string>();
   return (a == "fts_de" || a == "dp_fts" || a == "dp_fts_de") && c["server"]["dp"].as<bool>();
@@ -130,7 +162,11 @@ Expected expected(const YAML::Node& c, const std::string& accountant) {
   const std::string a = c["algorithm"].as<std::string>();
   if (fts_family_dp(c)) {
     const double delta = num(c["server"]["delta"]);
-    return {privacy_epsilons(c, accountant, delta), delta};
+    std::vector<double> e = privacy_epsilons(c, accountant, delta);
+    // After the server stopped (issue 29) nothing more is released.
+    const auto stop = static_cast<std::size_t>(server_stop(c, delta));
+    for (std::size_t t = stop + 1; t < e.size(); ++t) e[t] = e[stop];
+    return {e, delta};
   }
   if (a == "po_gp_ucb") {  // one (epsilon, delta) release per curator before round 0
     const double eps = num(c["curator"]["epsilon"]), d = num(c["curator"]["delta"]);
