@@ -1,6 +1,6 @@
 #pragma once
 // The differentially private release of BO results (Kusner, Gardner, Garnett & Weinberger,
-// "Differentially Private Bayesian Optimization", ICML 2015; spec dp-bo.md): every agent tunes
+// "Differentially Private Bayesian Optimization", ICML 2015): every agent tunes
 // its own objective (a validation score on its private validation set) by GP-UCB over a finite
 // set Lambda of candidate hyperparameters (GpUcbAgent: beta_t = 2 log(|Lambda| t^2 pi^2 /
 // (2 delta)), the same beta as the bounds [R-proof]); after the last round, the run's final

@@ -1,6 +1,8 @@
 #include "datasets/landmine/logistic_regression.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -45,6 +47,25 @@ double logistic_objective(const Eigen::MatrixXd& x, const std::vector<int>& y, d
   return lambda / 2 * w.squaredNorm() + loss / static_cast<double>(x.rows());
 }
 
+namespace {
+
+// grad O_lambda(w) and the Hessian's data term's weights.
+Eigen::VectorXd gradient(const Eigen::MatrixXd& x, const Eigen::VectorXd& s, double lambda,
+                         const Eigen::VectorXd& w, Eigen::VectorXd* curvature) {
+  const double n = static_cast<double>(x.rows());
+  const Eigen::VectorXd m = s.cwiseProduct(x * w);
+  Eigen::VectorXd coef(x.rows());
+  if (curvature) curvature->resize(x.rows());
+  for (Eigen::Index i = 0; i < m.size(); ++i) {
+    const double p = sigmoid(-m[i]);  // sigma(-y w^T x): the weight of the gradient
+    coef[i] = -s[i] * p / n;
+    if (curvature) (*curvature)[i] = p * (1 - p) / n;
+  }
+  return lambda * w + x.transpose() * coef;
+}
+
+}  // namespace
+
 LogisticFit fit_logistic(const Eigen::MatrixXd& x, const std::vector<int>& y, double lambda,
                          double tolerance) {
   if (!(lambda > 0 && std::isfinite(lambda)))
@@ -55,20 +76,12 @@ LogisticFit fit_logistic(const Eigen::MatrixXd& x, const std::vector<int>& y, do
         fmt::format("logistic regression: tolerance must be >= 0, got {}", tolerance));
   if (x.rows() < 1) throw std::invalid_argument("logistic regression: no training rows");
   const Eigen::VectorXd s = signs(y, x.rows());
-  const double n = static_cast<double>(x.rows());
-  const Eigen::Index d = x.cols();
   LogisticFit fit;
-  fit.w = Eigen::VectorXd::Zero(d);
+  fit.w = Eigen::VectorXd::Zero(x.cols());
   double value = logistic_objective(x, y, lambda, fit.w);
+  Eigen::VectorXd curv;
+  Eigen::VectorXd grad = gradient(x, s, lambda, fit.w, &curv);
   for (;; ++fit.iterations) {
-    const Eigen::VectorXd m = s.cwiseProduct(x * fit.w);
-    Eigen::VectorXd coef(x.rows()), curv(x.rows());
-    for (Eigen::Index i = 0; i < m.size(); ++i) {
-      const double p = sigmoid(-m[i]);  // sigma(-y w^T x): the weight of the gradient
-      coef[i] = -s[i] * p / n;
-      curv[i] = p * (1 - p) / n;
-    }
-    const Eigen::VectorXd grad = lambda * fit.w + x.transpose() * coef;
     fit.gradient_norm = grad.norm();
     if (fit.gradient_norm <= tolerance) return fit;
     if (fit.iterations >= kMaxSteps)
@@ -79,15 +92,23 @@ LogisticFit fit_logistic(const Eigen::MatrixXd& x, const std::vector<int>& y, do
     Eigen::MatrixXd hess = x.transpose() * curv.asDiagonal() * x;
     hess.diagonal().array() += lambda;
     const Eigen::VectorXd step = hess.llt().solve(grad);
-    // Halve the step until the objective does not increase (Newton's step is a descent
-    // direction: the Hessian is positive definite).
+    // Halve the step until the objective decreases (Newton's step is a descent direction: the
+    // Hessian is positive definite). Near the minimiser the decrease, about |grad|^2 / lambda,
+    // falls below the objective's rounding: there a step that keeps the objective within
+    // rounding and reduces the gradient's norm is taken (Newton's quadratic convergence).
+    const double flat =
+        64 * std::numeric_limits<double>::epsilon() * std::max(1.0, std::abs(value));
     double t = 1;
     for (int k = 0; k < 60; ++k, t /= 2) {
       const Eigen::VectorXd trial = fit.w - t * step;
       const double v = logistic_objective(x, y, lambda, trial);
-      if (v <= value) {
+      Eigen::VectorXd trial_curv;
+      const Eigen::VectorXd trial_grad = gradient(x, s, lambda, trial, &trial_curv);
+      if (v < value || (v <= value + flat && trial_grad.norm() < fit.gradient_norm)) {
         fit.w = trial;
         value = v;
+        grad = trial_grad;
+        curv = trial_curv;
         break;
       }
     }
