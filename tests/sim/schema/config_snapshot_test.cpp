@@ -108,6 +108,8 @@ const std::pair<const char*, const char*> kReworded[] = {
      "exact samples the GP on every point of a finite domain and needs a family with one (a "
      "grid or a table, e.g. gp_grid, heterogeneous, branin with objective.branin_grid, table); "
      "use rff on a box"},
+    // Issue 29: a new family (Kusner et al.'s Algorithm 3 objective) in the list of families.
+    {"gp_grid2d, landmine, activity", "gp_grid2d, landmine, landmine_logistic, activity"},
 };
 
 bool same_or_better(const std::string& before, const std::string& now) {
@@ -219,6 +221,15 @@ TEST_CASE(
   for (const auto& [config, n] : rows_of)
     CHECK(n == 1 + curves("configs/" + config + ".yaml").size() + algorithms.size());
   CHECK(compared >= 500);
+  // Configs shipped after the snapshot have no rows (nothing to compare with), but they may be
+  // the ones that resolve keys added since (issue 29's objective.lambda_* on
+  // landmine_logistic): resolved here only to see those keys.
+  for (const auto& paper : fs::directory_iterator("configs"))
+    for (const auto& f : fs::directory_iterator(paper.path())) {
+      const std::string name = paper.path().filename().string() + "/" + f.path().stem().string();
+      if (f.path().extension() == ".yaml" && !rows_of.count(name))
+        (void)outcome(f.path().string(), {});
+    }
   // The list stays exact: every key on it is one some config now resolves.
   for (const std::string& k : added_since_snapshot()) {
     INFO(k << " is listed as added since the snapshot, but no config resolves it");
