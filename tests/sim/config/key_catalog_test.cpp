@@ -19,9 +19,9 @@
 using namespace fbosim::config;
 
 namespace {
-const std::vector<std::string> kFamilies = {"gp_grid",  "heterogeneous", "gp_box", "gp_grid2d",
-                                            "landmine", "activity",      "emnist", "branin",
-                                            "table",    "command",       "python"};
+const std::vector<std::string> kFamilies = {
+    "gp_grid",  "heterogeneous", "gp_box", "gp_grid2d", "landmine", "landmine_logistic",
+    "activity", "emnist",        "branin", "table",     "command",  "python"};
 
 // The keys a family cannot do without (the user objectives' file, program or function).
 std::string required(const std::string& family) {
