@@ -7,6 +7,7 @@
 #include <Eigen/Core>
 
 #include "sim/core/box.hpp"
+#include "sim/core/convex_lipschitz_score.hpp"
 #include "sim/core/rng.hpp"
 
 namespace fbosim::datasets {
@@ -21,6 +22,12 @@ class Objective {
   virtual double observe(const Eigen::VectorXd& x, core::RngStream& rng) const = 0;
   /// max_x f(x), when known (regret is reported only then).
   virtual std::optional<double> optimum() const { return std::nullopt; }
+  /// The constants of Kusner et al.'s Assumption 2 that this objective guarantees for its
+  /// validation score (core/convex_lipschitz_score.hpp), when it satisfies it: what their
+  /// Algorithm 3's release (dp_bo's release.mechanism: kusner_lipschitz) needs. None by default.
+  virtual std::optional<core::ConvexLipschitzScore> convex_lipschitz_score() const {
+    return std::nullopt;
+  }
 
   /// One query as the engine makes it: the observation y and the value f reported in the
   /// traces. The default draws y = observe(x) and f = evaluate(x); objectives whose value is

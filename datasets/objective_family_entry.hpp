@@ -25,6 +25,8 @@ struct ObjectiveShape {
   long long points = 0;  ///< the points of a finite domain (0: a box)
   /// The key that sets `points` (or the dimension of a box), for messages and estimates.
   std::string size_key;
+  /// Its objectives certify Kusner et al.'s Assumption 2 (Objective::convex_lipschitz_score).
+  bool convex_lipschitz_score = false;
 };
 
 struct ObjectiveFamilyEntry {

@@ -47,7 +47,7 @@ family() { sed -n 's/.*family:[[:space:]]*\([a-z_]*\).*/\1/p' "$1" | head -n 1; 
 run_case() {
   local case=$1 cfg=$2 variant=$3 out=$4 extra=()
   case $(family "$cfg") in
-    landmine)
+    landmine | landmine_logistic)
       [ -f "$data/landmine/LandmineData.mat" ] || { echo "skipped $case: no $data/landmine" >&2; return $skip; }
       extra=(--set "datasets.root=$data") ;;
     emnist)

@@ -18,6 +18,7 @@
 #include "algorithms/protocol/auditable_release.hpp"
 #include "algorithms/protocol/mechanism.hpp"
 #include "sim/core/box.hpp"
+#include "sim/core/convex_lipschitz_score.hpp"
 #include "sim/core/rng.hpp"
 
 namespace fbosim::protocol {
@@ -85,6 +86,9 @@ struct ReleaseInputs {
   std::function<Observation(int agent, const Eigen::VectorXd& x, core::RngStream& rng)> query;
   /// max f of agent n's objective, when known.
   std::function<std::optional<double>(int agent)> optimum;
+  /// The constants of Kusner et al.'s Assumption 2 that agent n's objective certifies, if it
+  /// does (datasets::Objective::convex_lipschitz_score). May be empty: none certified.
+  std::function<std::optional<core::ConvexLipschitzScore>(int agent)> convex_lipschitz_score;
 };
 
 /// What a final release produced: the events it spent (composed by the engine) and its rows.

@@ -31,6 +31,8 @@ struct ExperimentFacts {
   bool real_data = false;       ///< the family reads data files (the same objectives every run)
   int runs = 1;                 ///< runs (for the resource estimate)
   int rounds = 1;               ///< rounds (for the resource estimate)
+  /// The objectives certify Kusner et al.'s Assumption 2 (core/convex_lipschitz_score.hpp).
+  bool convex_lipschitz_score = false;
 };
 
 /// Facts about an algorithm that the experiment's reader and docs use.

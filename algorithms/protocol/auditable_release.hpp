@@ -11,12 +11,14 @@
 // An algorithm lists its auditable releases (Algorithm::auditable_releases); algorithms/ never
 // runs the audit.
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "algorithms/privacy/dp_event.hpp"
 #include "sim/core/box.hpp"
+#include "sim/core/convex_lipschitz_score.hpp"
 #include "sim/core/rng.hpp"
 
 namespace fbosim::protocol {
@@ -31,6 +33,9 @@ struct AuditInputs {
   double noise_scale = 1;
   /// The domain of agent 0's objective in run 0 (built on first call: it may load data).
   std::function<const core::Domain&()> domain;
+  /// What agent 0's objective in run 0 certifies of Kusner et al.'s Assumption 2, if anything
+  /// (built on first call, like domain). May be empty: none certified.
+  std::function<std::optional<core::ConvexLipschitzScore>()> convex_lipschitz_score;
 };
 
 /// One (name, value) line of an audit's report, e.g. {"canary", "agent 3"}.

@@ -54,7 +54,9 @@ const schema::Group<DpBoConfig>& dp_bo_keys() {
           .choice("release.mechanism", &C::mechanism, kReleaseMechanismNames,
                   "`kusner`: Kusner et al. 2015 (exponential mechanism over mu_T, Laplace on the "
                   "best value); `papernot_steinke`: private selection by random search repeated "
-                  "K times (ICLR 2022)")
+                  "K times (ICLR 2022); `kusner_lipschitz`: Kusner et al.'s Algorithm 3 (the "
+                  "best value only, Laplace with Thm. 7's sensitivity; needs an objective that "
+                  "certifies their Assumption 2, e.g. `landmine_logistic`)")
           .choice("release.observations", &C::observations, kObservationsNames,
                   "the GP's observations: `noisy` (Kusner et al. Thms. 1, 3) or `noise_free` "
                   "(Thm. 5; needs `gp.noise_var: 0`)")
@@ -68,13 +70,19 @@ const schema::Group<DpBoConfig>& dp_bo_keys() {
               p.push_back({"release.value",
                            "release.hyperparameter and release.value are both false: nothing to "
                            "release"});
+            if (c.mechanism == ReleaseMechanism::kusner_lipschitz && c.hyperparameter)
+              p.push_back({"release.hyperparameter",
+                           "must be false with release.mechanism: kusner_lipschitz (Kusner et "
+                           "al.'s Algorithm 3 releases the best validation score only)"});
           })
           .real("release.epsilon", &C::epsilon, Range::above(0),
                 "`kusner`: epsilon of each release; `papernot_steinke`: the total epsilon at "
                 "`release.delta`")
           .real("release.delta", &C::delta, Range::open(0, 1),
                 "`kusner`: the probability that the GP-based sensitivity bound fails "
-                "(Corollaries 1-3); `papernot_steinke`: delta of the RDP conversion")
+                "(Corollaries 1-3); `papernot_steinke`: delta of the RDP conversion; "
+                "`kusner_lipschitz`: none is spent (pure epsilon-DP), it is only the default "
+                "server.delta at which the run's ledger states its epsilon")
           .real("release.neighbour_kernel", &C::neighbour_kernel, Range::closed(0, 1),
                 "k_V(V, V') of neighbouring validation sets [reconstructed: the paper gives no "
                 "set kernel]")
@@ -143,7 +151,14 @@ void register_dp_bo_algorithm(schema::Registry<protocol::AlgorithmEntry>& regist
       "(Kusner et al. 2015; Papernot & Steinke 2022)",
       dp_bo_keys(), defaults, nullptr,
       [](DpBoConfig c,
-         const protocol::ExperimentFacts&) -> std::shared_ptr<const protocol::Algorithm> {
+         const protocol::ExperimentFacts& facts) -> std::shared_ptr<const protocol::Algorithm> {
+        if (c.mechanism == ReleaseMechanism::kusner_lipschitz && !facts.convex_lipschitz_score)
+          throw schema::ProblemError(
+              {"release.mechanism",
+               "kusner_lipschitz (Kusner et al.'s Algorithm 3) needs an objective whose "
+               "validation score satisfies their Assumption 2 (objective.family: "
+               "landmine_logistic); objective.family " +
+                   facts.family + " certifies none"});
         try {
           return std::make_shared<DpBoSystem>(c);
         } catch (const std::invalid_argument& e) {
@@ -159,6 +174,10 @@ void register_dp_bo_algorithm(schema::Registry<protocol::AlgorithmEntry>& regist
     const auto& c = dynamic_cast<const DpBoSystem&>(a).config();
     if (c.mechanism == ReleaseMechanism::papernot_steinke)
       return protocol::AccountingDefaults{"rdp", c.delta};
+    // Algorithm 3's releases are pure (epsilon, 0) events: basic composition gives the same
+    // epsilon at every delta; release.delta is only where the ledger states it.
+    if (c.mechanism == ReleaseMechanism::kusner_lipschitz)
+      return protocol::AccountingDefaults{std::nullopt, c.delta};
     return protocol::AccountingDefaults{std::nullopt,
                                         privacy::composed_delta(a.possible_events(agents))};
   };

@@ -3,7 +3,8 @@
 // results declares the DpEvents of one agent's release and produces exactly those, so the
 // system's possible_events and run_events come from the strategy that spends them.
 //   KusnerRelease (kusner_release.hpp): Kusner et al. 2015, Algorithms 1 and 2;
-//   PapernotSteinkeRelease (papernot_steinke_release.hpp): Papernot & Steinke 2022.
+//   PapernotSteinkeRelease (papernot_steinke_release.hpp): Papernot & Steinke 2022;
+//   KusnerLipschitzRelease (kusner_lipschitz_release.hpp): Kusner et al. 2015, Algorithm 3.
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -14,6 +15,7 @@
 
 #include "algorithms/privacy/dp_event.hpp"
 #include "algorithms/protocol/algorithm.hpp"
+#include "sim/core/convex_lipschitz_score.hpp"
 
 namespace fbosim::systems {
 
@@ -31,6 +33,8 @@ struct TunedAgent {
   double y_best = 0;                            ///< max_t y_t (the non-private value)
   double f_at_y_best = 0;                       ///< f where y_best was observed
   std::optional<double> optimum;                ///< max f of its objective, when known
+  /// What its objective certifies of Kusner et al.'s Assumption 2, if anything.
+  std::optional<core::ConvexLipschitzScore> lipschitz;
 };
 
 /// A release.csv row for candidate i of `agent` (its point, f and regret).

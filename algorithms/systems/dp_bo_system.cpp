@@ -90,6 +90,7 @@ TunedAgent DpBoSystem::tuned(const agents::GpUcbAgent& tuner, std::size_t a,
   t.dim = dim;
   t.candidates = &L;
   t.optimum = in.optimum(t.agent);
+  if (in.convex_lipschitz_score) t.lipschitz = in.convex_lipschitz_score(t.agent);
   t.mean = &tuner.posterior().mean();
   t.mean_best = acq::CandidateArgmax::argmax(*t.mean);
   const std::vector<double>& ys = tuner.observations();
@@ -132,6 +133,7 @@ std::vector<std::unique_ptr<const protocol::AuditableRelease>> DpBoSystem::audit
   agent.dim = domain.dim;
   agent.candidates = &L;
   agent.observations = config_.ucb.init_points + in.rounds;  // one query per round
+  if (in.convex_lipschitz_score) agent.lipschitz = in.convex_lipschitz_score();
   return release_->auditable(agent, in.noise_scale);
 }
 

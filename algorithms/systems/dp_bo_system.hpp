@@ -1,6 +1,6 @@
 #pragma once
 // The differentially private release of BO results (Kusner, Gardner, Garnett & Weinberger,
-// "Differentially Private Bayesian Optimization", ICML 2015; spec dp-bo.md): every agent tunes
+// "Differentially Private Bayesian Optimization", ICML 2015): every agent tunes
 // its own objective (a validation score on its private validation set) by GP-UCB over a finite
 // set Lambda of candidate hyperparameters (GpUcbAgent: beta_t = 2 log(|Lambda| t^2 pi^2 /
 // (2 delta)), the same beta as the bounds [R-proof]); after the last round, the run's final
@@ -12,6 +12,9 @@
 //   papernot_steinke (beyond the paper: Papernot & Steinke 2022, papernot_steinke_release.hpp):
 //     the best of K random candidates by noisy score, RepeatAndSelect(Laplace) accounted with
 //     RDP; the GP-UCB rounds then only give the non-private reference.
+//   kusner_lipschitz (the paper's Algorithm 3, kusner_lipschitz_release.hpp): without the GP
+//     assumption, for objectives that certify Assumption 2, the best validation score by the
+//     Laplace mechanism with Theorem 7's sensitivity, an (epsilon, 0) event.
 // Each release also writes the non-private reference rows (mechanism "none"): argmax mu_T and
 // max_t y_t. Candidates: the objective's grid when its domain is finite, else a grid of
 // `per_axis` points per axis on the unit box (corners included).
@@ -31,9 +34,11 @@ struct AlgorithmEntry;
 
 namespace fbosim::systems {
 
-enum class ReleaseMechanism { kusner, papernot_steinke };
+enum class ReleaseMechanism { kusner, papernot_steinke, kusner_lipschitz };
 inline constexpr schema::EnumNames<ReleaseMechanism> kReleaseMechanismNames{
-    {ReleaseMechanism::kusner, "kusner"}, {ReleaseMechanism::papernot_steinke, "papernot_steinke"}};
+    {ReleaseMechanism::kusner, "kusner"},
+    {ReleaseMechanism::papernot_steinke, "papernot_steinke"},
+    {ReleaseMechanism::kusner_lipschitz, "kusner_lipschitz"}};
 enum class Observations { noisy, noise_free };
 inline constexpr schema::EnumNames<Observations> kObservationsNames{
     {Observations::noisy, "noisy"}, {Observations::noise_free, "noise_free"}};

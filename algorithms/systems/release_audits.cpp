@@ -61,8 +61,12 @@ std::vector<protocol::AuditDetail> ExponentialReleaseAudit::details() const {
 }
 
 LaplaceReleaseAudit::LaplaceReleaseAudit(double epsilon, double delta, double sensitivity,
-                                         double noise_scale)
-    : epsilon_(epsilon), delta_(delta), sensitivity_(sensitivity), noise_scale_(noise_scale) {
+                                         double noise_scale, std::string name)
+    : name_(std::move(name)),
+      epsilon_(epsilon),
+      delta_(delta),
+      sensitivity_(sensitivity),
+      noise_scale_(noise_scale) {
   check_noise_scale(noise_scale);
 }
 

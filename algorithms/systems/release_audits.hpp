@@ -45,10 +45,11 @@ class ExponentialReleaseAudit final : public protocol::AuditableRelease {
 /// v = 0 against v' = s. Statistic: the released value.
 class LaplaceReleaseAudit final : public protocol::AuditableRelease {
  public:
-  LaplaceReleaseAudit(double epsilon, double delta, double sensitivity, double noise_scale);
-  std::string name() const override {
-    return "the best value's release by the Laplace mechanism (Kusner et al. Alg. 2)";
-  }
+  LaplaceReleaseAudit(
+      double epsilon, double delta, double sensitivity, double noise_scale,
+      std::string name =
+          "the best value's release by the Laplace mechanism (Kusner et al. Alg. 2)");
+  std::string name() const override { return name_; }
   std::pair<std::string, std::string> inputs() const override {
     return {"value", "neighbour_value"};
   }
@@ -57,6 +58,7 @@ class LaplaceReleaseAudit final : public protocol::AuditableRelease {
   std::vector<protocol::AuditDetail> details() const override;
 
  private:
+  std::string name_;
   double epsilon_, delta_, sensitivity_, noise_scale_;
 };
 

@@ -14,9 +14,8 @@ std::string LandmineSpec::default_path(const std::string& data_root) {
   return (std::filesystem::path(data_root) / "landmine" / "LandmineData.mat").string();
 }
 
-const schema::Group<LandmineSpec>& landmine_keys() {
+const schema::Group<LandmineSpec>& landmine_split_keys() {
   using L = LandmineSpec;
-  using schema::at;
   static const auto g =
       schema::Group<L>{}
           .choice("objective.split", &L::split, kLandmineSplitNames,
@@ -33,7 +32,16 @@ const schema::Group<LandmineSpec>& landmine_keys() {
               p.push_back({"objective.split_seed",
                            "only seeds objective.split: seeded (the authors' split has no seed; "
                            "set objective.split=seeded to vary the split)"});
-          })
+          });
+  return g;
+}
+
+const schema::Group<LandmineSpec>& landmine_keys() {
+  using L = LandmineSpec;
+  using schema::at;
+  static const auto g =
+      schema::Group<L>{}
+          .include(landmine_split_keys())
           .integer("objective.cv_folds", at(&L::svm, &SvmOptions::cv_folds),
                    schema::Range::closed(2, 20),
                    "`landmine`: folds of the cross-validation that fits Platt's sigmoid (libsvm's "

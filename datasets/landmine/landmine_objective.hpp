@@ -125,6 +125,8 @@ class LandmineFamily final : public ObjectiveFamily {
   std::vector<std::shared_ptr<const LandmineSplit>> splits_;
 };
 
+/// objective.split, objective.split_seed (shared with landmine_logistic).
+const schema::Group<LandmineSpec>& landmine_split_keys();
 /// objective.split, objective.split_seed, objective.cv_folds, objective.class_order,
 /// objective.probability.
 const schema::Group<LandmineSpec>& landmine_keys();

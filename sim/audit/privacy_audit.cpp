@@ -177,6 +177,10 @@ std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable_release
     }
     return objective->domain();
   };
+  in.convex_lipschitz_score = [&]() {
+    (void)in.domain();  // builds agent 0's objective
+    return objective->convex_lipschitz_score();
+  };
   auto releases = spec.system->auditable_releases(in);
   if (releases.empty())
     throw std::invalid_argument(

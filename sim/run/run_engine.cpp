@@ -309,6 +309,9 @@ void RunEngine::release(Run& r) const {
   in.optimum = [&r](int agent) {
     return r.objectives.at(static_cast<std::size_t>(agent))->optimum();
   };
+  in.convex_lipschitz_score = [&r](int agent) {
+    return r.objectives.at(static_cast<std::size_t>(agent))->convex_lipschitz_score();
+  };
   const protocol::FinalRelease released = r.parts.final_release(in);
   for (const privacy::DpEvent& e : released.events) compose(r, e);
   for (const protocol::ReleaseRow& row : released.rows)

@@ -294,3 +294,113 @@ TEST_CASE(
     }
   }
 }
+
+TEST_CASE(
+    "DP-BO (Kusner's Algorithm 3): one (epsilon, 0) event per agent, the best value plus "
+    "Laplace(Delta / epsilon) over many releases, refused without Assumption 2") {
+  // Delta from the certificate, by hand: G (1/0.5 - 1/8) = 1.875, + 2 tau / lmin = 4e-9,
+  // times L = 0.25: 0.468750001, + r / m = 1/100: Delta = 0.478750001.
+  core::ConvexLipschitzScore cert;
+  cert.lambda_min = 0.5;
+  cert.lambda_max = 8;
+  cert.loss_gradient_bound = 1;
+  cert.score_lipschitz = 0.25;
+  cert.score_range = 1;
+  cert.gradient_tolerance = 1e-9;
+  cert.validation_size = 100;
+  const double sens = 0.478750001;
+  core::Domain line;
+  line.dim = 1;
+  const auto f1 = [](const Eigen::VectorXd& x) { return -std::pow(x[0] - 0.3, 2); };
+  for (const double eps : {0.5, 4.0}) {
+    INFO("epsilon " << eps);
+    systems::DpBoConfig c;
+    c.mechanism = systems::ReleaseMechanism::kusner_lipschitz;
+    c.hyperparameter = false;
+    c.per_axis = 9;
+    c.ucb.hyper = {0.3, 1.0, 1e-3};
+    c.epsilon = eps;
+    const systems::DpBoSystem sys(c);
+    CHECK(sys.possible_events(2) ==
+          std::vector<privacy::DpEvent>(2, privacy::DpEvent::epsilon_delta(eps, 0)));
+    const core::RngFactory rf(4, 0);
+    protocol::RunParts parts = sys.build({0, 2, &line, &rf, nullptr});
+    for (std::size_t n = 0; n < 2; ++n) {  // round 0 and 6 GP-UCB steps, observing f1 exactly
+      auto& a = *parts.agents[n];
+      core::RngStream init = rf.stream("agent.init", n);
+      for (const Eigen::VectorXd& x : a.initial_points(init)) a.observe(x, f1(x));
+      for (int t = 1; t <= 6; ++t) {
+        core::RngStream rng = rf.stream("agent.step", n, static_cast<std::uint64_t>(t));
+        const Eigen::VectorXd x = a.propose(t, protocol::NoBroadcast{}, rng, rf).x;
+        a.observe(x, f1(x));
+      }
+    }
+    protocol::ReleaseInputs in;
+    in.evaluate = [&](int, const Eigen::VectorXd& x) { return f1(x); };
+    in.query = [](int, const Eigen::VectorXd&, core::RngStream&) -> protocol::Observation {
+      FAIL("Algorithm 3's release spends no evaluations");
+      return {0, 0};
+    };
+    in.optimum = [](int) { return std::optional<double>(); };
+    in.convex_lipschitz_score = [&](int) {
+      return std::optional<core::ConvexLipschitzScore>(cert);
+    };
+    const double b = sens / eps;
+    const int releases = 4000;
+    double sum = 0, abs_sum = 0, sq_sum = 0;
+    int draws = 0;
+    for (int k = 0; k < releases; ++k) {
+      const core::RngFactory streams(500 + static_cast<std::uint64_t>(k), 0);
+      in.streams = &streams;
+      const protocol::FinalRelease out = parts.final_release(in);
+      REQUIRE(out.events == sys.possible_events(2));
+      REQUIRE(out.rows.size() == 6);  // per agent: the value, then the two references
+      for (int n = 0; n < 2; ++n) {
+        const protocol::ReleaseRow& v = out.rows[3 * n];
+        REQUIRE(v.quantity == "best_value");
+        REQUIRE(v.mechanism == "laplace");
+        REQUIRE(*v.epsilon == eps);
+        REQUIRE(*v.delta == 0);
+        REQUIRE(*v.sensitivity == Approx(sens).epsilon(1e-14));
+        const auto& agent = dynamic_cast<const agents::GpUcbAgent&>(*parts.agents[n]);
+        REQUIRE(*v.nonprivate ==
+                *std::max_element(agent.observations().begin(), agent.observations().end()));
+        REQUIRE(out.rows[3 * n + 1].mechanism == "none");
+        const double x = v.value - *v.nonprivate;
+        sum += x;
+        abs_sum += std::abs(x);
+        sq_sum += x * x;
+        ++draws;
+      }
+    }
+    // Laplace(b): mean 0 (sd sqrt(2) b), E|X| = b (sd b), E X^2 = 2 b^2 (sd sqrt(20) b^2). A
+    // scale of Delta epsilon, 2 Delta / epsilon or Delta / (2 epsilon) fails by far more than 4
+    // standard errors.
+    const double n = draws;
+    CHECK(std::abs(sum / n) < 4 * std::sqrt(2.0) * b / std::sqrt(n));
+    CHECK(std::abs(abs_sum / n - b) < 4 * b / std::sqrt(n));
+    CHECK(std::abs(sq_sum / n - 2 * b * b) < 4 * std::sqrt(20.0) * b * b / std::sqrt(n));
+    // `fbosim audit` audits this Laplace release with the same sensitivity and event.
+    protocol::AuditInputs ai;
+    ai.agents = 2;
+    ai.rounds = 6;
+    ai.domain = [&]() -> const core::Domain& { return line; };
+    ai.convex_lipschitz_score = [&]() { return std::optional<core::ConvexLipschitzScore>(cert); };
+    const auto audited = sys.auditable_releases(ai);
+    REQUIRE(audited.size() == 1);
+    CHECK(audited[0]->event() == privacy::DpEvent::epsilon_delta(eps, 0));
+    bool found = false;
+    for (const auto& [key, value] : audited[0]->details())
+      if (key == "sensitivity") found = std::stod(value) == Approx(sens).epsilon(1e-9);
+    CHECK(found);
+    // An objective that certifies nothing: no sensitivity, no release.
+    in.convex_lipschitz_score = [](int) { return std::optional<core::ConvexLipschitzScore>(); };
+    CHECK_THROWS_WITH(parts.final_release(in), Catch::Matchers::Contains("Assumption 2"));
+    ai.convex_lipschitz_score = nullptr;
+    CHECK_THROWS_WITH(sys.auditable_releases(ai), Catch::Matchers::Contains("Assumption 2"));
+  }
+  // Algorithm 3 releases no hyperparameter.
+  systems::DpBoConfig c;
+  c.mechanism = systems::ReleaseMechanism::kusner_lipschitz;
+  CHECK_THROWS_WITH(systems::DpBoSystem(c), Catch::Matchers::Contains("release.hyperparameter"));
+}

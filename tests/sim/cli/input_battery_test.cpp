@@ -1089,6 +1089,41 @@ std::vector<Case> all_cases() {
       {"server.stop_p", "algorithm ts has no server"});
   run("issue 29 budget", "run {cfg} --quiet --set server.budget=3 --set algorithm=dp_bo",
       {"server.budget", "a key of algorithms", "not of dp_bo"});
+  // Issue 29 (Kusner et al.'s Algorithm 3: dp_bo's release.mechanism kusner_lipschitz on the
+  // landmine_logistic family): a lambda range reaching 0, below 0 or reversed, a tolerance the
+  // trainer cannot certify, the mechanism on an objective that certifies no Assumption 2, and a
+  // hyperparameter release Algorithm 3 does not make. Refused while reading, before any data.
+  const std::string alg3 =
+      "algorithm: dp_bo\nrounds: 2\nruns: 1\nagents: {count: 1}\n"
+      "datasets: {root: '" +
+      std::string(FBOSIM_SHARED_DIR) + "/datasets'}\n";
+  const std::string alg3_release =
+      "release: {mechanism: kusner_lipschitz, hyperparameter: false}\n";
+  const std::string logistic = "objective: {family: landmine_logistic";
+  run("issue 29 kusner_lipschitz", "run {cfg} --quiet",
+      {"battery.yaml", "objective.lambda_min", "0"}, 1,
+      alg3 + alg3_release + logistic + ", lambda_min: 0}\n");
+  run("issue 29 kusner_lipschitz", "run {cfg} --quiet",
+      {"battery.yaml", "objective.lambda_min", "-1"}, 1,
+      alg3 + alg3_release + logistic + ", lambda_min: -1}\n");
+  run("issue 29 kusner_lipschitz", "run {cfg} --quiet",
+      {"battery.yaml", "objective.lambda_max", "objective.lambda_min = 10"}, 1,
+      alg3 + alg3_release + logistic + ", lambda_min: 10, lambda_max: 1}\n");
+  run("issue 29 kusner_lipschitz", "run {cfg} --quiet",
+      {"battery.yaml", "objective.gradient_tolerance", "0"}, 1,
+      alg3 + alg3_release + logistic + ", gradient_tolerance: 0}\n");
+  run("issue 29 kusner_lipschitz", "run {cfg} --quiet",
+      {"battery.yaml", "objective.gradient_tolerance", "0.1"}, 1,
+      alg3 + alg3_release + logistic + ", gradient_tolerance: 0.1}\n");
+  run("issue 29 kusner_lipschitz", "run {cfg} --quiet",
+      {"battery.yaml", "release.mechanism", "Assumption 2", "landmine_logistic", "gp_grid2d"}, 1,
+      alg3 + alg3_release + "objective: {family: gp_grid2d, grid_side: 5}\n");
+  run("issue 29 kusner_lipschitz", "run {cfg} --quiet",
+      {"battery.yaml", "release.mechanism", "Assumption 2", "landmine"}, 1,
+      alg3 + alg3_release + "objective: {family: landmine}\n");
+  run("issue 29 kusner_lipschitz", "run {cfg} --quiet",
+      {"battery.yaml", "release.hyperparameter", "kusner_lipschitz"}, 1,
+      alg3 + "release: {mechanism: kusner_lipschitz}\n" + logistic + "}\n");
   return cases;
 }
 

@@ -181,6 +181,12 @@ Expected expected(const YAML::Node& c, const std::string& accountant) {
     out.back() = agents * per_agent * eps;
     return {out, agents * per_agent * d};
   }
+  if (r["mechanism"].as<std::string>() == "kusner_lipschitz") {
+    // Issue 29, Kusner et al.'s Algorithm 3: one pure (eps, 0) release of the best value per
+    // agent; the ledger states it at release.delta (its default server.delta).
+    out.back() = agents * eps;
+    return {out, d};
+  }
   // Papernot & Steinke: each agent's selection calibrated to eps at d (rdp), all composed.
   const double mean = num(r["repetitions"]["mean"]);
   const double shape = r["repetitions"]["distribution"].as<std::string>() == "poisson"
@@ -251,7 +257,7 @@ std::vector<std::pair<std::string, std::string>> cases() {
 std::string data_args(const YAML::Node& c, const fs::path& tmp, std::string& skip) {
   const std::string family = c["objective"]["family"].as<std::string>();
   const fs::path shared = fs::path(FBOSIM_SHARED_DIR) / "datasets";
-  if (family == "landmine") {
+  if (family == "landmine" || family == "landmine_logistic") {
     if (!fs::exists(shared / "landmine" / "LandmineData.mat")) skip = "no landmine data";
     return " --set datasets.root=" + shared.string();
   }
@@ -325,6 +331,8 @@ TEST_CASE("issue 24: every DP config's epsilon columns hold all its events, fina
   CHECK(algorithms.count("po_gp_ucb") == 1);
   CHECK(algorithms.count("dp_bo/kusner") == 1);
   CHECK(algorithms.count("dp_bo/papernot_steinke") == 1);
+  if (fs::exists(fs::path(FBOSIM_SHARED_DIR) / "datasets" / "landmine" / "LandmineData.mat"))
+    CHECK(algorithms["dp_bo/kusner_lipschitz"] == 2);  // the config and its curve
   fs::remove_all(tmp);
 }
 

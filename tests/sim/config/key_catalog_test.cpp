@@ -20,8 +20,9 @@ using namespace fbosim::config;
 
 namespace {
 const std::vector<std::string> kFamilies = {
-    "gp_grid", "heterogeneous", "gp_box",        "gp_grid2d", "landmine", "activity",
-    "emnist",  "branin",        "test_function", "table",     "command",  "python"};
+    "gp_grid",  "heterogeneous", "gp_box", "gp_grid2d",     "landmine", "landmine_logistic",
+    "activity", "emnist",        "branin", "test_function", "table",    "command",
+    "python"};
 
 // The keys a family cannot do without (the user objectives' file, program or function).
 std::string required(const std::string& family) {

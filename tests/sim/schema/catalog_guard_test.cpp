@@ -208,6 +208,14 @@ const std::set<std::string>& expected_differences() {
       "objective.epochs: meaning",
       // "(every x was stored twice; spec item 14)": a specification users do not have.
       "sources.pairing: meaning",
+      // Issue 29: Kusner et al.'s Algorithm 3, a third release mechanism of dp_bo (its meaning
+      // and release.delta's say what it does).
+      "release.delta: meaning",
+      "release.mechanism: choices: catalog 'kusner, papernot_steinke', schema 'kusner, "
+      "papernot_steinke, kusner_lipschitz'",
+      "release.mechanism: meaning",
+      "release.mechanism: range: catalog 'kusner | papernot_steinke', schema 'kusner | "
+      "papernot_steinke | kusner_lipschitz'",
       // The reader accepts only accountant names in the list; the catalog did not say so.
       "server.accountants: range: catalog '', schema 'moments | rdp | pld | gdp | basic'",
   };

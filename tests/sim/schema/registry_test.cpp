@@ -22,8 +22,8 @@ TEST_CASE("registries: every expected name, in the documentation's order") {
                                  "taf", "po_gp_ucb", "gp_ucb", "dp_bo"});
   CHECK(datasets::objective_registry().names() ==
         std::vector<std::string>{"gp_grid", "heterogeneous", "gp_box", "gp_grid2d", "landmine",
-                                 "activity", "emnist", "branin", "test_function", "table",
-                                 "command", "python"});
+                                 "landmine_logistic", "activity", "emnist", "branin",
+                                 "test_function", "table", "command", "python"});
   CHECK(privacy::accountant_registry().names() ==
         std::vector<std::string>{"moments", "rdp", "pld", "gdp", "basic"});
   // The same names as the catalog's family choices.
