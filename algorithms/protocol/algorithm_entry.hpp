@@ -31,6 +31,11 @@ struct ExperimentFacts {
   bool real_data = false;       ///< the family reads data files (the same objectives every run)
   int runs = 1;                 ///< runs (for the resource estimate)
   int rounds = 1;               ///< rounds (for the resource estimate)
+  /// The work of one objective evaluation in the estimate's operations (0: negligible beside
+  /// the algorithm's, as for the synthetic families), and what it is (ObjectiveFamilyEntry::
+  /// evaluation_work).
+  double evaluation_work = 0;
+  std::string evaluation_what{};
 };
 
 /// Facts about an algorithm that the experiment's reader and docs use.

@@ -136,6 +136,15 @@ protocol::ExperimentFacts experiment_facts(const ExperimentSpec& s) {
                               datasets::is_real_world(s.objective.family)};
   f.runs = s.runs;
   f.rounds = s.rounds;
+  // The family's work per evaluation, where it declares one (settings hold its struct once the
+  // config is read).
+  const datasets::ObjectiveFamilyEntry* family =
+      datasets::objective_registry().find(s.objective.family);
+  if (family && family->evaluation_work && s.objective.settings.has_value()) {
+    const auto w = family->evaluation_work(s.objective.settings);
+    f.evaluation_work = w.operations;
+    f.evaluation_what = w.what;
+  }
   return f;
 }
 
