@@ -233,13 +233,14 @@ fi
 
 # config_key TARGET: the config a task target runs, as the cost table names it (dp_fts_de/fig2a).
 config_key() { case $1 in */*) echo "$1" ;; *) echo "dp_fts_de/$1" ;; esac; }
-# curve_name KEY K: the name of curve K of config KEY (tools/run_figure.sh --list, cached).
+# curve_name KEY K: sets t_name to the name of curve K of config KEY (tools/run_figure.sh
+# --list, read once per config).
 declare -A curve_list=()
 curve_name() {
   [ -n "${curve_list[$1]:-}" ] || curve_list[$1]=$(tools/run_figure.sh "$1" --list | cut -f1 | tr '\n' ' ')
   local names
   read -r -a names <<<"${curve_list[$1]}"
-  echo "${names[$2]}"
+  t_name=${names[$2]}
 }
 # task_spec TASK: sets t_key (the config), t_curve (its curve index: a grid point runs the config
 # itself, curve 0) and t_opts (the fbosim run options of the task's scale, without --threads).
@@ -271,7 +272,8 @@ plan_lines() {
   local t
   for t in "$@"; do
     task_spec "$t"
-    printf '%s\t%s\t%s\t%s\n' "$t" "$t_key" "$(curve_name "$t_key" "$t_curve")" "${t_opts[*]}"
+    curve_name "$t_key" "$t_curve"
+    printf '%s\t%s\t%s\t%s\n' "$t" "$t_key" "$t_name" "${t_opts[*]}"
   done
 }
 
