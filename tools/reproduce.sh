@@ -157,7 +157,6 @@ cores=${SLURM_CPUS_PER_TASK:-$(nproc 2>/dev/null || echo 2)}
 threads=$((cores / jobs))
 ((threads >= 1)) || threads=1
 [ -f "$costs" ] || ((measure)) || { echo "reproduce.sh: no cost table $costs (--costs FILE, or --measure-costs to make one)" >&2; exit 2; }
-mkdir -p "$results/logs"
 
 # The figure list, expanded from --only by the plotting script itself (one source of truth).
 mapfile -t figures < <("$python" tools/plot_figures.py --only "$only" --list | cut -d: -f1)
@@ -354,6 +353,7 @@ if ((plan)); then
   exit 0
 fi
 
+mkdir -p "$results/logs"  # not before: --plan and --measure-costs leave nothing on disk
 # --shard K/N: this shard's tasks only, the split computed from one table for every shard.
 if [ -n "$shard" ]; then
   if [ ! -e "$results/shard_costs.tsv" ]; then

@@ -57,7 +57,7 @@ if [ "$mode" = local ]; then
   "${repro[@]}" --plan --shard 1/2 --results "$tmp/p" >"$tmp/plan.out" 2>&1 || fail "--plan exited $?"
   grep -q "expected .* of CPU" "$tmp/plan.out" || fail "--plan printed no expected time"
   [ "$(grep -c 'CPU-s  scaled  shard [12]$' "$tmp/plan.out")" = 7 ] || fail "--plan: not 7 tasks with a shard"
-  [ -z "$(find "$tmp/p" -name '*.csv')" ] || fail "--plan ran something"
+  [ ! -e "$tmp/p" ] || fail "--plan wrote into its results root"
   # The two shards at once, as an array's tasks would run.
   "${repro[@]}" --shard 1/2 --results "$tmp/r1" >"$tmp/s1.out" 2>"$tmp/s1.err" & p1=$!
   "${repro[@]}" --shard 2/2 --results "$tmp/r1" >"$tmp/s2.out" 2>"$tmp/s2.err" & p2=$!
