@@ -51,6 +51,14 @@ struct ObjectiveFamilyEntry {
   /// sec. 5.1: the target agent; algorithm trait unperturbed_agents); null: the family has no
   /// base function shared by perturbed agents.
   std::function<void(schema::Options&, int agents)> unperturbed;
+  /// The work of one evaluation in the resource estimate's operations (sim/config/
+  /// resource_estimate.hpp), with what it counts; null where an evaluation costs little beside
+  /// the algorithm's own work (the synthetic families), or where it is not modelled.
+  struct EvaluationWork {
+    double operations = 0;
+    std::string what;
+  };
+  std::function<EvaluationWork(const schema::Options&)> evaluation_work;
 };
 
 /// An entry from the typed parts of one family.

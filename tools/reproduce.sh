@@ -8,6 +8,9 @@
 #                      [--format png,pdf,svg]
 #   tools/reproduce.sh --landmine-study [--split-runs R] [--splits K] [--jobs J] [--plan]
 #                      [--tiny]
+#   any of the above with --plan (print the tasks and their predicted time, run nothing),
+#   --shard K/N (run shard K of N only, no figures), --plot-only (figures and claims only),
+#   --measure-costs (measure the per-run costs the predictions use), --costs FILE
 #
 # Scales (also FBOSIM_REPRO_SCALE=full|power|quick|tiny; the flags win). Each writes to its own
 # results root, so the scales never mix:
@@ -30,9 +33,26 @@
 # FTS, FTS-DE) on K more splits (objective.split: seeded, objective.split_seed 0..K-1; default
 # K = 4, so 5 splits with the authors') with R runs each (default 20), each into
 # <results>/seeded<k>/; tools/claims.py then pools the claims over the splits
-# (-> results/landmine_study/, its FIDELITY.md). --plan prints the tasks and the predicted time
-# from the measured cost of one run (below) without running anything. With --tiny (or --quick)
-# the study runs at that scale instead of 30 runs (a check of the pipeline, into its root).
+# (-> results/landmine_study/, its FIDELITY.md). With --tiny (or --quick) the study runs at
+# that scale instead of 30 runs (a check of the pipeline, into its root).
+# Predicted time: before it starts, at every scale, the expected CPU time and the wall time on
+# this machine's cores (SLURM_CPUS_PER_TASK under Slurm) with --jobs J, from the measured user
+# CPU-seconds of one run of each config and curve in tools/repro_costs.tsv (--costs FILE for
+# another table) times the task's runs (tools/repro_plan.py; at the quick and tiny scales scaled
+# by agents x evaluations per agent, marked approximate). --plan prints that and every task with
+# its predicted CPU-seconds, and runs nothing. --measure-costs [--only ...] measures the table
+# anew on this machine: each curve of the figures' configs once (`--runs 1 --threads 1`, nice;
+# EMNIST at 5 rounds, scaled by evaluations; FTS's landmine curves at 1 and 3 runs, which
+# separates the sources' histories made once per process) and merges the rows into the table.
+# Shards (Slurm arrays or several machines on one shared results root): --shard K/N runs only
+# shard K of N, the tasks split by predicted cost (longest first, each to the least loaded
+# shard: the same split in every shard, from the table each shard reads: the first shard copies
+# it to <results>/shard_costs.tsv and all use that copy) with the program snapshotted into
+# <results>/program/ (tools/slurm_sweep.sh --snapshot), and draws no figures; --plot-only, after
+# every shard finished, draws the figures and checks the claims (it refuses, naming them, when a
+# task has not finished: each finished task leaves <results>/logs/<task>.done). Give every shard
+# and the --plot-only step the same scale, --only and --results. docs/REPRODUCTION.md has an
+# sbatch array.
 # Figures go to <results root>/figures/ (PNG and vector PDF; --format chooses; --log / --linear
 # set the utility axis of every figure, whose default is its paper's scale; --bare drops titles
 # and footnotes: tools/plot_figures.py, docs/FIGURES.md). --only takes figure ids or prefixes
@@ -53,6 +73,10 @@ plan=0
 study=0
 split_runs=20
 splits=4
+measure=0
+costs=tools/repro_costs.tsv
+shard=""
+plot_only=0
 plot_opts=()  # drawing options passed to tools/plot_figures.py
 while (($#)); do
   case $1 in
@@ -61,6 +85,11 @@ while (($#)); do
     --split-runs) split_runs=${2:?--split-runs needs a number}; shift ;;
     --splits) splits=${2:?--splits needs a number}; shift ;;
     --plan) plan=1 ;;
+    --measure-costs) measure=1 ;;
+    --costs) costs=${2:?--costs needs a file}; shift ;;
+    --shard) shard=${2:?--shard needs K/N}; shift ;;
+    --shard=*) shard=${1#--shard=} ;;
+    --plot-only) plot_only=1 ;;
     --quick) scale=quick ;;
     --tiny) scale=tiny ;;
     --only) only=${2:?--only needs a list}; shift ;;
@@ -83,6 +112,15 @@ if ((study)); then : "${only:=fig3a,fig3d,fts_fig2a}"; fi
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "reproduce.sh: --jobs must be a positive integer, got '$jobs'" >&2; exit 2; }
 [[ $split_runs =~ ^[1-9][0-9]*$ ]] || { echo "reproduce.sh: --split-runs must be a positive integer, got '$split_runs'" >&2; exit 2; }
 [[ $splits =~ ^[0-9]+$ ]] || { echo "reproduce.sh: --splits must be a non-negative integer, got '$splits'" >&2; exit 2; }
+if [ -n "$shard" ]; then
+  if ! [[ $shard =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] || ((BASH_REMATCH[1] > BASH_REMATCH[2])); then
+    echo "reproduce.sh: --shard must be K/N with 1 <= K <= N, got '$shard'" >&2; exit 2
+  fi
+fi
+if ((plan + measure + plot_only > 1)) || { [ -n "$shard" ] && ((plot_only + measure)); }; then
+  echo "reproduce.sh: --plan, --measure-costs, --plot-only and --shard exclude each other (but --plan --shard K/N)" >&2
+  exit 2
+fi
 case $scale in
   full) synthetic=(); realworld=(); : "${results:=results}" ;;
   power) synthetic=(--runs 50)
@@ -114,9 +152,11 @@ python=${FBOSIM_PYTHON:-/usr/bin/python3}
 [ -x "$python" ] || python=python3
 data=${FBOSIM_DATA:-data}
 export FBOSIM_DATA=$data FBOSIM_RESULTS=$results
-threads=$(( $(nproc 2>/dev/null || echo 2) / jobs ))
+# The cores this runs on: a Slurm task's allocation, else the machine's.
+cores=${SLURM_CPUS_PER_TASK:-$(nproc 2>/dev/null || echo 2)}
+threads=$((cores / jobs))
 ((threads >= 1)) || threads=1
-mkdir -p "$results/logs"
+[ -f "$costs" ] || ((measure)) || { echo "reproduce.sh: no cost table $costs (--costs FILE, or --measure-costs to make one)" >&2; exit 2; }
 
 # The figure list, expanded from --only by the plotting script itself (one source of truth).
 mapfile -t figures < <("$python" tools/plot_figures.py --only "$only" --list | cut -d: -f1)
@@ -190,102 +230,221 @@ if ((study)) && [ -e "$(data_path landmine)" ]; then
   done
 fi
 
-# --plan: the tasks and their predicted CPU time, from the user CPU seconds of one run of each
-# kind measured on this machine (one thread, nice 19, beside other jobs; issue #26): a landmine
-# run of DP-FTS-DE's configs (29 agents x 70 evaluations) 8.9-10.2 s, taken as 10.2 s; a curve
-# of FTS's landmine study, 30 runs after the 28 sources' TS histories (about 7 s, made once per
-# process), 19 s for FTS at M = 100 to about 150 s for TAF at M = 200, taken as 80 s (the mean
-# of the last full study: 15 curves in 596 s on 2 cores).
-if ((plan)) && [ "$scale" != landmine ]; then
-  echo "reproduce.sh: ${#tasks[@]} task(s) at $scale scale (time predicted for the landmine study only)"
-  printf '  %s\n' "${tasks[@]}"
+# config_key TARGET: the config a task target runs, as the cost table names it (dp_fts_de/fig2a).
+config_key() { case $1 in */*) echo "$1" ;; *) echo "dp_fts_de/$1" ;; esac; }
+# curve_name KEY K: sets t_name to the name of curve K of config KEY (tools/run_figure.sh
+# --list, read once per config).
+declare -A curve_list=()
+curve_name() {
+  [ -n "${curve_list[$1]:-}" ] || curve_list[$1]=$(tools/run_figure.sh "$1" --list | cut -f1 | tr '\n' ' ')
+  local names
+  read -r -a names <<<"${curve_list[$1]}"
+  t_name=${names[$2]}
+}
+# task_spec TASK: sets t_key (the config), t_curve (its curve index: a grid point runs the config
+# itself, curve 0) and t_opts (the fbosim run options of the task's scale, without --threads).
+task_spec() {
+  local kind=${1%%:*} rest=${1#*:} o
+  t_opts=()
+  case $kind in
+    split)
+      t_key=dp_fts_de/landmine t_curve=${rest#*:}
+      for ((o = 0; o < ${#realworld[@]}; o++)); do  # --split-runs replaces the scale's --runs
+        if [ "${realworld[o]}" = --runs ]; then o=$((o + 1)); else t_opts+=("${realworld[o]}"); fi
+      done
+      t_opts+=(--runs "$split_runs" --set objective.split=seeded --set "objective.split_seed=${rest%%:*}") ;;
+    grid)
+      t_key=$(config_key "${rest%%:*}") t_curve=0
+      t_opts=("${realworld[@]}")
+      [ "$(dataset_of "${rest%%:*}")" != emnist ] || t_opts+=("${emnist[@]}") ;;
+    *)
+      local config=${rest%:*}
+      t_key=$(config_key "$config") t_curve=${rest##*:}
+      t_opts=("${synthetic[@]}")
+      [ -z "$(dataset_of "$config")" ] || t_opts=("${realworld[@]}")
+      [ "$(dataset_of "$config")" != emnist ] || t_opts+=("${emnist[@]}")
+      [ "$config" != fts/landmine ] || t_opts=("${fts_landmine[@]}") ;;
+  esac
+}
+# plan_lines [TASK...]: the tasks as tools/repro_plan.py reads them (task, config, curve, options).
+plan_lines() {
+  local t
+  for t in "$@"; do
+    task_spec "$t"
+    curve_name "$t_key" "$t_curve"
+    printf '%s\t%s\t%s\t%s\n' "$t" "$t_key" "$t_name" "${t_opts[*]}"
+  done
+}
+
+# --measure-costs: one run of each config and curve the tasks use, user CPU at one thread.
+if ((measure)); then
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  declare -A measured=()
+  nice_level=${FBOSIM_MEASURE_NICE:-19}
+  # resolved CONFIG [options]: "agents init rounds runs epochs" of the resolved config.
+  resolved() {
+    "$FBOSIM_BIN" config "$@" | awk '
+      /^[a-z]/ { section = $1 }
+      section == "rounds:" && /^rounds:/ { rounds = $2 }
+      section == "runs:" && /^runs:/ { runs = $2 }
+      section == "agents:" && /^  count:/ { agents = $2 }
+      section == "agents:" && /^  init_points:/ { init = $2 }
+      section == "objective:" && /^  epochs:/ { epochs = $2 }
+      END { printf "%s\t%s\t%s\t%s\t%s", agents, init, rounds, runs, (epochs == "" ? "-" : epochs) }'
+  }
+  echo "reproduce.sh: measuring the cost of one run of each curve into $costs (nice -n $nice_level, one thread; user CPU)"
+  for task in "${tasks[@]}"; do
+    task_spec "$task"
+    key=$t_key curve=$t_curve
+    family=$(dataset_of "${key#*/}")
+    [ "$key" != fts/landmine ] || family=fts_landmine
+    # EMNIST: curve 0 stands for every curve (the CNN trainings are ~96 % of a run, the same
+    # for each); the others: each curve.
+    [ "$family" != emnist ] || curve=0
+    [ -z "${measured[$key:$curve]:-}" ] || continue
+    measured[$key:$curve]=1
+    IFS=$'\t' read -r name overrides < <(tools/run_figure.sh "$key" --list | sed -n "$((curve + 1))p")
+    row=$name
+    [ "$family" != emnist ] || row='*'
+    # shellcheck disable=SC2086  # the curve's overrides are words
+    cfg=$(resolved "configs/$key.yaml" $overrides)
+    case $family in
+      emnist) extra=(--set rounds=5); runs_list=(1); how="1 run at 5 rounds, --threads 1, nice -n $nice_level, user CPU; curve 0 for every curve" ;;
+      # The sources' histories are the same for every curve: measured once, by a 1- and a 3-run
+      # process of the config's first curve; the others run once, less that setup.
+      fts_landmine)
+        extra=(); runs_list=(1); how="1 run, --threads 1, nice -n $nice_level, user CPU, less the config's setup"
+        [ -n "${measured[$key:setup]:-}" ] || { runs_list=(1 3); how="1 and 3 runs, --threads 1, nice -n $nice_level, user CPU"; }
+        measured[$key:setup]=1 ;;
+      *) extra=(); runs_list=(1); how="1 run, --threads 1, nice -n $nice_level, user CPU" ;;
+    esac
+    for runs in "${runs_list[@]}"; do
+      rm -rf "$tmp/out"
+      start=$(date +%s.%N)
+      # shellcheck disable=SC2086
+      nice -n "$nice_level" /usr/bin/time -f %U -o "$tmp/time" "$FBOSIM_BIN" run "configs/$key.yaml" \
+        $overrides "${extra[@]}" --runs "$runs" --threads 1 --quiet --out "$tmp/out" \
+        >"$tmp/log" 2>&1 || { echo "reproduce.sh: FAILED measuring $key $name:" >&2; tail -n 5 "$tmp/log" >&2; exit 1; }
+      user=$(tail -n 1 "$tmp/time")
+      rounds=$(cut -f3 <<<"$cfg")
+      [ "${#extra[@]}" = 0 ] || rounds=5
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$key" "$row" "$runs" "$rounds" "$user" "$cfg" \
+        "$how; load $(cut -d' ' -f1 /proc/loadavg)" >>"$tmp/measurements"
+      printf 'reproduce.sh: %-24s %-28s runs %s: %6.1f user CPU-s (%s s wall)\n' "$key" "$name" \
+        "$runs" "$user" "$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')"
+    done
+  done
+  [ -s "$tmp/measurements" ] || { echo "reproduce.sh: nothing to measure" >&2; exit 1; }
+  cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+  "$python" tools/repro_plan.py record --table "$costs" \
+    --note "$(nproc) x $cpu, $(git rev-parse --short HEAD 2>/dev/null || echo '?'), beside other jobs (load average $(cut -d' ' -f1-3 /proc/loadavg))" \
+    <"$tmp/measurements"
+  echo "reproduce.sh: wrote $costs"
   exit 0
 fi
+
+# The plan: every task with its predicted CPU time, and the total (also printed before a run).
 if ((plan)); then
-  awk -v runs="${realworld[1]:-0}" -v split_runs="$split_runs" -v jobs="$jobs" '
-    BEGIN { cores = 2 }
-    { n++; kind = $0; sub(/:.*/, "", kind)
-      if ($0 ~ /fts\/landmine/) cpu += 80
-      else if (kind == "split") cpu += split_runs * 10.2
-      else if (kind == "grid" || $0 ~ /figure:landmine/) cpu += runs * 10.2
-      else cpu += 0 }
-    END { printf "reproduce.sh: %d task(s), about %.0f CPU-seconds: %.0f min on %d cores\n",
-                 n, cpu, cpu / cores / 60, cores }' < <(printf '%s\n' "${tasks[@]}")
-  printf '  %s\n' "${tasks[@]}"
+  echo "reproduce.sh: ${#tasks[@]} task(s) at $scale scale${shard:+, shard $shard}"
+  shards=${shard#*/}
+  plan_lines "${tasks[@]}" | "$python" tools/repro_plan.py plan --table "$costs" \
+    --cores "$cores" --jobs "$jobs" ${shard:+--shards "$shards"} --list
   exit 0
+fi
+
+mkdir -p "$results/logs"  # not before: --plan and --measure-costs leave nothing on disk
+# --shard K/N: this shard's tasks only, the split computed from one table for every shard.
+if [ -n "$shard" ]; then
+  if [ ! -e "$results/shard_costs.tsv" ]; then
+    cp "$costs" "$results/.shard_costs.$$"
+    ln "$results/.shard_costs.$$" "$results/shard_costs.tsv" 2>/dev/null || true  # first one wins
+    rm -f "$results/.shard_costs.$$"
+  fi
+  costs=$results/shard_costs.tsv
+  mapfile -t tasks < <(plan_lines "${tasks[@]}" | "$python" tools/repro_plan.py shard "$shard" --table "$costs")
+  FBOSIM_BIN=$(FBOSIM=$FBOSIM_BIN tools/slurm_sweep.sh --snapshot "$results")
+  export FBOSIM_BIN
 fi
 
 # elapsed START: seconds since START (a date +%s.%N stamp), one decimal.
 elapsed() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+# done_file TASK: left by a finished task (--plot-only checks them).
+done_file() { echo "$results/logs/$(tr ':/' '__' <<<"$1").done"; }
 
 # run_task TASK: one experiment (or one figure's curves), logged to $results/logs/.
 run_task() {
-  local task=$1 opts log start status=0
+  local task=$1 log start status=0
   local kind=${task%%:*} rest=${task#*:}
   log="$results/logs/$(tr ':/' '__' <<<"$task").log"
+  rm -f "$(done_file "$task")"
   start=$(date +%s.%N)
+  task_spec "$task"
   if [ "$kind" = split ]; then
-    local k curve o
-    IFS=: read -r k curve <<<"$rest"
-    opts=()  # the scale's real-world options with --split-runs for their --runs
-    for ((o = 0; o < ${#realworld[@]}; o++)); do
-      if [ "${realworld[o]}" = --runs ]; then o=$((o + 1)); else opts+=("${realworld[o]}"); fi
-    done
-    FBOSIM_RESULTS=$results/seeded$k tools/run_figure.sh landmine --curve "$curve" \
-      --runs "$split_runs" "${opts[@]}" --set objective.split=seeded \
-      --set "objective.split_seed=$k" --threads "$threads" --quiet >"$log" 2>&1 || status=$?
+    FBOSIM_RESULTS=$results/seeded${rest%%:*} tools/run_figure.sh landmine --curve "$t_curve" \
+      "${t_opts[@]}" --threads "$threads" --quiet >"$log" 2>&1 || status=$?
   elif [ "$kind" = grid ]; then
     local c q z name
     IFS=: read -r c q z <<<"$rest"
     name=$(grid_prefix "$c")_q${q}_z${z}
-    opts=("${realworld[@]}")
-    [ "$(dataset_of "$c")" != emnist ] || opts+=("${emnist[@]}")
     "$FBOSIM_BIN" run "configs/dp_fts_de/$c.yaml" --set "server.sampling_rate=$q" \
-      --set "server.noise_multiplier=$z" --set "name=$name" "${opts[@]}" \
+      --set "server.noise_multiplier=$z" --set "name=$name" "${t_opts[@]}" \
       --threads "$threads" --quiet --out "$results/$name" >"$log" 2>&1 || status=$?
   else
-    local config=${rest%:*} curve=${rest##*:}
-    opts=("${synthetic[@]}")
-    [ -z "$(dataset_of "$config")" ] || opts=("${realworld[@]}")
-    [ "$(dataset_of "$config")" != emnist ] || opts+=("${emnist[@]}")
-    [ "$config" != fts/landmine ] || opts=("${fts_landmine[@]}")
-    tools/run_figure.sh "$config" --curve "$curve" "${opts[@]}" --threads "$threads" --quiet \
-      >"$log" 2>&1 || status=$?
+    tools/run_figure.sh "${rest%:*}" --curve "$t_curve" "${t_opts[@]}" --threads "$threads" \
+      --quiet >"$log" 2>&1 || status=$?
   fi
   if ((status)); then
     echo "reproduce.sh: FAILED $task (exit $status; log $log)" >&2
     tail -n 5 "$log" >&2
   else
+    : >"$(done_file "$task")"
     printf 'reproduce.sh: %-28s %7s s\n' "$task" "$(elapsed "$start")"
   fi
   return "$status"
 }
 
 t0=$(date +%s.%N)
-echo "reproduce.sh: $scale scale, ${#tasks[@]} task(s), $jobs at a time, results in $results/"
 failed=0
-running=0
-done_tasks=0
-# finished: one more task done; prints [k/N] with the elapsed time and an estimate of the rest.
-finished() {
-  running=$((running - 1))
-  done_tasks=$((done_tasks + 1))
-  awk -v k="$done_tasks" -v n="${#tasks[@]}" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {
-    e = b - a; printf "reproduce.sh: [%d/%d] %.0f s elapsed, ETA %.0f s\n", k, n, e, e / k * (n - k) }'
-}
-for task in "${tasks[@]}"; do
-  if ((running >= jobs)); then
+if ((plot_only)); then
+  missing=()
+  for task in "${tasks[@]}"; do [ -e "$(done_file "$task")" ] || missing+=("$task"); done
+  if ((${#missing[@]})); then
+    echo "reproduce.sh: --plot-only: ${#missing[@]} of ${#tasks[@]} task(s) have not finished in $results (no logs/<task>.done): ${missing[*]}; run their shard again (the same options with --shard K/N)" >&2
+    exit 1
+  fi
+else
+  echo "reproduce.sh: $scale scale${shard:+, shard $shard}, ${#tasks[@]} task(s), $jobs at a time, results in $results/"
+  ((${#tasks[@]} == 0)) || plan_lines "${tasks[@]}" |
+    "$python" tools/repro_plan.py plan --table "$costs" --cores "$cores" --jobs "$jobs"
+  running=0
+  done_tasks=0
+  # finished: one more task done; prints [k/N] with the elapsed time and an estimate of the rest.
+  finished() {
+    running=$((running - 1))
+    done_tasks=$((done_tasks + 1))
+    awk -v k="$done_tasks" -v n="${#tasks[@]}" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {
+      e = b - a; printf "reproduce.sh: [%d/%d] %.0f s elapsed, ETA %.0f s\n", k, n, e, e / k * (n - k) }'
+  }
+  for task in "${tasks[@]}"; do
+    if ((running >= jobs)); then
+      wait -n || failed=$((failed + 1))
+      finished
+    fi
+    run_task "$task" &
+    running=$((running + 1))
+  done
+  while ((running > 0)); do
     wait -n || failed=$((failed + 1))
     finished
-  fi
-  run_task "$task" &
-  running=$((running + 1))
-done
-while ((running > 0)); do
-  wait -n || failed=$((failed + 1))
-  finished
-done
-echo "reproduce.sh: experiments took $(elapsed "$t0") s"
+  done
+  echo "reproduce.sh: experiments took $(elapsed "$t0") s"
+fi
+if [ -n "$shard" ]; then
+  ((failed == 0)) || { echo "reproduce.sh: shard $shard: $failed task(s) failed" >&2; exit 1; }
+  echo "reproduce.sh: shard $shard done; when every shard is, draw and check with the same options and --plot-only"
+  exit 0
+fi
 
 plot_status=0
 "$python" tools/plot_figures.py --results "$results" --out "$results/figures" \

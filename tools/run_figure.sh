@@ -4,7 +4,8 @@
 # each listed variant. Usage: tools/run_figure.sh [PAPER/]FIGURE [extra fbosim run options]
 # (PAPER defaults to dp_fts_de: tools/run_figure.sh fig2a; tools/run_figure.sh fts/fig1a).
 # tools/run_figure.sh FIGURE --curves prints how many curves it has; --curve K [options] runs
-# the K-th alone (0 = the file itself, then the curve lines in order).
+# the K-th alone (0 = the file itself, then the curve lines in order); --list prints one line per
+# curve, "NAME<TAB>OVERRIDES" (tools/reproduce.sh's cost table names curves so).
 # Environment: FBOSIM_BIN (default build/fbosim); FBOSIM_RESULTS, a results root: each curve
 # then goes to $FBOSIM_RESULTS/<curve name>/ instead of results/<curve name>/.
 # --help prints the comment above.
@@ -47,6 +48,7 @@ curves() {
 only=""
 case ${1:-} in
   --curves) curves | wc -l; exit 0 ;;
+  --list) curves; exit 0 ;;
   --curve) only=${2:?--curve needs a number}; shift 2 ;;
 esac
 k=0

@@ -33,6 +33,11 @@ struct ExperimentFacts {
   int rounds = 1;               ///< rounds (for the resource estimate)
   /// The objectives certify Kusner et al.'s Assumption 2 (core/convex_lipschitz_score.hpp).
   bool convex_lipschitz_score = false;
+  /// The work of one objective evaluation in the estimate's operations (0: negligible beside
+  /// the algorithm's, as for the synthetic families), and what it is (ObjectiveFamilyEntry::
+  /// evaluation_work).
+  double evaluation_work = 0;
+  std::string evaluation_what{};
 };
 
 /// Facts about an algorithm that the experiment's reader and docs use.

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/protocol/algorithm_entry.hpp"
+
 namespace fbosim::protocol {
 
 double ResourceEstimate::bytes() const {
@@ -26,6 +28,13 @@ const ResourceTerm& ResourceEstimate::largest(const std::vector<ResourceTerm>& t
 
 std::string key_value(const char* key, double value) {
   return fmt::format("{} = {:g}", key, value);
+}
+
+void add_evaluation_work(const ExperimentFacts& s, double evaluations, const std::string& count,
+                         ResourceEstimate& e) {
+  if (s.evaluation_work <= 0) return;
+  e.work.push_back(
+      {evaluations * s.evaluation_work, count + " objective evaluations x " + s.evaluation_what});
 }
 
 }  // namespace fbosim::protocol

@@ -27,4 +27,10 @@ struct ResourceEstimate {
 /// "key = value" for the terms' descriptions.
 std::string key_value(const char* key, double value);
 
+struct ExperimentFacts;
+/// The objective's work: `evaluations` (counted by the algorithm: `count` names the keys) times
+/// the family's work per evaluation, when the family declares one (the CNN trainings of emnist).
+void add_evaluation_work(const ExperimentFacts& s, double evaluations, const std::string& count,
+                         ResourceEstimate& e);
+
 }  // namespace fbosim::protocol

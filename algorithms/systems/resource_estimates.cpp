@@ -27,6 +27,13 @@ void estimate_fts_de(const protocol::Algorithm& a, const protocol::ExperimentFac
   agents::estimate_local_ts_steps(s, static_cast<double>(s.runs) * agents * s.rounds,
                                   c.agent.init_points + static_cast<double>(s.rounds), m,
                                   c.agent.local, e);
+  protocol::add_evaluation_work(
+      s,
+      static_cast<double>(s.runs) * agents * (c.agent.init_points + static_cast<double>(s.rounds)),
+      key_value("runs", s.runs) + " x " + key_value("agents.count", agents) + " x (" +
+          key_value("agents.init_points", c.agent.init_points) + " + " +
+          key_value("rounds", s.rounds) + ")",
+      e);
 }
 
 void estimate_fts_target(const protocol::Algorithm& a, const protocol::ExperimentFacts& s,
@@ -43,6 +50,19 @@ void estimate_fts_target(const protocol::Algorithm& a, const protocol::Experimen
   agents::estimate_local_ts_steps(
       s, history_steps * s.runs + target_steps,
       c.target.init_points + c.history_points + static_cast<double>(s.rounds), m, c.target.local,
+      e);
+  // The objective: the sources' TS histories (once per experiment on real data, per run on the
+  // synthetic families, whose evaluations cost nothing) and the target's own evaluations.
+  const double target_evaluations =
+      static_cast<double>(s.runs) * (c.target.init_points + static_cast<double>(s.rounds));
+  const double history_evaluations =
+      c.history == SourceHistory::ts ? agents * (c.history_init + c.history_points) : 0.0;
+  protocol::add_evaluation_work(
+      s, target_evaluations + history_evaluations,
+      key_value("runs", s.runs) + " x (" + key_value("agents.init_points", c.target.init_points) +
+          " + " + key_value("rounds", s.rounds) + ") + " + key_value("agents.count", agents) +
+          " x (" + key_value("sources.init_points", c.history_init) + " + " +
+          key_value("sources.points", c.history_points) + ")",
       e);
   if (ranking_losses) {
     // RGPE's ranking losses at each target step: S samples of n (n - 1) pairs per source, and
@@ -72,6 +92,11 @@ void estimate_po_gp_ucb(const protocol::Algorithm& a, const protocol::Experiment
   e.work.push_back({static_cast<double>(s.runs) * agents * t * n * (t + q + 10),
                     key_value("runs", s.runs) + " x " + key_value("agents.count", agents) + " x " +
                         key_value("rounds", s.rounds) + " x " + kn + " (GP-UCB steps)"});
+  protocol::add_evaluation_work(s, static_cast<double>(s.runs) * agents * t,
+                                key_value("runs", s.runs) + " x " +
+                                    key_value("agents.count", agents) + " x (initial points + " +
+                                    key_value("rounds", s.rounds) + ")",
+                                e);
 }
 
 void estimate_dp_bo(const protocol::Algorithm& a, const protocol::ExperimentFacts& s,
@@ -85,6 +110,11 @@ void estimate_dp_bo(const protocol::Algorithm& a, const protocol::ExperimentFact
   e.work.push_back({static_cast<double>(s.runs) * agents * t * n * (2 * t + 10),
                     key_value("runs", s.runs) + " x " + key_value("rounds", s.rounds) +
                         " x candidates (GP-UCB steps and the information-gain bound)"});
+  protocol::add_evaluation_work(s, static_cast<double>(s.runs) * agents * t,
+                                key_value("runs", s.runs) + " x " +
+                                    key_value("agents.count", agents) + " x (initial points + " +
+                                    key_value("rounds", s.rounds) + ")",
+                                e);
 }
 
 }  // namespace fbosim::systems

@@ -54,6 +54,17 @@ std::vector<float> train_cnn(const WriterDigits& w, const CnnOptions& o, double 
   return train(net, w, o, lr, decay, l2, seed, trace);
 }
 
+double cnn_training_operations(const CnnOptions& o) {
+  // Multiply-adds per digit: conv1 (28 x 28 outputs x conv1 channels x 25 taps), conv2 on the
+  // 14 x 14 pooled map (x conv1 inputs), the dense layer on 7 x 7 x conv2, the output layer.
+  const double c1 = o.conv1, c2 = o.conv2, h = o.hidden;
+  const double conv1 = 28.0 * 28 * 25 * c1, conv2 = 14.0 * 14 * 25 * c1 * c2;
+  const double forward = 2 * (conv1 + conv2 + 49 * c2 * h + 10 * h);
+  const double train = 3 * forward - 2 * conv1;  // no input gradient of the first layer
+  const double flops = o.epochs * double{kMaxTrainDigits} * train + kMaxTestDigits * forward;
+  return flops / 4;
+}
+
 double cnn_accuracy(const WriterDigits& w, const CnnOptions& o, double lr, double decay, double l2,
                     std::uint64_t seed) {
   cnn::SmallCnn net(o.conv1, o.conv2, o.hidden);

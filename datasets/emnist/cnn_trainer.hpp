@@ -35,6 +35,21 @@ struct CnnTrace {
 std::vector<float> train_cnn(const WriterDigits& w, const CnnOptions& o, double lr, double decay,
                              double l2, std::uint64_t seed, CnnTrace* trace = nullptr);
 
+/// The most training and test digits of a writer of the published FEMNIST digits (writers.csv:
+/// 119 and 16; 102 and 11 on average): the size the resource estimate counts a training at.
+inline constexpr int kMaxTrainDigits = 120;
+inline constexpr int kMaxTestDigits = 16;
+
+/// The work of one training and test pass at kMaxTrainDigits and kMaxTestDigits, for the
+/// resource estimate: the dense floating-point count of the layer shapes (a multiply-add counted
+/// as 2; per training digit the forward pass, every layer's weight gradient and the input
+/// gradients of all but the first; docs/BENCHMARKS.md, "The EMNIST CNN": 1.37 GFLOP at the
+/// default's ~102 digits), in 4-float vector operations, the width of the baseline clone the
+/// trainer runs on any x86-64 CPU (its AVX2 clone does 8 at once), so that the estimate's rate
+/// (3.3e9 operations per core-second) gives an upper time: 0.12 s a training at the defaults
+/// against 0.031 s measured on an AVX2 core.
+double cnn_training_operations(const CnnOptions& o);
+
 /// train_cnn, then the accuracy on the writer's test digits.
 double cnn_accuracy(const WriterDigits& w, const CnnOptions& o, double lr, double decay, double l2,
                     std::uint64_t seed);

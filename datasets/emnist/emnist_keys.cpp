@@ -66,6 +66,14 @@ void register_emnist_family(schema::Registry<ObjectiveFamilyEntry>& registry) {
         return ObjectiveShape{core::DomainKind::box, 3, 0, ""};
       });
   e.needs_data = true;
+  e.evaluation_work = [](const schema::Options& o) {
+    const CnnOptions& c = o.as<EmnistSpec>().cnn;
+    return ObjectiveFamilyEntry::EvaluationWork{
+        cnn_training_operations(c),
+        fmt::format("one CNN training (objective.epochs = {} x at most {} digits, conv1/conv2/"
+                    "hidden {}/{}/{})",
+                    c.epochs, kMaxTrainDigits, c.conv1, c.conv2, c.hidden)};
+  };
   registry.add(std::move(e));
 }
 

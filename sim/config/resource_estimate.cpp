@@ -137,6 +137,15 @@ protocol::ExperimentFacts experiment_facts(const ExperimentSpec& s) {
   f.runs = s.runs;
   f.rounds = s.rounds;
   f.convex_lipschitz_score = shape.convex_lipschitz_score;
+  // The family's work per evaluation, where it declares one (settings hold its struct once the
+  // config is read).
+  const datasets::ObjectiveFamilyEntry* family =
+      datasets::objective_registry().find(s.objective.family);
+  if (family && family->evaluation_work && s.objective.settings.has_value()) {
+    const auto w = family->evaluation_work(s.objective.settings);
+    f.evaluation_work = w.operations;
+    f.evaluation_what = w.what;
+  }
   return f;
 }
 

@@ -84,3 +84,39 @@ TEST_CASE("RGPE's ranking-loss samples are part of the work estimate") {
   CHECK(found);
   CHECK_THAT(ResourceEstimate::largest(e.work).what, Catch::Contains("ensemble.samples = 100000"));
 }
+
+// Issue 27 sec. 4: the estimate counted no objective work, so `fbosim config emnist.yaml
+// --resources` said "up to about 2 minutes" for a 10-run experiment measured at about 1,090
+// CPU-seconds (docs/BENCHMARKS.md). The CNN trainings are now a term of their own.
+TEST_CASE("the EMNIST CNN trainings are part of the work estimate, an upper bound of the time") {
+  const std::string cfg =
+      "algorithm: dp_fts_de\nrounds: 60\nruns: 10\nagents: {count: 50, init_points: 10}\n"
+      "objective: {family: emnist}\n";
+  const LoadedConfig c = load_config_text(cfg, "emnist.yaml", "emnist", {});
+  const ResourceEstimate e = estimate_resources(c.spec);
+  // Multiply-adds of one digit, from the layer shapes of the default CNN (4 and 8 channels of
+  // 5 x 5, 32 hidden units): conv1 28*28*4*25 = 78,400, conv2 14*14*8*4*25 = 156,800, dense
+  // 7*7*8*32 = 12,544, output 32*10 = 320; the forward pass 2 x 248,064 = 496,128 FLOP, and a
+  // training digit adds the same again for the weight gradients and 2 x (156,800 + 12,544 +
+  // 320) = 339,328 for the input gradients of all but the first layer: 1,331,584 FLOP.
+  // 10 epochs x 120 training digits and 16 test digits (the largest writer), in 4-float vectors.
+  const double training = (10.0 * 120 * 1331584 + 16.0 * 496128) / 4;
+  const double evaluations = 10.0 * 50 * (10 + 60);
+  bool found = false;
+  for (const ResourceTerm& t : e.work)
+    if (t.what.find("CNN training") != std::string::npos) {
+      found = true;
+      CHECK(t.amount == Approx(evaluations * training));
+      CHECK_THAT(t.what, Catch::Contains("runs = 10") && Catch::Contains("agents.count = 50") &&
+                             Catch::Contains("rounds = 60") && Catch::Contains("epochs = 10"));
+    }
+  CHECK(found);
+  CHECK_THAT(ResourceEstimate::largest(e.work).what, Catch::Contains("CNN training"));
+  // An upper estimate: above the 1,090 CPU-seconds the experiment took on one core here.
+  CHECK(estimated_seconds(e, 1) > 1090);
+  // The synthetic families' evaluations cost nothing beside the algorithm's work: no term.
+  const LoadedConfig synthetic =
+      load_config_text("rounds: 60\nruns: 2\n", "synthetic.yaml", "synthetic", {});
+  for (const ResourceTerm& t : estimate_resources(synthetic.spec).work)
+    CHECK(t.what.find("objective evaluations") == std::string::npos);
+}
