@@ -53,6 +53,7 @@ std::map<std::string, std::pair<std::string, bool>> tiny(const fs::path& dir) {
       {"gp_box", {"objective: {family: gp_box, dim: 2}\n", true}},
       {"gp_grid2d", {"objective: {family: gp_grid2d, grid_side: 8}\n", true}},
       {"landmine", {"objective: {family: landmine}\n" + root, landmine}},
+      {"landmine_logistic", {"objective: {family: landmine_logistic}\n" + root, landmine}},
       {"activity", {"objective: {family: activity, epochs: 1}\n" + root, har}},
       {"emnist", {"", false}},  // the CNN training: tests/datasets/emnist
       {"branin", {"objective: {family: branin, noise_var: 0.01}\n", true}},
