@@ -38,7 +38,7 @@ enum class StatColumn {
   floats,
   floats_per_message,
   aggregating,  ///< 1 or 0; only where a stop rule is configured (the columns stay as they were)
-  clip_norm     ///< C_t; only with adaptive clipping (server.clipping)
+  clip_norm     ///< C_t; only with adaptive clipping (server.clipping); empty once stopped
 };
 /// The column's header name ("received", ..., "floats_per_message", "aggregating", "clip_norm").
 std::string to_string(StatColumn column);
