@@ -22,6 +22,8 @@ std::string to_string(StatColumn column) {
       return "floats_per_message";
     case StatColumn::aggregating:
       return "aggregating";
+    case StatColumn::clip_norm:
+      return "clip_norm";
   }
   return "?";
 }
@@ -42,6 +44,8 @@ std::string format_stat(StatColumn column, const RoundStats& s) {
       return fmt::format("{}", s.floats_per_message);
     case StatColumn::aggregating:
       return s.aggregating ? "1" : "0";
+    case StatColumn::clip_norm:  // empty where the server stopped: no bound was used
+      return s.aggregating ? fmt::format("{}", s.clip_norm) : "";
   }
   return "";
 }

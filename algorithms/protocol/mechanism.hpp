@@ -26,6 +26,7 @@ struct RoundStats {
   /// Whether the server aggregated this round's messages (false from the round a stop rule
   /// ended aggregation on: server.budget, server.stop_p; the run engine sets it).
   bool aggregating = true;
+  double clip_norm = 0.0;  ///< the clip norm C_t of the round (adaptive clipping)
 };
 
 /// A column of server.csv, filled from RoundStats; an algorithm names the ones it keeps.
@@ -36,9 +37,10 @@ enum class StatColumn {
   noise_std,
   floats,
   floats_per_message,
-  aggregating  ///< 1 or 0; only where a stop rule is configured (the columns stay as they were)
+  aggregating,  ///< 1 or 0; only where a stop rule is configured (the columns stay as they were)
+  clip_norm     ///< C_t; only with adaptive clipping (server.clipping); empty once stopped
 };
-/// The column's header name ("received", ..., "floats_per_message", "aggregating").
+/// The column's header name ("received", ..., "floats_per_message", "aggregating", "clip_norm").
 std::string to_string(StatColumn column);
 /// The column's value as server.csv writes it.
 std::string format_stat(StatColumn column, const RoundStats& stats);

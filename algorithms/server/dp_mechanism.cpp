@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/server/adaptive_clip.hpp"
 #include "algorithms/server/gaussian_noise.hpp"
 
 namespace fbosim::server {
@@ -20,6 +21,9 @@ DpMechanism::DpMechanism(Options options, int features) : options_(options), fea
   if (!(std::isfinite(options_.clip_norm) && options_.clip_norm > 0))
     throw std::invalid_argument(
         fmt::format("server.clip_norm must be finite and > 0, got {}", options_.clip_norm));
+  if (options_.clipping == Clipping::adaptive)  // validates the adaptive keys
+    AdaptiveClip(options_.clip_norm, options_.clip_quantile, options_.clip_learning_rate,
+                 options_.clip_count_noise);
   if (features_ < 1)
     throw std::invalid_argument(fmt::format("rff.features must be >= 1, got {}", features_));
 }
@@ -41,8 +45,15 @@ bool DpMechanism::clip(Eigen::VectorXd& v, double bound) {
 }
 
 privacy::DpEvent DpMechanism::event(const Options& options, std::size_t population) {
-  return privacy::sampled_gaussian(options.sampling, options.sampling_rate,
-                                   options.noise_multiplier, static_cast<int>(population));
+  privacy::DpEvent messages =
+      privacy::sampled_gaussian(options.sampling, options.sampling_rate, options.noise_multiplier,
+                                static_cast<int>(population));
+  if (options.clipping == Clipping::fixed) return messages;
+  // Two releases on the same batch, composed (adaptive_clip.hpp says why not Theorem 1's z_eff).
+  return privacy::DpEvent::composed(
+      {std::move(messages),
+       AdaptiveClip::count_event(options.sampling, options.sampling_rate, options.clip_count_noise,
+                                 static_cast<int>(population))});
 }
 
 std::size_t DpMechanism::batch(std::size_t agents) const {
@@ -75,13 +86,20 @@ void DpMechanism::check_weights(const Eigen::MatrixXd& weights, std::size_t agen
 
 std::vector<double> DpMechanism::noise_stds(const Eigen::MatrixXd& weights,
                                             std::size_t population) const {
+  return noise_stds(weights, population, options_.clip_norm);
+}
+
+std::vector<double> DpMechanism::noise_stds(const Eigen::MatrixXd& weights, std::size_t population,
+                                            double clip_norm) const {
+  if (!(std::isfinite(clip_norm) && clip_norm > 0))
+    throw std::logic_error(fmt::format("clip norm {} is not finite and > 0", clip_norm));
   check_weights(weights, population);
   const double g = sampling_fraction(population);
   const double global_w_max = weights.maxCoeff();
   std::vector<double> stds(static_cast<std::size_t>(weights.rows()));
   for (Eigen::Index i = 0; i < weights.rows(); ++i) {
     const double w_max = options_.per_region_w_max ? weights.row(i).maxCoeff() : global_w_max;
-    stds[static_cast<std::size_t>(i)] = options_.noise_multiplier * w_max * options_.clip_norm / g;
+    stds[static_cast<std::size_t>(i)] = options_.noise_multiplier * w_max * clip_norm / g;
   }
   return stds;
 }
@@ -106,10 +124,16 @@ std::vector<bool> DpMechanism::select(std::size_t agents, core::RngStream& rng) 
 
 WeightedRelease DpMechanism::release(const Messages& messages, const Eigen::MatrixXd& weights,
                                      core::RngStream& rng) const {
+  return release(messages, weights, rng, options_.clip_norm);
+}
+
+WeightedRelease DpMechanism::release(const Messages& messages, const Eigen::MatrixXd& weights,
+                                     core::RngStream& rng, double clip_norm) const {
   const auto regions = static_cast<int>(weights.rows());
-  const std::vector<double> stds = noise_stds(weights, messages.size());  // validates weights
+  // Validates the weights and the clip norm.
+  const std::vector<double> stds = noise_stds(weights, messages.size(), clip_norm);
   const double g = sampling_fraction(messages.size());
-  const double bound = clip_bound(options_.clip_norm, regions);
+  const double bound = clip_bound(clip_norm, regions);
   WeightedRelease out;
   // The selection is drawn for every agent, present or not, so that who is selected does not
   // depend on who happened to arrive.

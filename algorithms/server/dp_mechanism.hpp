@@ -17,11 +17,19 @@
 // the accounting of the Poisson step stays valid. A message that is not finite is replaced by
 // zero (counted as clipped): a NaN would otherwise pass through the noise and reveal that its
 // sender was selected.
+// Adaptive clipping (`server.clipping: adaptive`, adaptive_clip.hpp): S becomes C_t, updated each
+// round from a noisy count; the noise std z w_max C_t / g follows it, so z keeps its meaning,
+// and the event composes the count's subsampled Gaussian with the messages'.
 #include "algorithms/server/weighted_release.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/schema/fwd.hpp"
 
 namespace fbosim::server {
+
+/// server.clipping: a fixed S, or Andrew et al.'s adaptive clip norm starting at S.
+enum class Clipping { fixed, adaptive };
+inline constexpr schema::EnumNames<Clipping> kClippingNames{{Clipping::fixed, "fixed"},
+                                                            {Clipping::adaptive, "adaptive"}};
 
 class DpMechanism {
  public:
@@ -30,24 +38,36 @@ class DpMechanism {
     double noise_multiplier = 1.0;  ///< z > 0
     double clip_norm = 11.0;        ///< S > 0
     privacy::Sampling sampling = privacy::Sampling::poisson;
-    bool per_region_w_max = false;  ///< false: max over all (i, n)
+    bool per_region_w_max = false;        ///< false: max over all (i, n)
+    Clipping clipping = Clipping::fixed;  ///< server.clipping
+    double clip_quantile = 0.5;           ///< gamma in (0, 1) (adaptive only)
+    double clip_learning_rate = 0.2;      ///< eta > 0 (adaptive only)
+    double clip_count_noise = 5.0;        ///< sigma_b > 0 (adaptive only)
   };
-  /// Throws std::invalid_argument unless 0 < q <= 1 and z, S are finite and > 0.
+  /// Throws std::invalid_argument unless 0 < q <= 1 and z, S are finite and > 0 (and, when
+  /// adaptive, AdaptiveClip's checks pass).
   DpMechanism(Options options, int features);
 
   /// weights: P x N (N = messages.size()), finite and >= 0 with a positive entry in every row;
   /// throws std::invalid_argument otherwise. The release carries the sampled-Gaussian event.
   WeightedRelease release(const Messages& messages, const Eigen::MatrixXd& weights,
                           core::RngStream& rng) const;
+  /// The same with clip norm `clip_norm` in place of S (adaptive clipping's C_t).
+  WeightedRelease release(const Messages& messages, const Eigen::MatrixXd& weights,
+                          core::RngStream& rng, double clip_norm) const;
 
   /// g: q (Poisson) or floor(N q) / N (fixed-size) for a population of N agents; the sums are
   /// divided by g. Throws std::invalid_argument when floor(N q) = 0.
   double sampling_fraction(std::size_t population) const;
   /// Per-coordinate noise std of each sub-region, z w_max S / g (w_max global or per region).
   std::vector<double> noise_stds(const Eigen::MatrixXd& weights, std::size_t population) const;
+  /// The same with clip norm `clip_norm` in place of S.
+  std::vector<double> noise_stds(const Eigen::MatrixXd& weights, std::size_t population,
+                                 double clip_norm) const;
 
   /// The event one release of these options over `population` agents composes: the one place
   /// the mechanism's event is built (privacy::sampled_gaussian), also for config validation.
+  /// Adaptive clipping: Composed(messages' event, AdaptiveClip::count_event).
   static privacy::DpEvent event(const Options& options, std::size_t population);
   /// Clip bound of one message: S / sqrt(P).
   static double clip_bound(double clip_norm, int regions);
@@ -64,7 +84,8 @@ class DpMechanism {
 };
 
 /// The mechanism's keys (server.sampling, server.sampling_rate, server.noise_multiplier,
-/// server.clip_norm, server.w_max).
+/// server.clip_norm, server.w_max, server.clipping, server.clip_quantile,
+/// server.clip_learning_rate, server.clip_count_noise).
 const schema::Group<DpMechanism::Options>& mechanism_keys();
 
 }  // namespace fbosim::server

@@ -21,7 +21,23 @@ const schema::Group<DpMechanism::Options>& mechanism_keys() {
                 "S > 0; each message is clipped to S / sqrt(P)")
           .choice("server.w_max", &O::per_region_w_max, kPerRegionNames,
                   "[choice] max weight over all sub-regions (the paper's) or `per_region` (the "
-                  "authors' code)");
+                  "authors' code)")
+          .choice("server.clipping", &O::clipping, kClippingNames,
+                  "[choice] `fixed`: every message clipped to S / sqrt(P); `adaptive`: Andrew et "
+                  "al. (NeurIPS 2021)'s clip norm C_t, starting at S = server.clip_norm and "
+                  "following the server.clip_quantile quantile of the message norms through a "
+                  "noisy count of unclipped messages (noise std server.clip_count_noise), "
+                  "C_{t+1} = C_t exp(-eta (b_bar - gamma)); the noise std z w_max C_t / g follows "
+                  "C_t. The count is a second subsampled Gaussian (sensitivity 1) composed into "
+                  "the ledger each round; server.csv gets a `clip_norm` column (C_t)")
+          .real("server.clip_quantile", &O::clip_quantile, Range::open(0, 1),
+                "gamma in (0, 1): the target share of unclipped messages (adaptive clipping)")
+          .real("server.clip_learning_rate", &O::clip_learning_rate, Range::above(0),
+                "eta > 0: the geometric step of the adaptive clip norm")
+          .real("server.clip_count_noise", &O::clip_count_noise, Range::above(0),
+                "sigma_b > 0: the std of the Gaussian noise on the count of unclipped messages "
+                "(sensitivity 1); [choice] default 5 (Andrew et al. suggest about the expected "
+                "number of selected agents / 20); smaller costs more privacy");
   return g;
 }
 

@@ -6,9 +6,11 @@ namespace fbosim::server {
 
 PrivatizedMechanism::PrivatizedMechanism(
     std::shared_ptr<const protocol::LinearAggregator> aggregator, DpMechanism::Options options)
-    : aggregator_(std::move(aggregator)),
-      options_(options),
-      dp_(options, aggregator_->features()) {}
+    : aggregator_(std::move(aggregator)), options_(options), dp_(options, aggregator_->features()) {
+  if (options_.clipping == Clipping::adaptive)
+    adaptive_.emplace(options_.clip_norm, options_.clip_quantile, options_.clip_learning_rate,
+                      options_.clip_count_noise);
+}
 
 protocol::Release PrivatizedMechanism::release(const protocol::Inbox& messages, int round,
                                                core::RngStream& rng) const {
@@ -17,8 +19,21 @@ protocol::Release PrivatizedMechanism::release(const protocol::Inbox& messages, 
   for (int n = 0; n < population; ++n)
     if (const auto& m = messages[static_cast<std::size_t>(n)])
       vectors[static_cast<std::size_t>(n)] = &protocol::sample_of(*m, n, aggregator_->features());
-  WeightedRelease w = dp_.release(vectors, aggregator_->weights(round, population), rng);
+  const Eigen::MatrixXd weights = aggregator_->weights(round, population);
+  if (!adaptive_) {
+    WeightedRelease w = dp_.release(vectors, weights, rng);
+    if (!w.event) throw std::logic_error("DP release without a privacy event");
+    return {protocol::RegionSamples{std::move(w.omegas)}, w.stats, *w.event};
+  }
+  // Andrew et al., Algorithm 1: clip with C_t, then release the noisy unclipped count (after the
+  // messages' noise, from the same stream) and step to C_{t+1}. A non-finite message counts as
+  // clipped (b_n = 0), as DpMechanism::clip replaces it.
+  const double clip_norm = adaptive_->clip_norm();
+  WeightedRelease w = dp_.release(vectors, weights, rng, clip_norm);
   if (!w.event) throw std::logic_error("DP release without a privacy event");
+  w.stats.clip_norm = clip_norm;
+  const double expected = dp_.sampling_fraction(messages.size()) * population;
+  adaptive_->update(w.stats.selected - w.stats.clipped, expected, rng);
   return {protocol::RegionSamples{std::move(w.omegas)}, w.stats, *w.event};
 }
 

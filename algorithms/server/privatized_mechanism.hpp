@@ -3,9 +3,13 @@
 // round's M-vector messages are subsampled, clipped and summed with the aggregator's weights
 // divided by the sampling fraction, and Gaussian noise is added (DpMechanism); the release
 // carries the subsampled-Gaussian event. The aggregator only supplies the weights.
+// With adaptive clipping the mechanism holds the clip norm C_t between rounds (AdaptiveClip): a
+// mechanism is built per run and released once per round, in order.
 #include <memory>
+#include <optional>
 
 #include "algorithms/protocol/mechanism.hpp"
+#include "algorithms/server/adaptive_clip.hpp"
 #include "algorithms/server/dp_mechanism.hpp"
 
 namespace fbosim::server {
@@ -28,6 +32,9 @@ class PrivatizedMechanism final : public protocol::Mechanism {
   std::shared_ptr<const protocol::LinearAggregator> aggregator_;
   DpMechanism::Options options_;
   DpMechanism dp_;
+  // C_t of adaptive clipping (none: fixed). Mutable: release() is the round's step of the run
+  // that owns this mechanism, and C_t is that run's state.
+  mutable std::optional<AdaptiveClip> adaptive_;
 };
 
 /// Releases the aggregator's broadcast as is, spending nothing (a NoOp event): FTS, FTS-DE and

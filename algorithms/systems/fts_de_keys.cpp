@@ -79,6 +79,13 @@ void validate(const Preset& p, const FtsDeConfig& c, const protocol::ExperimentF
                                "privacy, so there is no epsilon to budget; use algorithm {} for "
                                "DP, or leave server.budget out",
                                p.name, p.dp_forced ? p.instead : "dp_fts_de")});
+  // Adaptive clipping adapts the DP mechanism's clip norm: without DP nothing is clipped.
+  if (c.mechanism.clipping == server::Clipping::adaptive && (!c.server || !c.dp))
+    out.push_back(
+        {"server.clipping",
+         fmt::format("algorithm {} {}, so there is no clip norm to adapt; use "
+                     "algorithm dp_fts or dp_fts_de, or leave server.clipping out",
+                     p.name, c.server ? "runs without DP (server.dp: false)" : "has no server")});
   if (!c.server || !c.dp) return;
   try {  // e.g. fixed-size sampling of floor(N q) = 0 agents
     server::DpMechanism::event(c.mechanism, static_cast<std::size_t>(f.agents));

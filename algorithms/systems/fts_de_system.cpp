@@ -58,6 +58,8 @@ std::vector<protocol::StatColumn> FtsDeSystem::server_columns() const {
   std::vector<StatColumn> out = {StatColumn::received, StatColumn::selected, StatColumn::clipped,
                                  StatColumn::noise_std};
   if (config_.stop.any()) out.push_back(StatColumn::aggregating);
+  if (config_.server && config_.dp && config_.mechanism.clipping == server::Clipping::adaptive)
+    out.push_back(StatColumn::clip_norm);
   return out;
 }
 

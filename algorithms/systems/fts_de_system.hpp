@@ -46,7 +46,8 @@ class FtsDeSystem final : public protocol::Algorithm {
   /// One release of the server per round 0 .. T-1 (the last broadcast would go unused).
   std::vector<privacy::DpEvent> run_events(int agents, int rounds) const override;
   /// received, selected, clipped, noise_std (also for TS, whose server.csv has no rows), and
-  /// aggregating where a stop rule (server.budget, server.stop_p) is configured.
+  /// aggregating where a stop rule (server.budget, server.stop_p) is configured, clip_norm with
+  /// adaptive clipping (server.clipping).
   std::vector<protocol::StatColumn> server_columns() const override;
 
   /// With DP: the server's release of one round (server::ServerReleaseAudit).

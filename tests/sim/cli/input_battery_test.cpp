@@ -1124,6 +1124,26 @@ std::vector<Case> all_cases() {
   run("issue 29 kusner_lipschitz", "run {cfg} --quiet",
       {"battery.yaml", "release.hyperparameter", "kusner_lipschitz"}, 1,
       alg3 + "release: {mechanism: kusner_lipschitz}\n" + logistic + "}\n");
+  // Issue 29, "Privacy beyond the papers" (adaptive clipping, Andrew et al. 2021): the target
+  // quantile is in (0, 1), the learning rate and the count's noise are finite and > 0, the
+  // clipping scheme is a name, and adaptive clipping needs a private server to adapt.
+  for (const std::string v : {"0", "1", "-0.5", "1.5", ".nan", "abc"})
+    run("issue 29 clipping", "run {cfg} --quiet", key_words("server.clip_quantile", v), 1,
+        with_key("server.clip_quantile", v));
+  for (const std::string v : {"0", "-1", ".nan", ".inf", "abc"}) {
+    run("issue 29 clipping", "run {cfg} --quiet", key_words("server.clip_learning_rate", v), 1,
+        with_key("server.clip_learning_rate", v));
+    run("issue 29 clipping", "run {cfg} --quiet", key_words("server.clip_count_noise", v), 1,
+        with_key("server.clip_count_noise", v));
+  }
+  run("issue 29 clipping", "run {cfg} --quiet", key_words("server.clipping", "sometimes"), 1,
+      with_key("server.clipping", "sometimes"));
+  run("issue 29 clipping", "run {cfg} --quiet",
+      {"battery.yaml", "server.clipping", "runs without DP", "fts_de"}, 1,
+      with("algorithm: fts_de\nserver: {clipping: adaptive}\n"));
+  run("issue 29 clipping", "run {cfg} --quiet",
+      {"battery.yaml", "server.clipping", "algorithm ts has no server"}, 1,
+      with("algorithm: ts\nserver: {clipping: adaptive}\n"));
   return cases;
 }
 
