@@ -110,7 +110,12 @@ void LocalThompson::update_hyper(const core::RngFactory& streams) {
     // A stream of its own: the optimiser's "agent.fit" streams stay as they were.
     core::RngStream rng = streams.stream("agent.fit_sample", static_cast<std::uint64_t>(id_),
                                          static_cast<std::uint64_t>(n));
-    const gp::KernelHyper h = gp::HyperSampler(options_.sampler).sample(X, y, kernel_hyper(), rng);
+    gp::HyperSampler::Options so = options_.sampler;  // the optimiser's box (gp.* has no keys)
+    const gp::HyperFitter::Options& box = options_.fit;
+    so.min_lengthscale = box.min_lengthscale, so.max_lengthscale = box.max_lengthscale;
+    so.min_signal_var = box.min_signal_var, so.max_signal_var = box.max_signal_var;
+    so.min_noise_var = box.min_noise_var, so.max_noise_var = box.max_noise_var;
+    const gp::KernelHyper h = gp::HyperSampler(so).sample(X, y, kernel_hyper(), rng);
     if (!options_.kernel.is_default()) lengthscales_ = h.lengthscales;
     hyper_ = {h.lengthscales[0], h.signal_var, h.noise_var};
     fitted_at_ = n;

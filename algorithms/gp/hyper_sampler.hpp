@@ -39,18 +39,27 @@ class HyperSampler {
     GammaPrior lengthscale;  ///< on each length scale (gp.prior.lengthscale_*)
     GammaPrior signal_var;   ///< gp.prior.signal_var_*
     GammaPrior noise_var;    ///< gp.prior.noise_var_*
+    // [choice] The chain lives in the box of the optimiser (HyperFitter::Options, whose values
+    // LocalThompson copies here): the priors truncated to it. Without it a noise-free
+    // objective pulls the noise variance towards 0, where K is numerically singular.
+    double min_lengthscale = 1e-3, max_lengthscale = 10.0;
+    double min_signal_var = 1e-4, max_signal_var = 1e2;
+    double min_noise_var = 1e-6, max_noise_var = 1.0;
   };
 
   HyperSampler() = default;
   explicit HyperSampler(Options options) : options_(options) {}
 
   /// log p(y | X, theta) + log p(theta) + sum log theta at u = log theta = (log l_1, ...,
-  /// log l_p, log signal_var, log noise_var), up to a constant; -infinity where the kernel
-  /// matrix is not positive definite. X: n x d (one point per row), y: n (n = 0: the prior).
+  /// log l_p, log signal_var, log noise_var), up to a constant; -infinity outside the box and
+  /// where the kernel matrix is not positive definite. X: n x d (one point per row), y: n (n = 0:
+  /// the prior).
   double log_posterior(const Eigen::MatrixXd& X, const Eigen::VectorXd& y, KernelFamily family,
                        const Eigen::VectorXd& u) const;
 
-  /// The chain from `start` (lengthscales of size 1 or d; its family is the kernel's): a
+  /// The chain from `start` clamped into the box (its noise variance raised to the box's
+  /// largest if K is not positive definite there; lengthscales of size 1 or d; its family is
+  /// the kernel's): a
   /// samples x (p + 2) matrix of kept states on the natural scale (l_1..l_p, signal_var,
   /// noise_var), one per row. Draws only from rng. Throws std::invalid_argument for a bad
   /// length-scale count or a start of zero posterior density.

@@ -1,9 +1,19 @@
 #include "algorithms/gp/slice_sampler.hpp"
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
+#include <string>
 
 namespace fbosim::gp {
+
+namespace {
+std::string describe(const Eigen::VectorXd& x) {
+  std::ostringstream s;
+  s << x.transpose();
+  return s.str();
+}
+}  // namespace
 
 void SliceSampler::sweep(const LogDensity& log_f, Eigen::VectorXd& x, double& log_fx,
                          core::RngStream& rng) const {
@@ -52,7 +62,8 @@ Eigen::MatrixXd SliceSampler::chain(const LogDensity& log_f, const Eigen::Vector
   Eigen::VectorXd x = x0;
   double log_fx = log_f(x);
   if (!std::isfinite(log_fx))
-    throw std::invalid_argument("SliceSampler::chain: the start has no finite log density");
+    throw std::invalid_argument("SliceSampler::chain: the start has no finite log density (" +
+                                std::to_string(log_fx) + " at " + describe(x0) + ")");
   for (int s = 0; s < burn_in; ++s) sweep(log_f, x, log_fx, rng);
   Eigen::MatrixXd kept(samples, x.size());
   for (int s = 0; s < samples; ++s) {

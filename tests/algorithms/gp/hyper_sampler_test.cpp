@@ -120,6 +120,16 @@ TEST_CASE("without data the hyperparameter chain samples the Gamma priors") {
     check_close(c.col(k), mean, 0.03 * mean);
     check_close((c.col(k).array() - mean).square().matrix(), var, 0.08 * var);
   }
+  // The chain stays in its box, and a start outside it is clamped into it.
+  CHECK(c.col(0).maxCoeff() <= o.max_lengthscale);
+  CHECK(c.col(2).minCoeff() >= o.min_noise_var);
+  gp::HyperSampler::Options tight = o;
+  tight.samples = 5;
+  tight.max_noise_var = 1e-3;
+  core::RngStream r2(16);
+  const Eigen::MatrixXd t =
+      gp::HyperSampler(tight).chain(Eigen::MatrixXd(0, 1), Eigen::VectorXd(0), start, r2);
+  CHECK(t.col(2).maxCoeff() <= 1e-3);
   // The defaults are DP-FTS-DE's gp_mcmc: Gamma.from_EV(1, 10) is shape 1^2/10, rate 1/10.
   const gp::HyperSampler::Options d;
   CHECK(d.lengthscale.shape == 0.1);
@@ -144,7 +154,8 @@ TEST_CASE("with data the posterior mean of log l matches a quadrature of the exa
   o.signal_var = {2.0, 1.0};
   o.noise_var = {2.0, 40.0};
   const int G = 70;
-  const double lo[3] = {-5.0, -5.0, -9.0}, hi[3] = {2.5, 3.5, 0.5};
+  // Inside the chain's box (l <= 10, noise_var <= 1; the posterior mass beyond is < 1e-9).
+  const double lo[3] = {-5.0, -5.0, -9.0}, hi[3] = {std::log(10.0), 3.5, 0.0};
   double mass = 0.0, first = 0.0, peak = -INFINITY;
   std::vector<double> logs(static_cast<std::size_t>(G * G * G));
   const auto node = [&](int k, int i) { return lo[k] + (hi[k] - lo[k]) * (i + 0.5) / G; };
@@ -167,6 +178,17 @@ TEST_CASE("with data the posterior mean of log l matches a quadrature of the exa
         first += w * node(0, a);
       }
   const double truth = first / mass;
+  // The generic density (every kernel but the isotropic SE one, whose chain takes the tiled
+  // path) equals the quadrature's integrand.
+  for (const Eigen::Vector3d& u :
+       {Eigen::Vector3d(-1.2, 0.1, -3.0), Eigen::Vector3d(0.5, -2, -6)}) {
+    const double want = dense_lml(X, y, std::exp(u[0]), std::exp(u[1]), std::exp(u[2])) +
+                        o.lengthscale.log_density(std::exp(u[0])) + u[0] +
+                        o.signal_var.log_density(std::exp(u[1])) + u[1] +
+                        o.noise_var.log_density(std::exp(u[2])) + u[2];
+    CHECK(gp::HyperSampler(o).log_posterior(X, y, gp::KernelFamily::se, u) ==
+          Approx(want).epsilon(1e-10));
+  }
 
   const gp::KernelHyper start{gp::KernelFamily::se, Eigen::VectorXd::Ones(1), 1.0, 0.1};
   core::RngStream rng(14);
