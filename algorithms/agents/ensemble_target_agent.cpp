@@ -68,7 +68,9 @@ protocol::Proposal EnsembleTargetAgent::propose(int /*t*/, const protocol::Broad
   const Eigen::MatrixXd X = ts_.data();
   const Eigen::VectorXd y = Eigen::Map<const Eigen::VectorXd>(
       ts_.outputs().data(), static_cast<Eigen::Index>(ts_.outputs().size()));
-  surrogate::ExactGp gp(ctx_->domain.dim, ts_.current_hyper(streams));
+  surrogate::ExactGp::Options gp_options;
+  gp_options.prior_mean = ts_.options().prior_mean;  // gp.mean (0: the papers' zero-mean GP)
+  surrogate::ExactGp gp(ctx_->domain.dim, ts_.current_hyper(streams), gp_options);
   gp.fit(X, y);
   const double y_max = y.size() > 0 ? y.maxCoeff() : 0.0;
   const rff::RandomFeatures& phi = ctx_->features;

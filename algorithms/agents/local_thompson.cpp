@@ -77,6 +77,12 @@ Eigen::MatrixXd LocalThompson::data() const {
   return X;
 }
 
+Eigen::VectorXd LocalThompson::centred(Eigen::Index n) const {
+  Eigen::VectorXd y = Eigen::Map<const Eigen::VectorXd>(y_.data(), n);
+  if (options_.prior_mean != 0.0) y.array() -= options_.prior_mean;  // 0: the bits as before
+  return y;
+}
+
 void LocalThompson::observe(const Eigen::VectorXd& x, double y) {
   X_.push_back(x);
   y_.push_back(y);
@@ -98,10 +104,22 @@ void LocalThompson::update_hyper(const core::RngFactory& streams) {
   if (!options_.fit_hyper || fit_target_ <= fitted_at_) return;
   const int n = fit_target_;
   Eigen::MatrixXd X(n, domain_.dim);
-  Eigen::VectorXd y(n);
-  for (int k = 0; k < n; ++k) {
-    X.row(k) = X_[k].transpose();
-    y[k] = y_[k];
+  for (int k = 0; k < n; ++k) X.row(k) = X_[k].transpose();
+  const Eigen::VectorXd y = centred(n);
+  if (options_.fit_method == FitMethod::sample) {
+    // A stream of its own: the optimiser's "agent.fit" streams stay as they were.
+    core::RngStream rng = streams.stream("agent.fit_sample", static_cast<std::uint64_t>(id_),
+                                         static_cast<std::uint64_t>(n));
+    gp::HyperSampler::Options so = options_.sampler;  // the optimiser's box (gp.* has no keys)
+    const gp::HyperFitter::Options& box = options_.fit;
+    so.min_lengthscale = box.min_lengthscale, so.max_lengthscale = box.max_lengthscale;
+    so.min_signal_var = box.min_signal_var, so.max_signal_var = box.max_signal_var;
+    so.min_noise_var = box.min_noise_var, so.max_noise_var = box.max_noise_var;
+    const gp::KernelHyper h = gp::HyperSampler(so).sample(X, y, kernel_hyper(), rng);
+    if (!options_.kernel.is_default()) lengthscales_ = h.lengthscales;
+    hyper_ = {h.lengthscales[0], h.signal_var, h.noise_var};
+    fitted_at_ = n;
+    return;
   }
   core::RngStream rng =
       streams.stream("agent.fit", static_cast<std::uint64_t>(id_), static_cast<std::uint64_t>(n));
@@ -137,8 +155,7 @@ Eigen::VectorXd LocalThompson::rff_sample_argmax(core::RngStream& rng) {
                                       hyper_.signal_var, rng);
   const double lambda = std::max(hyper_.noise_var, options_.noise_floor);
   const auto n = static_cast<Eigen::Index>(X_.size());
-  const Eigen::VectorXd omega = rff::blr_sample(
-      fresh.features(data()), Eigen::Map<const Eigen::VectorXd>(y_.data(), n), lambda, rng);
+  const Eigen::VectorXd omega = rff::blr_sample(fresh.features(data()), centred(n), lambda, rng);
   return argmax(fresh, omega, rng);
 }
 
@@ -164,7 +181,7 @@ Eigen::VectorXd LocalThompson::kept_sample_argmax(core::RngStream& rng,
   if (done < n) {
     Eigen::MatrixXd X(n - done, domain_.dim);
     for (Eigen::Index k = done; k < n; ++k) X.row(k - done) = X_[k].transpose();
-    kept_->add(X, Eigen::Map<const Eigen::VectorXd>(y_.data() + done, n - done));
+    kept_->add(X, centred(n).tail(n - done));
   }
   const Eigen::VectorXd omega = kept_->sample(rng);
   return argmax(kept_->features(), omega, rng);
@@ -203,7 +220,7 @@ bool LocalThompson::update_circulant(const gp::SeHyper& h) {
       circulant_.reset();
       return false;
     }
-    circulant_->add(j, y_[k]);
+    circulant_->add(j, y_[k] - options_.prior_mean);
   }
   return true;
 }
@@ -214,8 +231,7 @@ Eigen::VectorXd LocalThompson::exact_sample_argmax(core::RngStream& rng) {
   if (update_circulant(h))
     return domain_.grid.row(acq::CandidateArgmax::argmax(circulant_->sample(rng))).transpose();
   surrogate::ExactGp gp(domain_.dim, h);
-  gp.fit(data(),
-         Eigen::Map<const Eigen::VectorXd>(y_.data(), static_cast<Eigen::Index>(y_.size())));
+  gp.fit(data(), centred(static_cast<Eigen::Index>(y_.size())));
   const Eigen::VectorXd f = gp.sample(domain_.grid, 1, rng).col(0);
   return domain_.grid.row(acq::CandidateArgmax::argmax(f)).transpose();
 }

@@ -25,6 +25,7 @@
 
 #include "algorithms/acquisition/box_maximiser.hpp"
 #include "algorithms/gp/hyper_fitter.hpp"
+#include "algorithms/gp/hyper_sampler.hpp"
 #include "algorithms/gp/kernel.hpp"
 #include "algorithms/gp/se_kernel.hpp"
 #include "algorithms/rff/fixed_feature_blr.hpp"
@@ -73,6 +74,13 @@ inline constexpr schema::EnumNames<FitSchedule> kFitScheduleNames{
 FitSchedule parse_fit_schedule(const std::string& s);  ///< throws invalid_argument
 std::string to_string(FitSchedule s);
 
+/// How a fit learns the hyperparameters (gp.fit_method): type-II maximum likelihood
+/// (HyperFitter, the codes' default) or the mean of posterior samples under Gamma priors
+/// (HyperSampler, the codes' `gp_mcmc` branch).
+enum class FitMethod { optimise, sample };
+inline constexpr schema::EnumNames<FitMethod> kFitMethodNames{{FitMethod::optimise, "optimise"},
+                                                              {FitMethod::sample, "sample"}};
+
 struct LocalTsOptions {
   OwnModel model = OwnModel::rff;      ///< local_ts.method
   int features = 100;                  ///< M_target, fresh features per step [code]
@@ -88,6 +96,11 @@ struct LocalTsOptions {
   /// DP-FTS-DE's agents do not (their first fit is at n = 5 k >= n_init).
   bool fit_at_init = false;
   gp::HyperFitter::Options fit;
+  FitMethod fit_method = FitMethod::optimise;  ///< gp.fit_method
+  gp::HyperSampler::Options sampler;           ///< gp.samples, gp.burn_in, gp.thin, gp.prior.*
+  /// gp.mean: the GP's constant prior mean m0. The model is f = m0 + g with g a zero-mean GP,
+  /// so fits and steps see y - m0; the step's argmax of m0 + g is that of g.
+  double prior_mean = 0.0;
   acq::BoxMaximiser::Options maximiser;
 };
 
@@ -136,6 +149,8 @@ class LocalThompson {
  public:
   /// The queried points, n x d (one per row).
   Eigen::MatrixXd data() const;
+  /// The observations less the prior mean (the zero-mean GP's targets), the first n.
+  Eigen::VectorXd centred(Eigen::Index n) const;
 
  private:
   Eigen::VectorXd rff_sample_argmax(core::RngStream& rng);

@@ -63,6 +63,16 @@ const schema::Group<LocalTsOptions>& local_ts_keys() {
                    "DP-FTS-DE's agents do not [code]")
           .integer("gp.max_iterations", at(&L::fit, &gp::HyperFitter::Options::max_iterations),
                    Range::closed(1, 100000), "L-BFGS-B iterations per start")
+          .choice("gp.fit_method", &L::fit_method, kFitMethodNames,
+                  "with `gp.fit: true`, how a fit learns the hyperparameters: `optimise` "
+                  "(marginal likelihood by L-BFGS-B with restarts, the codes' default) or "
+                  "`sample` (the mean of posterior samples under the Gamma priors `gp.prior.*`, "
+                  "as the codes' `gp_mcmc` branch; slice sampling on the log hyperparameters "
+                  "instead of their HMC: no step size to tune) [choice]")
+          .include(gp::hyper_sampler_keys(), &L::sampler)
+          .real("gp.mean", &L::prior_mean, Range::any(),
+                "constant prior mean of the agent's GP: fits and steps model y - `gp.mean` "
+                "with a zero-mean GP (the papers: 0)")
           .integer("acquisition.random_points",
                    at(&L::maximiser, &acq::BoxMaximiser::Options::random_points),
                    Range::closed(1, 10000000),

@@ -241,6 +241,37 @@ TEST_CASE("fbosim config --resources prints the memory, work and time estimate")
   CHECK(fbosim("config " + cfg + " --resources --threads 0").status == 2);
 }
 
+TEST_CASE("issue 29: the hyperparameter-sampling config runs, and its keys reach the run") {
+  // configs/toolkit/gp_sampling.yaml, shortened; sample and optimise give other traces.
+  const std::string cfg = std::string(FBOSIM_SOURCE_DIR) + "/configs/toolkit/gp_sampling.yaml";
+  const auto out = std::filesystem::temp_directory_path() / "fbosim_gp_sampling_out";
+  const auto opt = std::filesystem::temp_directory_path() / "fbosim_gp_sampling_opt";
+  std::filesystem::remove_all(out);
+  std::filesystem::remove_all(opt);
+  const std::string args = " --quiet --set rounds=8 --set runs=1 --set gp.samples=20 --out ";
+  const Output o = fbosim("run " + cfg + args + out.string() + " --set gp.mean=0.5");
+  INFO(o.text);
+  REQUIRE(o.status == 0);
+  std::ifstream in((out / "config.resolved.yaml").string());
+  const std::string resolved((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  CHECK(resolved.find("fit_method: sample") != std::string::npos);
+  CHECK(resolved.find("mean: 0.5") != std::string::npos);
+  const Output p = fbosim("run " + cfg + args + opt.string() +
+                          " --set gp.mean=0.5 --set gp.fit_method=optimise");
+  REQUIRE(p.status == 0);
+  const auto slurp = [](const std::filesystem::path& f) {
+    std::ifstream s(f.string());
+    return std::string((std::istreambuf_iterator<char>(s)), std::istreambuf_iterator<char>());
+  };
+  CHECK(slurp(out / "trace.csv") != slurp(opt / "trace.csv"));
+  CHECK(fbosim("run " + cfg + args + out.string() + " --set gp.fit_method=mcmc").status == 1);
+  CHECK(fbosim("run " + cfg + args + out.string() + " --set gp.prior.noise_var_rate=0").status ==
+        1);
+  std::filesystem::remove_all(out);
+  std::filesystem::remove_all(opt);
+}
+
 TEST_CASE("issue 29: the Matern-5/2 ARD config runs DP-FTS-DE, and FTS runs with Matern-3/2") {
   // configs/toolkit/matern.yaml, shortened; the resolved config records the kernel choice.
   const std::string cfg = std::string(FBOSIM_SOURCE_DIR) + "/configs/toolkit/matern.yaml";

@@ -1144,6 +1144,23 @@ std::vector<Case> all_cases() {
   run("issue 29 clipping", "run {cfg} --quiet",
       {"battery.yaml", "server.clipping", "algorithm ts has no server"}, 1,
       with("algorithm: ts\nserver: {clipping: adaptive}\n"));
+  // Issue 29, modelling (hyperparameters by posterior sampling, a constant prior mean): an
+  // unknown fit method, chain lengths out of range, Gamma priors that are not proper (shape or
+  // rate <= 0, not finite), and a prior mean that is not a finite number.
+  run("issue 29 sampling", "run {cfg} --quiet --set gp.fit_method=hmc",
+      {"battery.yaml", "gp.fit_method", "hmc", "optimise, sample"});
+  for (const std::string v : {"0", "-1", "1.5", "abc", "10000000"})
+    run("issue 29 sampling", "run {cfg} --quiet --set gp.samples=" + v, key_words("gp.samples", v));
+  for (const std::string v : {"-1", "abc"})
+    run("issue 29 sampling", "run {cfg} --quiet --set gp.burn_in=" + v, key_words("gp.burn_in", v));
+  run("issue 29 sampling", "run {cfg} --quiet --set gp.thin=0", key_words("gp.thin", "0"));
+  for (const std::string k : {"lengthscale_shape", "lengthscale_rate", "signal_var_shape",
+                              "signal_var_rate", "noise_var_shape", "noise_var_rate"})
+    for (const std::string v : {"0", "-1", ".nan", ".inf"})
+      run("issue 29 sampling", "run {cfg} --quiet --set gp.prior." + k + "=" + v,
+          key_words("gp.prior." + k, v));
+  for (const std::string v : {".nan", ".inf", "abc"})
+    run("issue 29 sampling", "run {cfg} --quiet --set gp.mean=" + v, key_words("gp.mean", v));
   return cases;
 }
 
