@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages fbosim needs (only those missing) and builds it in Release.
+# Installs the Debian 12 packages fbosim needs (only those missing: with TARGETs only what the
+# build needs, with none also what the tests need) and builds it in Release.
 # Run by tools/quickstart.sh and tools/run_tests.sh; safe to run on its own.
 #   tools/setup.sh [TARGET...]   builds only TARGETs (quickstart: fbosim); none: everything, the
 #                                tests included (run_tests.sh)
@@ -10,22 +11,32 @@ case ${1:-} in -h | --help) sed -n '2,/^[^#]/p' "$0" | sed '/^[^#]/d; /^#SBATCH/
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-packages=(build-essential cmake libeigen3-dev libyaml-cpp-dev libcli11-dev libboost-dev
-          catch2 libfmt-dev liblbfgspp-dev libsvm-dev libmatio-dev libfftw3-dev libssl-dev pkg-config
-          python3-matplotlib python3-pandas python3-numpy python3-scipy pybind11-dev python3-dev
-          python3-yaml python3-sklearn nlohmann-json3-dev
-          python3-venv python3-pip python3-setuptools python3-wheel
-          python3-tqdm python3-nbclient python3-nbformat python3-ipykernel)
-# python3-sklearn: tests/tools/sklearn_reference.py, which checks fbosim's port of the
-# landmine split the papers' authors drew with scikit-learn (every index), and the examples of
-# user objectives (examples/). nlohmann-json3-dev: the `command` objective family's JSON lines.
-# pybind11-dev and python3-dev: the Python module and the `python` family's embedding plugin.
+# What the program needs to build (tools/quickstart.sh installs only these: on a fresh machine
+# apt spends its time unpacking and configuring packages). catch2 is here because CMake's
+# configure step looks for it (the tests' targets are declared, not built, by the quick start).
+build_packages=(build-essential cmake pkg-config libeigen3-dev libyaml-cpp-dev libcli11-dev
+                libboost-dev libfmt-dev liblbfgspp-dev libsvm-dev libmatio-dev libfftw3-dev
+                libssl-dev nlohmann-json3-dev catch2)
+# What the tests, the figures and the Python module need besides (tools/run_tests.sh, or
+# tools/setup.sh with no target).
+test_packages=(python3-matplotlib python3-pandas python3-numpy python3-scipy pybind11-dev
+               python3-dev python3-yaml python3-sklearn
+               python3-venv python3-pip python3-setuptools python3-wheel
+               python3-tqdm python3-nbclient python3-nbformat python3-ipykernel)
+# nlohmann-json3-dev: the `command` objective family's JSON lines. python3-sklearn:
+# tests/tools/sklearn_reference.py, which checks fbosim's port of the landmine split the
+# papers' authors drew with scikit-learn (every index), and the examples of user objectives
+# (examples/). pybind11-dev and python3-dev: the Python module and the `python` family's
+# embedding plugin (a quick start without them builds fbosim without the plugin; the family
+# then says so, and tools/setup.sh with no target installs them and builds it).
 # python3-venv, -pip, -setuptools, -wheel: `pip install .` of the Python package, offline
 # (docs/PYTHON.md "Install"; CTest "python: pip install . ..."). python3-tqdm: fbosim.run's
 # progress bar (a plain line without it). python3-nbclient, -nbformat, -ipykernel: the suite
 # executes examples/tutorial.ipynb in a Jupyter kernel (its cells as a script without them).
 # Slurm (slurm-wlm, munge) is not listed: only the Slurm test needs it, and
 # tools/slurm_cluster.sh installs it when it runs as root (docs/SWEEPS.md, "Slurm").
+packages=("${build_packages[@]}")
+(($#)) || packages+=("${test_packages[@]}")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -35,7 +46,10 @@ if ((${#missing[@]})); then
   sudo_cmd=()
   [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
+  # --no-install-recommends: only what these packages depend on (a third fewer packages to
+  # unpack than with the recommended ones; nothing fbosim uses is only recommended).
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)

@@ -43,4 +43,25 @@ grep -q "^tools/setup.sh fbosim$" "$tmp/tree/tools/quickstart.sh" || fail "quick
 : >"$tmp/cmake.log"
 bash "$tmp/tree/tools/setup.sh" 2>"$tmp/err" || fail "setup.sh: $(cat "$tmp/err")"
 grep -q -- "--build build -j[0-9]*$" "$tmp/cmake.log" || fail "setup.sh without a target: $(cat "$tmp/cmake.log")"
-echo "setup.sh: the named targets only, with progress lines"
+# A machine without the packages (a dpkg-query that knows none, an apt-get that records its
+# arguments): the quick start installs what the build needs and nothing the tests alone need;
+# no target installs both; never the recommended packages.
+printf '#!/bin/sh\nexit 1\n' >"$tmp/bin/dpkg-query"
+printf '#!/bin/sh\necho "apt-get $*" >>"$STUB_LOG.apt"\n' >"$tmp/bin/apt-get"
+printf '#!/bin/sh\n"$@"\n' >"$tmp/bin/sudo"
+chmod +x "$tmp/bin/dpkg-query" "$tmp/bin/apt-get" "$tmp/bin/sudo"
+bash "$tmp/tree/tools/setup.sh" fbosim 2>"$tmp/err" || fail "setup.sh fbosim, no packages: $(cat "$tmp/err")"
+install=$(grep " install " "$STUB_LOG.apt") || fail "no apt-get install: $(cat "$STUB_LOG.apt")"
+for p in build-essential cmake libeigen3-dev libmatio-dev libsvm-dev catch2 --no-install-recommends; do
+  [[ " $install " == *" $p "* ]] || fail "the quick start does not install $p: $install"
+done
+for p in python3-matplotlib python3-sklearn python3-nbclient pybind11-dev; do
+  [[ " $install " != *" $p "* ]] || fail "the quick start installs the tests' $p: $install"
+done
+: >"$STUB_LOG.apt"
+bash "$tmp/tree/tools/setup.sh" 2>"$tmp/err" || fail "setup.sh, no packages: $(cat "$tmp/err")"
+install=$(grep " install " "$STUB_LOG.apt") || fail "no apt-get install: $(cat "$STUB_LOG.apt")"
+for p in build-essential catch2 python3-matplotlib python3-sklearn pybind11-dev --no-install-recommends; do
+  [[ " $install " == *" $p "* ]] || fail "setup.sh without a target does not install $p: $install"
+done
+echo "setup.sh: the named targets only, with progress lines; the quick start's packages only"
