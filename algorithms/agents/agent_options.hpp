@@ -18,6 +18,9 @@ struct AgentOptions {
 /// agents.init_points, the size of an agent's initial design: one key that every system
 /// mounts on its own member (AgentOptions, FtsTargetOptions, GpUcbOptions).
 const schema::Group<int>& init_points_keys();
+/// gp.mean, the GP's constant prior mean m0: one key that every system with a GP of its own
+/// mounts on its own member (LocalTsOptions, GpUcbOptions).
+const schema::Group<double>& prior_mean_keys();
 /// agents.init_points, agents.init (the DP-FTS-DE family's agents).
 const schema::Group<AgentOptions>& agent_keys();
 

@@ -28,7 +28,7 @@ GpUcbAgent::GpUcbAgent(int id, Eigen::MatrixXd candidates, Eigen::MatrixXd point
     : id_(id),
       points_(std::move(points)),
       options_(options),
-      gp_(std::move(candidates), options.hyper),
+      gp_(std::move(candidates), options.hyper, {.prior_mean = options.prior_mean}),
       seen_(static_cast<std::size_t>(gp_.candidates().rows()), false) {
   if (points_.rows() != gp_.candidates().rows())
     throw std::invalid_argument(fmt::format("GpUcbAgent {}: {} points for {} candidates", id_,

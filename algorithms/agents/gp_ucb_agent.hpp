@@ -19,6 +19,11 @@ namespace fbosim::agents {
 
 struct GpUcbOptions {
   gp::SeHyper hyper;  ///< fixed (known) hyperparameters: the papers' theory assumes them
+  /// gp.mean: the GP's constant prior mean m0 (the papers: 0). The model is f = m0 + g with g
+  /// a zero-mean GP, so mu_t = m0 + the zero-mean posterior mean on y - m0 and sigma_t is
+  /// unchanged: the scores are m0 + those of mean 0 on y - m0 (the same argmax, and the same
+  /// confidence bounds for f ~ GP(m0, k) as Srinivas et al.'s for f ~ GP(0, k)).
+  double prior_mean = 0.0;
   /// delta' of beta_t = 2 log(n t^2 pi^2 / (6 delta')), t the step (observations so far + 1,
   /// the initial design included) [choice: the papers count the steps from 1 and leave the
   /// initial design open].

@@ -1,3 +1,4 @@
+#include "algorithms/agents/agent_options.hpp"
 #include "algorithms/agents/local_thompson.hpp"
 #include "algorithms/protocol/algorithm_entry.hpp"
 #include "sim/schema/group.hpp"
@@ -70,9 +71,7 @@ const schema::Group<LocalTsOptions>& local_ts_keys() {
                   "as the codes' `gp_mcmc` branch; slice sampling on the log hyperparameters "
                   "instead of their HMC: no step size to tune) [choice]")
           .include(gp::hyper_sampler_keys(), &L::sampler)
-          .real("gp.mean", &L::prior_mean, Range::any(),
-                "constant prior mean of the agent's GP: fits and steps model y - `gp.mean` "
-                "with a zero-mean GP (the papers: 0)")
+          .include(prior_mean_keys(), &L::prior_mean)
           .integer("acquisition.random_points",
                    at(&L::maximiser, &acq::BoxMaximiser::Options::random_points),
                    Range::closed(1, 10000000),

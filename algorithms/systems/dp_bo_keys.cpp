@@ -129,6 +129,9 @@ const schema::Group<DpBoConfig>& dp_bo_keys() {
           // The kernel is normalised (k(x, x) = 1, Kusner et al.): no gp.signal_var.
           .include(gp::se_hyper_keys().without({"gp.signal_var"}),
                    at(&C::ucb, &agents::GpUcbOptions::hyper))
+          // Kusner et al.'s bounds hold for f ~ GP(m0, k) as for GP(0, k): the confidence bounds
+          // are those of f - m0, and m0 cancels in f_V - f_V'.
+          .include(agents::prior_mean_keys(), at(&C::ucb, &agents::GpUcbOptions::prior_mean))
           .check([](const C& c, schema::Problems& p) {
             if (noise_free(c) && c.ucb.hyper.noise_var != 0)
               p.push_back({"gp.noise_var",

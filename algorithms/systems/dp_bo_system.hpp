@@ -103,7 +103,7 @@ class DpBoSystem final : public protocol::Algorithm {
 };
 
 /// The keys in reading order: candidates.per_axis, release.*, agents.init_points,
-/// gp.lengthscale, gp.noise_var. release.observations: noise_free makes 0 the default of
+/// gp.lengthscale, gp.noise_var, gp.mean. release.observations: noise_free makes 0 the default of
 /// gp.noise_var.
 const schema::Group<DpBoConfig>& dp_bo_keys();
 /// Registers dp_bo.

@@ -70,7 +70,9 @@ const schema::Group<PoGpUcbConfig>& po_gp_ucb_keys() {
                 "delta' of beta_t = 2 log(n t^2 pi^2 / (6 delta')): delta_ucb / 2 with sec. 4's "
                 "delta_ucb = 0.05 (Thm. 3); `po.variant: authors`: 0.1")
           .include(agents::init_points_keys(), at(&C::ucb, &agents::GpUcbOptions::init_points))
-          .include(gp::se_hyper_keys(), at(&C::ucb, &agents::GpUcbOptions::hyper));
+          .include(gp::se_hyper_keys(), at(&C::ucb, &agents::GpUcbOptions::hyper))
+          // On the outputs: the curator's transformation of the inputs leaves it as it is.
+          .include(agents::prior_mean_keys(), at(&C::ucb, &agents::GpUcbOptions::prior_mean));
   return g;
 }
 

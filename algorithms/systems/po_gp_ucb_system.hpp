@@ -40,7 +40,7 @@ struct PoGpUcbConfig {
   /// curator.epsilon, curator.delta, curator.r, the lift
   curator::CuratorOptions curator{std::exp(1.1), 1e-5, 10, curator::Lift::paper};
   double max_norm = 25;  ///< curator.max_norm
-  /// gp.*, ucb.delta, the bonus, agents.init_points
+  /// gp.* (gp.mean included), ucb.delta, the bonus, agents.init_points
   agents::GpUcbOptions ucb{.hyper = {1.25, 1.0, 1e-5}, .delta = 0.025};
 };
 
@@ -73,8 +73,8 @@ class PoGpUcbSystem final : public protocol::Algorithm {
 };
 
 /// The keys in reading order: po.variant, curator.*, ucb.delta, agents.init_points and
-/// gp.lengthscale, gp.signal_var, gp.noise_var. po.variant: authors makes 0.1 the default of
-/// ucb.delta and 0.25 x curator.max_norm that of gp.lengthscale.
+/// gp.lengthscale, gp.signal_var, gp.noise_var, gp.mean. po.variant: authors makes 0.1 the default
+/// of ucb.delta and 0.25 x curator.max_norm that of gp.lengthscale.
 const schema::Group<PoGpUcbConfig>& po_gp_ucb_keys();
 /// Registers po_gp_ucb and gp_ucb, in that order.
 void register_po_gp_ucb_algorithms(schema::Registry<protocol::AlgorithmEntry>& registry);

@@ -6,6 +6,7 @@
 #include <Eigen/Dense>
 
 #include <cmath>
+#include <algorithm>
 #include <set>
 
 #include "algorithms/agents/gp_ucb_agent.hpp"
@@ -146,5 +147,87 @@ TEST_CASE(
         a.propose(1, protocol::NoBroadcast{}, unused, core::RngFactory(0, 0)).x;
     CHECK_THROWS_AS(a.observe(Eigen::VectorXd::Constant(1, 0.123), 0.0), std::logic_error);
     (void)x;
+  }
+}
+
+TEST_CASE("gp.mean c: the posterior and the UCB against a dense solve with prior mean c") {
+  // mu = c + k^T (K + s2 I)^-1 (y - c), var as with mean 0 (Rasmussen & Williams eq. 2.38 with
+  // a constant mean), solved densely here; c far from f's values, so that a GP-UCB that
+  // ignored c would be far off.
+  core::RngStream rng(21);
+  const Eigen::MatrixXd X = rng.uniform_matrix(60, 2);
+  const Eigen::VectorXd f = rng.normal_vector(60);
+  const double c = 7.5, s2 = 0.01;
+  for (const auto bonus : {GpUcbOptions::Bonus::deviation, GpUcbOptions::Bonus::variance}) {
+    GpUcbOptions o;
+    o.hyper = {0.15, 2.0, s2};
+    o.init_points = 3;
+    o.bonus = bonus;
+    o.prior_mean = c;
+    GpUcbAgent a(0, X, X, o);
+    const auto q = drive(a, f, 8);
+    const int n = static_cast<int>(q.size());
+    auto k = [&](Eigen::Index i, Eigen::Index j) {
+      return 2.0 * std::exp(-(X.row(i) - X.row(j)).squaredNorm() / (2 * 0.15 * 0.15));
+    };
+    Eigen::MatrixXd K(n, n), Ks(n, 60);
+    Eigen::VectorXd y(n);
+    for (int i = 0; i < n; ++i) {
+      y[i] = f[q[i]];
+      for (int j = 0; j < n; ++j) K(i, j) = k(q[i], q[j]) + (i == j ? s2 + 1e-10 * 2.0 : 0);
+      for (int m = 0; m < 60; ++m) Ks(i, m) = k(q[i], m);
+    }
+    const Eigen::LDLT<Eigen::MatrixXd> ldlt(K);
+    const Eigen::VectorXd mean =
+        (Ks.transpose() * ldlt.solve((y.array() - c).matrix())).array() + c;
+    const Eigen::VectorXd var =
+        (2.0 - (Ks.array() * ldlt.solve(Ks).array()).colwise().sum()).transpose().cwiseMax(0.0);
+    CHECK((a.posterior().mean() - mean).cwiseAbs().maxCoeff() < 1e-9);
+    CHECK((a.posterior().variance() - var).cwiseAbs().maxCoeff() < 1e-9);
+    const double beta = agents::ucb_beta(60, n + 1, o.delta);
+    const Eigen::VectorXd s = a.scores();
+    for (int m = 0; m < 60; ++m) {
+      if (std::find(q.begin(), q.end(), m) != q.end()) continue;
+      const double want = bonus == GpUcbOptions::Bonus::variance
+                              ? mean[m] + std::sqrt(beta) * var[m]
+                              : mean[m] + std::sqrt(beta * var[m]);
+      CHECK(s[m] == Approx(want).epsilon(1e-10));
+    }
+  }
+}
+
+TEST_CASE("gp.mean c on y scores as mean 0 on y - c, plus c, and queries the same candidates") {
+  core::RngStream rng(22);
+  const Eigen::MatrixXd X = 25 * rng.uniform_matrix(200, 2);
+  const Eigen::VectorXd f = rng.normal_vector(200).array() - 40.0;  // far below 0, near c
+  const double c = -40;
+  for (const auto bonus : {GpUcbOptions::Bonus::deviation, GpUcbOptions::Bonus::variance}) {
+    GpUcbOptions o;
+    o.hyper = {3.0, 1.0, 1e-5};
+    o.init_points = 2;
+    o.bonus = bonus;
+    GpUcbOptions shifted = o;
+    shifted.prior_mean = c;
+    GpUcbAgent zero(0, X, X, o), with_c(0, X, X, shifted);
+    const Eigen::VectorXd centred = f.array() - c;
+    CHECK(drive(with_c, f, 20) == drive(zero, centred, 20));
+    // The posterior mean with c on y is c + the one with mean 0 on y - c (the variance is the
+    // same): so are the scores (queried candidates are -inf in both).
+    CHECK(
+        (with_c.posterior().mean().array() - c - zero.posterior().mean().array()).abs().maxCoeff() <
+        1e-9);
+    CHECK(with_c.posterior().variance() == zero.posterior().variance());
+    const Eigen::VectorXd s_c = with_c.scores(), s_0 = zero.scores();
+    for (Eigen::Index m = 0; m < s_c.size(); ++m) {
+      if (std::isinf(s_0[m])) {
+        CHECK(s_c[m] == s_0[m]);
+      } else {
+        CHECK(s_c[m] == Approx(s_0[m] + c).margin(1e-9));
+      }
+    }
+    // Mean 0 on y itself (the mean ignored) queries other candidates: the prior's 0 lies 40
+    // above every observation, so it explores where mean c exploits.
+    GpUcbAgent ignored(0, X, X, o);
+    CHECK(drive(ignored, f, 20) != with_c.queried());
   }
 }

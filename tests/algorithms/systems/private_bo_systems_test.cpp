@@ -3,13 +3,17 @@
 // against an independent computation.
 #include <catch2/catch.hpp>
 
+#include <Eigen/Dense>
+
 #include <cmath>
 #include <map>
+#include <string>
 
 #include "algorithms/privacy/accountant.hpp"
 #include "algorithms/release/kusner_sensitivity.hpp"
 #include "algorithms/systems/dp_bo_system.hpp"
 #include "algorithms/systems/po_gp_ucb_system.hpp"
+#include "sim/schema/group.hpp"
 
 using namespace fbosim;
 
@@ -403,4 +407,163 @@ TEST_CASE(
   systems::DpBoConfig c;
   c.mechanism = systems::ReleaseMechanism::kusner_lipschitz;
   CHECK_THROWS_WITH(systems::DpBoSystem(c), Catch::Matchers::Contains("release.hyperparameter"));
+}
+
+// ---- gp.mean (issue 29): the constant prior mean in PO-GP-UCB, GP-UCB and DP-BO ----
+
+namespace {
+
+// An irregular objective: no two grid rows tie (a symmetric f on a symmetric grid leaves UCB
+// scores that tie up to rounding, and the order of an argmax's ties is not what is tested).
+double rough(const Eigen::VectorXd& x) {
+  return std::sin(7.3 * x[0] + 2.9 * x[1] * x[1]) + 0.7 * std::cos(11.1 * x[1] - 3.7 * x[0]);
+}
+
+// Round 0 and `rounds` steps of every agent, observing f + offset exactly.
+void drive_offset(protocol::RunParts& parts, const core::RngFactory& rf, int rounds, double offset,
+                  double (*f)(const Eigen::VectorXd&) = f_of) {
+  for (std::size_t n = 0; n < parts.agents.size(); ++n) {
+    auto& a = *parts.agents[n];
+    core::RngStream init = rf.stream("agent.init", n);
+    for (const Eigen::VectorXd& x : a.initial_points(init)) a.observe(x, f(x) + offset);
+    for (int t = 1; t <= rounds; ++t) {
+      core::RngStream rng = rf.stream("agent.step", n, static_cast<std::uint64_t>(t));
+      const Eigen::VectorXd x = a.propose(t, protocol::NoBroadcast{}, rng, rf).x;
+      a.observe(x, f(x) + offset);
+    }
+  }
+}
+
+const agents::GpUcbAgent& ucb_agent(const protocol::RunParts& parts, std::size_t n) {
+  return dynamic_cast<const agents::GpUcbAgent&>(*parts.agents[n]);
+}
+
+// The posterior mean with prior mean m at every row of C, the model's inputs of the queried
+// rows being C.row(q[i]): m + k(C_q, C)^T (K + s2 I)^-1 (y - m), solved densely.
+Eigen::VectorXd dense_mean(const Eigen::MatrixXd& C, const std::vector<Eigen::Index>& q,
+                           const std::vector<double>& ys, const gp::SeHyper& h, double m) {
+  const auto n = static_cast<Eigen::Index>(q.size());
+  auto k = [&](Eigen::Index i, Eigen::Index j) {
+    return h.signal_var *
+           std::exp(-(C.row(i) - C.row(j)).squaredNorm() / (2 * h.lengthscale * h.lengthscale));
+  };
+  Eigen::MatrixXd K(n, n), Ks(n, C.rows());
+  Eigen::VectorXd r(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    r[i] = ys[static_cast<std::size_t>(i)] - m;
+    for (Eigen::Index j = 0; j < n; ++j)
+      K(i, j) = k(q[i], q[j]) + (i == j ? h.noise_var + 1e-10 * h.signal_var : 0.0);
+    for (Eigen::Index c = 0; c < C.rows(); ++c) Ks(i, c) = k(q[i], c);
+  }
+  return (Ks.transpose() * K.ldlt().solve(r)).array() + m;
+}
+
+}  // namespace
+
+TEST_CASE("gp.mean is a key of po_gp_ucb, gp_ucb and dp_bo, read into the GP-UCB's options") {
+  systems::PoGpUcbConfig po;
+  REQUIRE(systems::po_gp_ucb_keys().has("gp.mean"));
+  systems::po_gp_ucb_keys().set(po, "gp.mean", schema::Value(-54.3));
+  CHECK(po.ucb.prior_mean == -54.3);
+  systems::DpBoConfig bo;
+  REQUIRE(systems::dp_bo_keys().has("gp.mean"));
+  systems::dp_bo_keys().set(bo, "gp.mean", schema::Value(0.5));
+  CHECK(bo.ucb.prior_mean == 0.5);
+  // The default keeps the papers' zero-mean GP.
+  CHECK(systems::PoGpUcbConfig{}.ucb.prior_mean == 0);
+  CHECK(systems::DpBoConfig{}.ucb.prior_mean == 0);
+}
+
+TEST_CASE(
+    "PO-GP-UCB with gp.mean m: the posterior on the released Z is m + the zero-mean one on "
+    "y - m, so a run on f + m with mean m queries the rows of a run on f with mean 0") {
+  const core::Domain d = square_grid(10);
+  const core::RngFactory rf(5, 2);
+  const double m = -3.25;
+  for (const char* name : {"po_gp_ucb", "gp_ucb"}) {
+    INFO(name);
+    systems::PoGpUcbConfig c;
+    c.name = name;
+    c.curator = {std::exp(1.1), 1e-5, 4, curator::Lift::paper};
+    c.ucb.init_points = 2;
+    c.ucb.hyper = {6.25, 1.0, 1e-5};
+    systems::PoGpUcbConfig cm = c;
+    cm.ucb.prior_mean = m;
+    protocol::RunParts zero = systems::PoGpUcbSystem(c).build({1, 2, &d, &rf, nullptr});
+    protocol::RunParts with_m = systems::PoGpUcbSystem(cm).build({1, 2, &d, &rf, nullptr});
+    drive_offset(zero, rf, 12, 0.0, rough);
+    drive_offset(with_m, rf, 12, m, rough);
+    for (std::size_t n = 0; n < 2; ++n) {
+      const agents::GpUcbAgent& a0 = ucb_agent(zero, n);
+      const agents::GpUcbAgent& am = ucb_agent(with_m, n);
+      CHECK(am.queried() == a0.queried());
+      // The model's inputs are the curator's output (Z for po_gp_ucb, the normalised X for
+      // gp_ucb), recomputed here from its stream: the prior mean acts on the outputs only.
+      Eigen::MatrixXd C = curator::normalise(d.grid, 25).X;
+      if (std::string(name) == "po_gp_ucb") {
+        core::RngStream rng = rf.stream("curator", n);
+        C = curator::release(C, c.curator, rng).Z;
+      }
+      REQUIRE((am.posterior().candidates() - C).norm() == 0);
+      const Eigen::VectorXd want = dense_mean(C, am.queried(), am.observations(), c.ucb.hyper, m);
+      CHECK((am.posterior().mean() - want).cwiseAbs().maxCoeff() < 1e-7);
+      CHECK((am.posterior().mean().array() - m - a0.posterior().mean().array()).abs().maxCoeff() <
+            1e-9);
+      // Ignoring the mean would leave the prior mean 0 far above the observations (m +- 1.7):
+      // the posterior away from the data would then be near 0, not m.
+      CHECK(
+          (am.posterior().mean() - dense_mean(C, am.queried(), am.observations(), c.ucb.hyper, 0.0))
+              .cwiseAbs()
+              .maxCoeff() > 1);
+    }
+  }
+}
+
+TEST_CASE(
+    "DP-BO with gp.mean m: mu_T is m + the zero-mean mu_T on y - m, and the release's "
+    "sensitivities and reference rows are those of mean 0 on f") {
+  systems::DpBoConfig c;
+  c.per_axis = 6;
+  c.ucb.hyper = {0.3, 1.0, 1e-3};
+  c.epsilon = 2;
+  systems::DpBoConfig cm = c;
+  const double m = 0.75;
+  cm.ucb.prior_mean = m;
+  const systems::DpBoSystem zero_sys(c), m_sys(cm);
+  core::Domain box;
+  box.dim = 2;
+  const core::RngFactory rf(4, 0);
+  protocol::RunParts zero = zero_sys.build({0, 1, &box, &rf, nullptr});
+  protocol::RunParts with_m = m_sys.build({0, 1, &box, &rf, nullptr});
+  drive_offset(zero, rf, 10, 0.0);
+  drive_offset(with_m, rf, 10, m);
+  const agents::GpUcbAgent& a0 = ucb_agent(zero, 0);
+  const agents::GpUcbAgent& am = ucb_agent(with_m, 0);
+  CHECK(am.queried() == a0.queried());
+  const Eigen::MatrixXd L = m_sys.candidates(box);
+  gp::SeHyper h = cm.ucb.hyper;
+  h.signal_var = 1;  // Kusner et al.'s normalised kernel
+  CHECK((am.posterior().mean() - dense_mean(L, am.queried(), am.observations(), h, m))
+            .cwiseAbs()
+            .maxCoeff() < 1e-7);
+  CHECK((am.posterior().mean().array() - m - a0.posterior().mean().array()).abs().maxCoeff() <
+        1e-9);
+  auto release = [&](protocol::RunParts& parts, double offset) {
+    protocol::ReleaseInputs in;
+    in.streams = &rf;
+    in.evaluate = [offset](int, const Eigen::VectorXd& x) { return f_of(x) + offset; };
+    in.query = [](int, const Eigen::VectorXd&, core::RngStream&) -> protocol::Observation {
+      FAIL("the Kusner release spends no evaluations");
+      return {0, 0};
+    };
+    in.optimum = [](int) { return std::optional<double>(); };
+    return parts.final_release(in);
+  };
+  const protocol::FinalRelease r0 = release(zero, 0.0), rm = release(with_m, m);
+  REQUIRE(r0.rows.size() == 4);
+  REQUIRE(rm.rows.size() == 4);
+  CHECK(rm.events == r0.events);
+  for (std::size_t i = 0; i < 2; ++i) CHECK(*rm.rows[i].sensitivity == *r0.rows[i].sensitivity);
+  CHECK(rm.rows[2].value == r0.rows[2].value);  // argmax mu_T, the reference hyperparameter
+  CHECK(rm.rows[3].value == Approx(r0.rows[3].value + m).epsilon(1e-14));  // max_t y_t
 }

@@ -1161,6 +1161,16 @@ std::vector<Case> all_cases() {
           key_words("gp.prior." + k, v));
   for (const std::string v : {".nan", ".inf", "abc"})
     run("issue 29 sampling", "run {cfg} --quiet --set gp.mean=" + v, key_words("gp.mean", v));
+
+  // Issue 29, gp.mean in GP-UCB: po_gp_ucb, gp_ucb and dp_bo read the key, and check it as the
+  // TS agents do (a finite number).
+  for (const std::string algorithm : {"po_gp_ucb", "gp_ucb", "dp_bo"})
+    for (const std::string v : {".nan", "-.inf", "abc"})
+      run("issue 29 gp.mean in GP-UCB", "run {cfg} --quiet --set gp.mean=" + v,
+          key_words("gp.mean", v), 1,
+          "algorithm: " + algorithm +
+              "\nrounds: 2\nruns: 1\nagents: {count: 1}\n"
+              "objective: {family: gp_grid2d, grid_side: 5}\n");
   return cases;
 }
 
