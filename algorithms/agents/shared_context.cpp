@@ -85,7 +85,14 @@ Eigen::Index SharedContext::region_argmax(const std::vector<Eigen::VectorXd>& om
 namespace fbosim::agents {
 
 rff::RandomFeatures shared_features(int dim, int M, double lengthscale,
+                                    const std::vector<double>& lengthscales,
                                     const gp::KernelChoice& kernel, core::RngStream& rng) {
+  if (!lengthscales.empty())
+    return rff::RandomFeatures::draw(
+        dim, M, kernel.family,
+        Eigen::Map<const Eigen::VectorXd>(lengthscales.data(),
+                                          static_cast<Eigen::Index>(lengthscales.size())),
+        1.0, rng);
   if (kernel.family == gp::KernelFamily::se)
     return rff::RandomFeatures::draw(dim, M, lengthscale, 1.0, rng);
   return rff::RandomFeatures::draw(dim, M, kernel.family, Eigen::VectorXd::Constant(1, lengthscale),

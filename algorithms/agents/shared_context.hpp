@@ -49,11 +49,15 @@ struct SharedContext {
 };
 
 /// The shared random features of the messages (stream "rff.shared"): M features of dimension
-/// dim with the one length scale rff.lengthscale and signal variance 1, of the agents' kernel
-/// family (gp.kernel), so that every agent's message is a weight vector of the same features.
-/// The isotropic SE default draws exactly as before gp.kernel existed. ARD (gp.ard) is the
-/// agents' own fits only: the messages' length scale is fixed by the config, not learnt.
+/// dim and signal variance 1, of the agents' kernel family (gp.kernel), so that every agent's
+/// message is a weight vector of the same features. Their length scales: `lengthscales`, one
+/// per dimension (rff.lengthscales: each dimension's frequencies divided by its own, the
+/// spectral density of the ARD kernel k((x - y) / l)), or when it is empty the one
+/// `lengthscale` (rff.lengthscale). The isotropic SE default draws exactly as before gp.kernel
+/// existed. The messages' length scales are fixed by the config, not learnt: gp.ard is the
+/// agents' own fits only, and neither key implies the other.
 rff::RandomFeatures shared_features(int dim, int M, double lengthscale,
+                                    const std::vector<double>& lengthscales,
                                     const gp::KernelChoice& kernel, core::RngStream& rng);
 
 }  // namespace fbosim::agents

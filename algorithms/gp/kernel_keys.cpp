@@ -11,10 +11,12 @@ const schema::Group<KernelChoice>& kernel_choice_keys() {
                   "messages: `se` (squared exponential, the papers'), `matern32`, `matern52` "
                   "(Matern-3/2, -5/2; their features' frequencies are multivariate t with 3, 5 "
                   "degrees of freedom) [choice]")
-          .boolean("gp.ard", &KernelChoice::ard,
-                   "automatic relevance determination: the fit learns one length scale per "
-                   "input dimension, each starting from `gp.lengthscale` (needs `gp.fit: true`; "
-                   "the messages' features keep the one `rff.lengthscale`) [choice]");
+          .boolean(
+              "gp.ard", &KernelChoice::ard,
+              "automatic relevance determination: the fit learns one length scale per "
+              "input dimension, each starting from `gp.lengthscale` (needs `gp.fit: true`; "
+              "the messages' features keep their fixed `rff.lengthscale` or `rff.lengthscales`) "
+              "[choice]");
   return g;
 }
 

@@ -15,11 +15,13 @@ namespace {
 // The shared message features, gathered from where FtsDeConfig keeps them.
 schema::Lens<FtsDeConfig, rff::MessageFeatures> message_features() {
   return {[](const FtsDeConfig& c) {
-            return rff::MessageFeatures{c.features, c.rff_lengthscale, c.agent.message_lambda};
+            return rff::MessageFeatures{c.features, c.rff_lengthscale, c.rff_lengthscales,
+                                        c.agent.message_lambda};
           },
           [](FtsDeConfig& c, const rff::MessageFeatures& m) {
             c.features = m.features;
             c.rff_lengthscale = m.lengthscale;
+            c.rff_lengthscales = m.lengthscales;
             c.agent.message_lambda = m.lambda;
           }};
 }
@@ -58,6 +60,7 @@ void validate(const Preset& p, const FtsDeConfig& c, const protocol::ExperimentF
                                "for P > 1",
                                p.name, p.name)});
   agents::check_local_ts(c.agent.local, f, out);
+  rff::check_message_lengthscales(c.rff_lengthscales, f.dimension, out);
   if (p.dp_forced && c.dp != p.dp_default)
     out.push_back(
         {"server.dp",

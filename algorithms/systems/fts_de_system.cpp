@@ -22,8 +22,8 @@ protocol::RunParts FtsDeSystem::build(const protocol::RunInputs& in) const {
   core::RngStream shared_rng = in.streams->stream("rff.shared");
   auto ctx = std::make_shared<const agents::SharedContext>(
       domain,
-      agents::shared_features(domain.dim, c.features, c.rff_lengthscale, c.agent.local.kernel,
-                              shared_rng),
+      agents::shared_features(domain.dim, c.features, c.rff_lengthscale, c.rff_lengthscales,
+                              c.agent.local.kernel, shared_rng),
       de::Partition(domain.dim, c.subregions));
   protocol::RunParts parts;
   std::vector<int> region;

@@ -29,6 +29,7 @@ struct FtsDeConfig {
   de::WeightSchedule::Options weights;     ///< exploration.weights.*
   int features = 50;                       ///< rff.features (M)
   double rff_lengthscale = 0.03;           ///< rff.lengthscale
+  std::vector<double> rff_lengthscales;    ///< rff.lengthscales (empty: rff.lengthscale)
   agents::AgentOptions agent;              ///< agents.*, exploration.schedule, rff.lambda, ...
   server::DpMechanism::Options mechanism;  ///< server.sampling*, noise_multiplier, clip_norm, w_max
   server::ServerStop stop;                 ///< server.budget, server.stop_p

@@ -15,11 +15,13 @@ namespace {
 
 schema::Lens<FtsTargetConfig, rff::MessageFeatures> message_features() {
   return {[](const FtsTargetConfig& c) {
-            return rff::MessageFeatures{c.features, c.rff_lengthscale, c.message_lambda};
+            return rff::MessageFeatures{c.features, c.rff_lengthscale, c.rff_lengthscales,
+                                        c.message_lambda};
           },
           [](FtsTargetConfig& c, const rff::MessageFeatures& m) {
             c.features = m.features;
             c.rff_lengthscale = m.lengthscale;
+            c.rff_lengthscales = m.lengthscales;
             c.message_lambda = m.lambda;
           }};
 }
@@ -41,6 +43,7 @@ void validate(const FtsTargetConfig& c, const protocol::ExperimentFacts& f, sche
                    "must be 1 on a synthetic family (agent 0, the target, sees the base function "
                    "f)"});
   agents::check_local_ts(c.target.local, f, out);
+  rff::check_message_lengthscales(c.rff_lengthscales, f.dimension, out);
   // RGPE's and TAF's target models its own data with the exact isotropic SE GP (ExactGp).
   if (c.name != "fts_target" && !c.target.local.kernel.is_default())
     out.push_back({c.target.local.kernel.ard ? "gp.ard" : "gp.kernel",

@@ -74,8 +74,8 @@ protocol::RunParts FtsTargetSystem::build(const protocol::RunInputs& in) const {
   core::RngStream shared_rng = in.streams->stream("rff.shared");
   auto ctx = std::make_shared<const agents::SharedContext>(
       domain,
-      agents::shared_features(domain.dim, c.features, c.rff_lengthscale, c.target.local.kernel,
-                              shared_rng),
+      agents::shared_features(domain.dim, c.features, c.rff_lengthscale, c.rff_lengthscales,
+                              c.target.local.kernel, shared_rng),
       de::Partition(domain.dim, 1));
   // FTS sends a sample (M floats); RGPE and TAF the posterior, TAF with its incumbent (sec. 3.2).
   const agents::SourceMessage kind = c.name == "fts_target" ? agents::SourceMessage::sample

@@ -28,11 +28,12 @@ inline constexpr schema::EnumNames<HistoryPairing> kHistoryPairingNames{
     {HistoryPairing::aligned, "aligned"}, {HistoryPairing::authors, "authors"}};
 
 struct FtsTargetConfig {
-  std::string name = "fts_target";  ///< fts_target | rgpe | taf
-  int features = 100;               ///< rff.features (M)
-  double rff_lengthscale = 0.01;    ///< rff.lengthscale
-  double message_lambda = 1e-6;     ///< rff.lambda: sigma^2 of eqs. 2-3 for the messages
-  int target_agents = 1;            ///< target.agents: run r's target is agent r mod this
+  std::string name = "fts_target";       ///< fts_target | rgpe | taf
+  int features = 100;                    ///< rff.features (M)
+  double rff_lengthscale = 0.01;         ///< rff.lengthscale
+  std::vector<double> rff_lengthscales;  ///< rff.lengthscales (empty: rff.lengthscale)
+  double message_lambda = 1e-6;          ///< rff.lambda: sigma^2 of eqs. 2-3 for the messages
+  int target_agents = 1;                 ///< target.agents: run r's target is agent r mod this
   agents::FtsTargetOptions target;  ///< agents.init_points, target.schedule, local_ts.*, gp.*, ...
   /// rgpe / taf: ensemble.variant, ensemble.samples (RGPE), ensemble.bandwidth (TAF).
   ensemble::Variant variant = ensemble::Variant::authors;

@@ -73,6 +73,10 @@ YAML::Node to_yaml(const schema::Record& record) {
       case schema::Resolved::Kind::text:
         leaf = YAML::Node(value.text);
         break;
+      case schema::Resolved::Kind::real_list:  // "[0.1, 0.3]" as a flow sequence
+        leaf = YAML::Load(value.text);
+        leaf.SetStyle(YAML::EmitterStyle::Flow);
+        break;
     }
     chain.back()[parts.back()] = leaf;
   }

@@ -63,6 +63,23 @@ std::string ConfigSource::read(const std::string& path, std::string& out) const 
   return read_as(path, out, "expected a text value");
 }
 
+std::string ConfigSource::read(const std::string& path, std::vector<double>& out) const {
+  const YAML::Node node = find(path);
+  if (!node.IsSequence()) return "expected a list of numbers, e.g. [0.1, 0.3]";
+  std::vector<double> items;
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node item = node[i];
+    double v = 0;
+    const std::string why =
+        item.IsScalar() ? read_scalar(item, v) : std::string("expected a number");
+    if (!why.empty())
+      return "expected a list of numbers; item " + std::to_string(i + 1) + ": " + why;
+    items.push_back(v);
+  }
+  out = std::move(items);
+  return "";
+}
+
 std::string ConfigSource::where(const std::string& key) const {
   // The key itself, or the nearest enclosing key given (a key inside a value given as text).
   for (std::string k = key; !k.empty();) {

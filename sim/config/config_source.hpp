@@ -27,6 +27,8 @@ class ConfigSource final : public schema::Source {
   std::string read(const std::string& path, std::uint64_t& out) const override;
   std::string read(const std::string& path, double& out) const override;
   std::string read(const std::string& path, std::string& out) const override;
+  /// A YAML sequence (block or flow), each item a number as read(double) takes it.
+  std::string read(const std::string& path, std::vector<double>& out) const override;
   /// "<source>:<line>: <key>" for a key given in the file (or inside a value given there),
   /// else "<source>: <key>".
   std::string where(const std::string& key) const override;

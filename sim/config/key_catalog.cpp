@@ -131,6 +131,8 @@ std::string default_text(const schema::CatalogKey& key) {
 
 std::string range_text(const schema::KeyDoc& doc) {
   if (!doc.choices.empty()) return fmt::format("{}", fmt::join(doc.choices, " | "));
+  if (doc.type == schema::Type::real_list)
+    return doc.range && doc.range->bounded() ? "list, each " + doc.range->text() : "list";
   if (doc.range && doc.range->bounded()) return doc.range->text();
   if (doc.type == schema::Type::boolean) return "true | false";
   return "";

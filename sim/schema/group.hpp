@@ -171,11 +171,47 @@ class Group {
     return add(std::move(k));
   }
 
+  /// A list of finite doubles (a YAML sequence: `[0.1, 0.3]`, `--set key=[0.1,0.3]`), at least
+  /// one, each in `item_range`; optional: an empty list is none (absent or null: recorded as
+  /// null), so the member's empty default means "not given". Recorded as a flow sequence.
+  Group& real_list(std::string path, Lens<S, std::vector<double>> lens, Range item_range,
+                   std::string meaning) {
+    Key k;
+    k.doc = make_doc(std::move(path), Type::real_list, item_range, std::move(meaning));
+    k.doc.optional = true;
+    k.get = [lens](const S& s) { return detail::resolved(lens.get(s)); };
+    k.read = [lens](S& s, const Source& src, const KeyDoc& doc, Record& rec) {
+      if (src.presence(doc.path) == Source::Presence::null) lens.put(s, {});
+      if (detail::given(src, doc)) lens.put(s, detail::read_given<std::vector<double>>(src, doc));
+      rec.set(doc.path, detail::resolved(lens.get(s)));
+    };
+    k.set = [lens](S& s, const KeyDoc& doc, const Value& v) {
+      lens.put(s, detail::from_value<std::vector<double>>(doc, v));
+    };
+    return add(std::move(k));
+  }
+
   // ---- modifiers of the key declared last ----
   /// Documents a default that is not the member's value (set by the reader, e.g. the file
   /// stem).
   Group& note(std::string default_note) {
     last_key("note").doc.default_note = std::move(default_note);
+    return *this;
+  }
+  /// The key is an alternative to the key at `other` (one length scale or one per dimension):
+  /// giving both (with values) is an Error at this key, naming both. Declare `other` after this
+  /// key with `.when()` on this one being empty, so that only the one given is read.
+  Group& excludes(std::string other) {
+    Key& k = last_key("excludes");
+    k.read = [read = k.read, other = std::move(other)](S& s, const Source& src, const KeyDoc& doc,
+                                                       Record& rec) {
+      if (src.presence(doc.path) == Source::Presence::given &&
+          src.presence(other) == Source::Presence::given)
+        throw Error(doc.path, src.where(doc.path) + ": give either " + doc.path + " or " + other +
+                                  ", not both (" + src.where(other) + " is given too), got '" +
+                                  shorten(src.text(doc.path)) + "'");
+      read(s, src, doc, rec);
+    };
     return *this;
   }
   /// Reads the key only when `pred` holds for the S read so far (else the key is not read, not

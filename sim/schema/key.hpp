@@ -21,15 +21,16 @@ enum class Type {
   text,       ///< any text
   choice,     ///< one of the key's choices (an enum through its EnumNames, or a name)
   text_list,  ///< comma-separated items, each one of the key's choices
+  real_list,  ///< a YAML sequence of finite doubles, each in the key's range ([0.1, 0.3])
 };
-/// "integer", "real", "boolean", "text", "choice", "text list".
+/// "integer", "real", "boolean", "text", "choice", "text list", "real list".
 std::string to_string(Type type);
 
 struct KeyDoc {
   std::string path;  ///< dotted: "exploration.weights.start"
   Type type = Type::text;
   bool optional = false;       ///< may stay empty (absent or null: recorded as null)
-  std::optional<Range> range;  ///< a number key's bounds
+  std::optional<Range> range;  ///< a number key's bounds (a real list's: of each item)
   /// A choice key's names (a list key's items), in documentation order.
   std::vector<std::string> choices;
   std::string meaning;

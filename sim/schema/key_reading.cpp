@@ -28,6 +28,8 @@ std::string to_string(Type type) {
       return "choice";
     case Type::text_list:
       return "text list";
+    case Type::real_list:
+      return "real list";
   }
   return "?";
 }
@@ -79,6 +81,20 @@ bool given(const Source& source, const KeyDoc& doc) {
   return false;
 }
 
+// A list's items: at least one, each finite and in range (numbered from 1 in messages).
+void check_items(const Source& source, const KeyDoc& doc, const std::vector<double>& items) {
+  const auto bad = [&](const std::string& what) {
+    throw Error(doc.path, source.where(doc.path) + ": " + what + ", got '" +
+                              shorten(source.text(doc.path)) + "'");
+  };
+  if (items.empty()) bad("must list at least one number");
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (!std::isfinite(items[i])) bad(fmt::format("item {} must be a finite number", i + 1));
+    if (doc.range && !doc.range->contains(items[i]))
+      bad(fmt::format("item {} {}", i + 1, doc.range->requirement()));
+  }
+}
+
 template <class T>
 T read_given(const Source& source, const KeyDoc& doc) {
   T value{};
@@ -91,6 +107,7 @@ T read_given(const Source& source, const KeyDoc& doc) {
   }
   if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>)
     check_range(source, doc, static_cast<double>(value));
+  if constexpr (std::is_same_v<T, std::vector<double>>) check_items(source, doc, value);
   return value;
 }
 
@@ -100,6 +117,7 @@ template std::int64_t read_given<std::int64_t>(const Source&, const KeyDoc&);
 template std::uint64_t read_given<std::uint64_t>(const Source&, const KeyDoc&);
 template double read_given<double>(const Source&, const KeyDoc&);
 template std::string read_given<std::string>(const Source&, const KeyDoc&);
+template std::vector<double> read_given<std::vector<double>>(const Source&, const KeyDoc&);
 
 std::size_t read_choice(const Source& source, const KeyDoc& doc) {
   const std::string value = read_given<std::string>(source, doc);
@@ -147,6 +165,15 @@ T from_value(const KeyDoc& doc, const Value& value) {
     const auto* s = std::get_if<std::string>(&value);
     if (!s) bad_preset(doc, value, "expected a text");
     out = *s;
+  } else if constexpr (std::is_same_v<T, std::vector<double>>) {
+    const auto* l = std::get_if<std::vector<double>>(&value);
+    if (!l || l->empty()) bad_preset(doc, value, "expected a list of at least one number");
+    for (const double x : *l) {
+      if (!std::isfinite(x)) bad_preset(doc, value, "every item must be a finite number");
+      if (doc.range && !doc.range->contains(x))
+        bad_preset(doc, value, "every item " + doc.range->requirement());
+    }
+    out = *l;
   } else if constexpr (std::is_floating_point_v<T>) {
     if (const auto* d = std::get_if<double>(&value)) {
       out = *d;
@@ -171,6 +198,7 @@ template std::int64_t from_value<std::int64_t>(const KeyDoc&, const Value&);
 template std::uint64_t from_value<std::uint64_t>(const KeyDoc&, const Value&);
 template double from_value<double>(const KeyDoc&, const Value&);
 template std::string from_value<std::string>(const KeyDoc&, const Value&);
+template std::vector<double> from_value<std::vector<double>>(const KeyDoc&, const Value&);
 
 std::size_t choice_from_value(const KeyDoc& doc, const Value& value) {
   const std::string name = from_value<std::string>(doc, value);
@@ -186,6 +214,9 @@ Resolved resolved(std::int64_t v) { return {Resolved::Kind::integer, std::to_str
 Resolved resolved(std::uint64_t v) { return {Resolved::Kind::integer, std::to_string(v)}; }
 Resolved resolved(double v) { return {Resolved::Kind::real, shortest(v)}; }
 Resolved resolved(const std::string& v) { return {Resolved::Kind::text, v}; }
+Resolved resolved(const std::vector<double>& v) {
+  return v.empty() ? resolved_null() : Resolved{Resolved::Kind::real_list, list_text(v)};
+}
 Resolved resolved_text(const std::string& v) { return {Resolved::Kind::text, v}; }
 Resolved resolved_null() { return {Resolved::Kind::null, ""}; }
 

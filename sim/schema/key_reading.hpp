@@ -7,6 +7,7 @@
 //   <where>: must be a finite number, got '<value>'
 //   <where>: must be in [1, 100000], got <value>
 //   <where>: must be one of a, b, got '<value>' (did you mean 'a'?)
+//   <where>: item 2 must be > 0, got '[0.1, -1]'       (a real list: items numbered from 1)
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,7 +20,8 @@ namespace fbosim::schema::detail {
 /// Whether the key is given; a key given without a value is an Error unless the key is
 /// optional (then it is not given).
 bool given(const Source& source, const KeyDoc& doc);
-/// The given value, checked (type; numbers: finite and in doc.range).
+/// The given value, checked (type; numbers: finite and in doc.range; a list of numbers: at
+/// least one item, each finite and in doc.range).
 template <class T>
 T read_given(const Source& source, const KeyDoc& doc);
 /// The index in doc.choices of the given choice.
@@ -42,6 +44,7 @@ Resolved resolved(std::int64_t v);
 Resolved resolved(std::uint64_t v);
 Resolved resolved(double v);
 Resolved resolved(const std::string& v);
+Resolved resolved(const std::vector<double>& v);  ///< real_list; null when empty
 Resolved resolved_text(const std::string& v);
 Resolved resolved_null();
 

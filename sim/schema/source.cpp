@@ -74,6 +74,15 @@ std::string MapSource::read(const std::string& path, std::string& out) const {
   return "";
 }
 
+std::string MapSource::read(const std::string& path, std::vector<double>& out) const {
+  const Value* v = value(path);
+  if (const auto* l = v ? std::get_if<std::vector<double>>(v) : nullptr) {
+    out = *l;
+    return "";
+  }
+  return "expected a list of numbers, e.g. [0.1, 0.3]";
+}
+
 std::string MapSource::where(const std::string& path) const { return name_ + ": " + path; }
 
 std::string MapSource::text(const std::string& path) const {

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/schema/value.hpp"
 
@@ -29,6 +30,8 @@ class Source {
   virtual std::string read(const std::string& path, std::uint64_t& out) const = 0;
   virtual std::string read(const std::string& path, double& out) const = 0;
   virtual std::string read(const std::string& path, std::string& out) const = 0;
+  /// A list of numbers (a YAML sequence); each item typed as a double is.
+  virtual std::string read(const std::string& path, std::vector<double>& out) const = 0;
   /// "<file>:<line>: <path>" for a key given in a file, else "<file>: <path>": the start of a
   /// message about the key.
   virtual std::string where(const std::string& path) const = 0;
@@ -38,8 +41,8 @@ class Source {
 
 /// A source over a map of dotted paths to values (a mapped-to nullopt is a key given without a
 /// value), named `name` in messages. Types strictly: a bool only from a bool, an integer only
-/// from an integer (in the type's range), a double from any number; a text key takes any
-/// value, as to_text writes it.
+/// from an integer (in the type's range), a double from any number, a list only from a list; a
+/// text key takes any value, as to_text writes it.
 class MapSource final : public Source {
  public:
   explicit MapSource(std::map<std::string, std::optional<Value>> values,
@@ -51,6 +54,7 @@ class MapSource final : public Source {
   std::string read(const std::string& path, std::uint64_t& out) const override;
   std::string read(const std::string& path, double& out) const override;
   std::string read(const std::string& path, std::string& out) const override;
+  std::string read(const std::string& path, std::vector<double>& out) const override;
   std::string where(const std::string& path) const override;
   std::string text(const std::string& path) const override;
 

@@ -1171,6 +1171,31 @@ std::vector<Case> all_cases() {
           "algorithm: " + algorithm +
               "\nrounds: 2\nruns: 1\nagents: {count: 1}\n"
               "objective: {family: gp_grid2d, grid_side: 5}\n");
+  // Issue 29, modelling (ARD length scales of the messages' shared features, rff.lengthscales,
+  // a list of reals): not a list, an item that is not a finite number > 0, an empty list, the
+  // wrong length for the objective's dimension (kBase's gp_grid is 1-D; gp_grid2d is 2-D), both
+  // it and rff.lengthscale given, and an algorithm without messages. In the file and by --set.
+  for (const std::string v : {"0.1", "abc", "{a: 1}", "\"[0.1]\"", "[]", "[0]", "[-0.1]", "[.nan]",
+                              "[.inf]", "[abc]", "[[1]]", "[~]", "[0.1, 0.2]"})
+    run("issue 29 ard messages", "run {cfg} --quiet", key_words("rff.lengthscales", v), 1,
+        with_key("rff.lengthscales", v));
+  run("issue 29 ard messages", "run {cfg} --quiet --set rff.lengthscales=[0.1,-1]",
+      {"battery.yaml", "rff.lengthscales", "item 2 must be > 0", "[0.1, -1]"});
+  run("issue 29 ard messages", "run {cfg} --quiet --set rff.lengthscales=0.1,0.3",
+      {"battery.yaml", "rff.lengthscales", "expected a list", "0.1,0.3"});
+  run("issue 29 ard messages", "run {cfg} --quiet --set rff.lengthscales=[0.1,0.2,0.3]",
+      {"battery.yaml", "rff.lengthscales", "one length scale per input dimension", "2 for this",
+       "3 given"},
+      1, with("objective: {family: gp_grid2d, grid_side: 5}\n"));
+  run("issue 29 ard messages", "run {cfg} --quiet --set algorithm=fts_target",
+      {"battery.yaml", "rff.lengthscales", "per input dimension", "1 for this", "2 given"}, 1,
+      with_key("rff.lengthscales", "[0.1, 0.2]"));
+  run("issue 29 ard messages", "run {cfg} --quiet --set rff.lengthscales=[0.1]",
+      {"battery.yaml", "give either rff.lengthscales or rff.lengthscale, not both"}, 1,
+      with_key("rff.lengthscale", "0.2"));
+  run("issue 29 ard messages", "run {cfg} --quiet --set algorithm=po_gp_ucb",
+      {"battery.yaml", "rff.lengthscales", "a key of algorithms"}, 1,
+      with_key("rff.lengthscales", "[0.1]"));
   return cases;
 }
 
