@@ -106,17 +106,32 @@ struct RunParts {
   /// once, on the calling thread, while the agents still exist. Empty: none.
   std::function<FinalRelease(const ReleaseInputs&)> final_release;
   std::vector<int> measured;  ///< the agents whose regret and best value are reported
+};
+
+/// What a run's privacy ledger composes, known from the config alone (never from the data):
+/// the run engine composes exactly these events, one at a time, in this order (the events
+/// before round 0, one server release per round the server aggregates, the events after the
+/// last round) and checks that the parts it built release the same ones; `fbosim privacy
+/// CONFIG` composes the same list without running (issue 29: it used to miss adaptive
+/// clipping's count release and the stop rules).
+struct PrivacyPlan {
+  /// Released before round 0 (RunParts::setup_events).
+  std::vector<privacy::DpEvent> setup;
+  /// One server release of N agents (Mechanism::event); NoOp without a private server.
+  privacy::DpEvent round;
   /// When the server stops aggregating (issue 29; both rules are functions of the config alone,
-  /// never of the data, so stopping reveals nothing). From the first round a rule stops on, the
-  /// server collects no messages and broadcasts nothing: the agents receive NoBroadcast (their
-  /// own TS step) and no privacy is spent. server_rounds: the server aggregates the messages of
-  /// rounds 0 .. server_rounds - 1 at most (DP-FTS-DE's footnote 13: `server.stop_p`).
+  /// so stopping reveals nothing). From the first round a rule stops on, the server collects no
+  /// messages and broadcasts nothing: the agents receive NoBroadcast (their own TS step) and no
+  /// privacy is spent. server_rounds: the server aggregates the messages of rounds
+  /// 0 .. server_rounds - 1 at most (DP-FTS-DE's footnote 13: `server.stop_p`).
   int server_rounds = std::numeric_limits<int>::max();
   /// server.budget: the engine aggregates a round only if the epsilon of everything released so
-  /// far plus that round's release (Mechanism::event), under server.accountant at the run's
-  /// delta, stays <= budget; the first round that would exceed it and every later one aggregate
-  /// nothing. Only with a private server and no events after the last round.
+  /// far plus that round's release, under server.accountant at the run's delta, stays <=
+  /// budget; the first round that would exceed it and every later one aggregate nothing. Only
+  /// with a private server and no events after the last round.
   std::optional<double> budget;
+  /// Released after the last round: RunParts::final_events, then the final release's events.
+  std::vector<privacy::DpEvent> final;
 };
 
 class Algorithm {
@@ -136,6 +151,9 @@ class Algorithm {
   /// a run spends, the epsilon config validation checks (finite under every accountant) before
   /// anything runs. Empty when nothing is private.
   virtual std::vector<privacy::DpEvent> run_events(int agents, int rounds) const = 0;
+  /// What the ledger of a run of N agents composes (PrivacyPlan): the one source of the stop
+  /// rules and of the events both a run and `fbosim privacy CONFIG` compose.
+  virtual PrivacyPlan privacy_plan(int agents) const = 0;
   /// The server.csv columns of its rounds (between `time` and `epsilon`).
   virtual std::vector<StatColumn> server_columns() const = 0;
   /// Whether its runs release values after the last round (RunParts::final_release): the

@@ -1,9 +1,14 @@
 #pragma once
 // The mechanisms of the differentially private release of BO results (issue #12; Kusner,
 // Gardner, Garnett & Weinberger, "Differentially Private Bayesian Optimization", ICML 2015):
-// the exponential mechanism (McSherry & Talwar 2007; Kusner et al. Def. 4 [R-std in spec
-// dp-bo.md: every formula of the paper was stripped from our copy]) and the Laplace mechanism
-// (Dwork et al. 2006; Def. 3 [R-std]). Both are pure epsilon-DP for a score of the stated
+// the exponential mechanism (Kusner et al. Def. 4, McSherry & Talwar, "Mechanism Design via
+// Differential Privacy", FOCS 2007: P(i) proportional to exp(epsilon q_i / (2 Delta)) for a
+// score q of sensitivity Delta) and the Laplace mechanism (Kusner et al. Def. 3, Dwork,
+// McSherry, Nissim & Smith, "Calibrating Noise to Sensitivity in Private Data Analysis", TCC
+// 2006: the output plus Laplace(0, Delta / epsilon) noise). Kusner et al. state both in the
+// standard form of these two papers (their Defs. 3-4 cite them), which is the form used here
+// [reconstructed: the formulas of Defs. 3-4 are missing from our text of the paper; the
+// standard forms are those of the cited papers]. Both are pure epsilon-DP for a score of the stated
 // sensitivity; Kusner et al.'s sensitivities hold with probability 1 - delta only, which is why
 // their releases are (epsilon, delta) events (kusner_sensitivity.hpp).
 #include <Eigen/Core>

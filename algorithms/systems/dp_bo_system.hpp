@@ -75,6 +75,12 @@ class DpBoSystem final : public protocol::Algorithm {
   std::vector<privacy::DpEvent> run_events(int agents, int) const override {
     return possible_events(agents);
   }
+  /// Every agent's final release, in agent order.
+  protocol::PrivacyPlan privacy_plan(int agents) const override {
+    protocol::PrivacyPlan plan;
+    plan.final = possible_events(agents);
+    return plan;
+  }
   std::vector<protocol::StatColumn> server_columns() const override { return {}; }
   bool releases_values() const override { return true; }
   /// One agent's final release (the strategy's), with the sensitivities of a run of

@@ -41,14 +41,6 @@ protocol::RunParts FtsDeSystem::build(const protocol::RunInputs& in) const {
     } else {
       parts.server = std::make_unique<server::PlainMechanism>(aggregator);
     }
-    // Footnote 13: server round t's broadcast is followed in round t + 1 with probability
-    // 1 - p_{t+1}; the server stops before the first round whose broadcast would be negligible.
-    // (The engine caps it at the run's rounds.)
-    if (c.stop.stop_p)
-      parts.server_rounds = agents::first_negligible_round(c.agent.schedule, *c.stop.stop_p,
-                                                           std::numeric_limits<int>::max() - 1) -
-                            1;
-    parts.budget = c.stop.budget;  // enforced by the engine, which holds the ledger
   }
   return parts;
 }
@@ -66,6 +58,22 @@ std::vector<protocol::StatColumn> FtsDeSystem::server_columns() const {
 std::vector<privacy::DpEvent> FtsDeSystem::possible_events(int agents) const {
   if (!config_.server || !config_.dp) return {};
   return {server::DpMechanism::event(config_.mechanism, static_cast<std::size_t>(agents))};
+}
+
+protocol::PrivacyPlan FtsDeSystem::privacy_plan(int agents) const {
+  const FtsDeConfig& c = config_;
+  protocol::PrivacyPlan plan;
+  if (!c.server) return plan;
+  if (c.dp) plan.round = server::DpMechanism::event(c.mechanism, static_cast<std::size_t>(agents));
+  // Footnote 13: server round t's broadcast is followed in round t + 1 with probability
+  // 1 - p_{t+1}; the server stops before the first round whose broadcast would be negligible.
+  // (The engine caps it at the run's rounds.)
+  if (c.stop.stop_p)
+    plan.server_rounds = agents::first_negligible_round(c.agent.schedule, *c.stop.stop_p,
+                                                        std::numeric_limits<int>::max() - 1) -
+                         1;
+  plan.budget = c.stop.budget;  // enforced by the engine, which holds the ledger
+  return plan;
 }
 
 std::vector<privacy::DpEvent> FtsDeSystem::run_events(int agents, int rounds) const {

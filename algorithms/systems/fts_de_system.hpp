@@ -46,6 +46,9 @@ class FtsDeSystem final : public protocol::Algorithm {
   std::vector<privacy::DpEvent> possible_events(int agents) const override;
   /// One release of the server per round 0 .. T-1 (the last broadcast would go unused).
   std::vector<privacy::DpEvent> run_events(int agents, int rounds) const override;
+  /// The server's release each round (DpMechanism::event: the count's event composed in with
+  /// adaptive clipping) and the stop rules, server.stop_p and server.budget.
+  protocol::PrivacyPlan privacy_plan(int agents) const override;
   /// received, selected, clipped, noise_std (also for TS, whose server.csv has no rows), and
   /// aggregating where a stop rule (server.budget, server.stop_p) is configured, clip_norm with
   /// adaptive clipping (server.clipping).

@@ -43,8 +43,8 @@ struct FtsTargetConfig {
   int history_points = 40;                        ///< sources.points: t_n
   int history_init = 3;  ///< sources.init_points: TS histories' initial design
   bool general = false;  ///< sources.setting: general (App. D.2.1) vs simple
-  /// sources.pairing: authors reproduces the released code's pairing of the history (spec
-  /// fts.md item 14: every x stored twice, so x_{k/2} is paired with y_k) [CODE-FTS].
+  /// sources.pairing: authors reproduces the released code's pairing of the history (the code
+  /// stores every x twice, so x_{k/2} is paired with y_k) [CODE-FTS].
   HistoryPairing pairing = HistoryPairing::aligned;
 };
 
@@ -59,6 +59,8 @@ class FtsTargetSystem final : public protocol::Algorithm {
   std::optional<protocol::HistoryRequest> history_request() const override;
   std::vector<privacy::DpEvent> possible_events(int) const override { return {}; }
   std::vector<privacy::DpEvent> run_events(int, int) const override { return {}; }
+  /// Nothing private: the plain server's NoOp each round.
+  protocol::PrivacyPlan privacy_plan(int) const override { return {}; }
   /// received, floats, floats_per_message (FTS sec. 3.2's communication cost).
   std::vector<protocol::StatColumn> server_columns() const override;
 

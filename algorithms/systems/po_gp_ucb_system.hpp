@@ -8,10 +8,10 @@
 // same initial rows (the same "agent.init" stream) and objective. Every agent is its own
 // curator-modeler pair on its own objective (agents.count = 1 in the paper's setting); with N
 // agents the N releases are composed (the agents of our synthetic family share X).
-// Variants: `paper` (the spec's reading: UCB bonus beta^1/2 sigma, delta' = delta_ucb / 2 =
-// 0.025, the lift sqrt(sigma^2 + omega^2), l = 1.25) and `authors` (the authors' code as issue #12
-// reports it: bonus beta^1/2 sigma^2, delta' = 0.1, the lift sigma + omega, l = 0.25 x the
-// maximal norm); the reader applies the variant's defaults.
+// Variants: `paper` (our reading of the paper's Algorithm 2: UCB bonus beta^1/2 sigma, delta' =
+// delta_ucb / 2 = 0.025, the lift sqrt(sigma^2 + omega^2), l = 1.25) and `authors` (the authors'
+// code as issue #12 reports it: bonus beta^1/2 sigma^2, delta' = 0.1, the lift sigma + omega, l =
+// 0.25 x the maximal norm); the reader applies the variant's defaults.
 #include <cmath>
 #include <string>
 
@@ -57,6 +57,12 @@ class PoGpUcbSystem final : public protocol::Algorithm {
   /// Every curator's release before round 0.
   std::vector<privacy::DpEvent> run_events(int agents, int) const override {
     return possible_events(agents);
+  }
+  /// Every curator's release before round 0, in agent order.
+  protocol::PrivacyPlan privacy_plan(int agents) const override {
+    protocol::PrivacyPlan plan;
+    plan.setup = possible_events(agents);
+    return plan;
   }
   std::vector<protocol::StatColumn> server_columns() const override { return {}; }
   /// po_gp_ucb: the curator's release of agent 0's dataset (CuratorReleaseAudit); gp_ucb: none.

@@ -1,7 +1,13 @@
 // fbosim privacy --q Q (--z Z | --target-epsilon E) --steps T|T1,T2,..|FIRST:LAST[:STRIDE]
 //                (--agents N | --delta D) [--accountant A] [--sampling poisson|fixed]
-//                [--format text|csv]
+//                [--count-noise SIGMA_B] [--format text|csv]
 // Several step counts print one line (text) or one CSV row each, from one composition pass.
+// The event is the server's (server::DpMechanism::event, as a run composes it): with
+// --count-noise, adaptive clipping's count release composed in each round.
+// fbosim privacy CONFIG [--set key=value]... [--format text|csv]: the privacy loss a run of the
+// config reports, without running: the ledger forecast (sim/run/privacy_ledger.hpp) composes the
+// algorithm's privacy plan, the stop rules (server.budget, server.stop_p) decided by the run
+// engine's own function, under server.accountant and every server.accountants.
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -16,7 +22,11 @@
 #include "algorithms/privacy/noise_calibration.hpp"
 #include "algorithms/privacy/pld_accountant.hpp"
 #include "algorithms/privacy/rdp_accountant.hpp"
+#include "algorithms/server/dp_mechanism.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/config/config_loader.hpp"
+#include "sim/config/run_epsilon.hpp"
+#include "sim/run/privacy_ledger.hpp"
 
 namespace fbosim::cli {
 
@@ -29,6 +39,9 @@ struct PrivacyArgs {
   std::string format = "text";
   std::string accountant = "moments";
   std::string sampling = "poisson";
+  double count_noise = 0;  ///< sigma_b of adaptive clipping's count; 0: fixed clipping
+  std::string config;
+  std::vector<std::string> sets;
 };
 
 // A bad option value is a usage error (exit 2); the value is printed short (%g).
@@ -44,6 +57,16 @@ void approximation_note(const PrivacyArgs& a) {
                "note: %s is the central-limit approximation (Bu et al. 2020), not a bound: it can "
                "fall below the true epsilon (use pld or rdp for a bound)\n",
                a.accountant.c_str());
+}
+
+// With --count-noise: the text's note and the CSV's last column (absent without it, so that the
+// table stays the one of fixed clipping).
+std::string count_text(const PrivacyArgs& a) {
+  return a.count_noise > 0 ? fmt::format(", count noise sigma_b = {:g}", a.count_noise) : "";
+}
+std::string count_header(const PrivacyArgs& a) { return a.count_noise > 0 ? ",count_noise" : ""; }
+std::string count_cell(const PrivacyArgs& a) {
+  return a.count_noise > 0 ? fmt::format(",{}", a.count_noise) : "";
 }
 
 // Many step counts: one composition pass (z given) or one calibration per count.
@@ -64,20 +87,23 @@ void run_series(const PrivacyArgs& a, const std::vector<int>& steps, bool calibr
       throw std::domain_error(fmt::format("--q {:g} --z {:g}: {}", a.q, a.z, e.what()));
     }
   }
-  if (a.format == "csv") std::printf("accountant,sampling,q,z,steps,delta,epsilon,order\n");
+  if (a.format == "csv")
+    std::printf("accountant,sampling,q,z,steps,delta,epsilon,order%s\n", count_header(a).c_str());
   for (std::size_t k = 0; k < steps.size(); ++k) {
     if (a.format == "csv") {
-      std::printf("%s\n", fmt::format("{},{},{},{},{},{},{},{}", a.accountant, a.sampling, a.q,
-                                      zs[k], steps[k], delta, rs[k].epsilon, rs[k].order)
-                              .c_str());
+      std::printf("%s%s\n",
+                  fmt::format("{},{},{},{},{},{},{},{}", a.accountant, a.sampling, a.q, zs[k],
+                              steps[k], delta, rs[k].epsilon, rs[k].order)
+                      .c_str(),
+                  count_cell(a).c_str());
     } else {
       std::printf("steps %d: epsilon = %.4f (z = %g)\n", steps[k], epsilon_shown(rs[k].epsilon),
                   zs[k]);
     }
   }
   if (a.format == "text")
-    std::printf("at delta = %.4g (%s accountant, %s sampling, q = %g)%s\n", delta,
-                a.accountant.c_str(), a.sampling.c_str(), a.q,
+    std::printf("at delta = %.4g (%s accountant, %s sampling, q = %g%s)%s\n", delta,
+                a.accountant.c_str(), a.sampling.c_str(), a.q, count_text(a).c_str(),
                 a.accountant == "pld" ? "; pld: the upper end of its bracket" : "");
   approximation_note(a);
 }
@@ -103,8 +129,21 @@ void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
   const privacy::Sampling sampling = privacy::parse_sampling(a.sampling);
   if (sampling == privacy::Sampling::fixed && a.agents <= 0)
     throw std::invalid_argument("--sampling fixed needs --agents N (the batch is floor(N q))");
+  if (a.count_noise != 0)
+    check(a.count_noise > 0 && std::isfinite(a.count_noise), "--count-noise",
+          "must be finite and > 0", a.count_noise);
+  // The run's own event (DpMechanism::event): with --count-noise, Composed(the messages'
+  // subsampled Gaussian, the count's).
   const auto event_of = [&](double z) {
-    return privacy::sampled_gaussian(sampling, a.q, z, a.agents);
+    server::DpMechanism::Options o;
+    o.sampling = sampling;
+    o.sampling_rate = a.q;
+    o.noise_multiplier = z;
+    if (a.count_noise > 0) {
+      o.clipping = server::Clipping::adaptive;
+      o.clip_count_noise = a.count_noise;
+    }
+    return server::DpMechanism::event(o, static_cast<std::size_t>(std::max(a.agents, 0)));
   };
   if (counts.size() > 1) return run_series(a, counts, calibrate, delta, event_of);
   const int steps = counts[0];
@@ -138,10 +177,11 @@ void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
     throw no_epsilon(a.accountant == "rdp" ? "the noise multiplier is too small for any bound"
                                            : "try rdp");
   if (a.format == "csv") {
-    std::printf("accountant,sampling,q,z,steps,delta,epsilon,order\n%s,%s,%s,%s,%d,%s,%s,%s\n",
-                a.accountant.c_str(), a.sampling.c_str(), fmt::format("{}", a.q).c_str(),
-                fmt::format("{}", z).c_str(), steps, fmt::format("{}", delta).c_str(),
-                fmt::format("{}", r.epsilon).c_str(), fmt::format("{}", r.order).c_str());
+    std::printf("accountant,sampling,q,z,steps,delta,epsilon,order%s\n%s,%s,%s,%s,%d,%s,%s,%s%s\n",
+                count_header(a).c_str(), a.accountant.c_str(), a.sampling.c_str(),
+                fmt::format("{}", a.q).c_str(), fmt::format("{}", z).c_str(), steps,
+                fmt::format("{}", delta).c_str(), fmt::format("{}", r.epsilon).c_str(),
+                fmt::format("{}", r.order).c_str(), count_cell(a).c_str());
     approximation_note(a);
     return;
   }
@@ -150,9 +190,9 @@ void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
   // Only the Renyi accountants optimise over an order; the others report none.
   const std::string order = r.order > 0 ? fmt::format("; optimal order {:g}", r.order) : "";
   std::printf(
-      "epsilon = %.4f at delta = %.4g (%s accountant, %s sampling, q = %g, z = %g, %d steps%s)\n",
-      epsilon_shown(r.epsilon), delta, a.accountant.c_str(), a.sampling.c_str(), a.q, z, steps,
-      order.c_str());
+      "epsilon = %.4f at delta = %.4g (%s accountant, %s sampling, q = %g, z = %g%s, %d steps%s)\n",
+      epsilon_shown(r.epsilon), delta, a.accountant.c_str(), a.sampling.c_str(), a.q, z,
+      count_text(a).c_str(), steps, order.c_str());
   approximation_note(a);
   if (pld && steps > 0) {
     // Rounded outwards, so the printed bracket still holds the true epsilon.
@@ -169,6 +209,62 @@ void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
           e_rdp, bracket.upper - e_rdp, bracket.upper - bracket.lower, e_rdp);
   }
 }
+// `fbosim privacy CONFIG`: the run's ledger from the config alone.
+void run_config(const PrivacyArgs& a) {
+  const config::LoadedConfig c = config::load_config(a.config, a.sets);
+  const config::ExperimentSpec& spec = c.spec;
+  const run::LedgerForecast f = run::forecast_ledger(spec);
+  const bool rounds_private = !f.plan.round.as<privacy::NoOp>();
+  const double delta = spec.delta();
+  const auto key = [](std::size_t i) {
+    return i == 0 ? "server.accountant" : "server.accountants";
+  };
+  if (a.format == "csv") {
+    std::printf("accountant,key,delta,rounds,server_stop,epsilon_at_stop,epsilon\n");
+    for (std::size_t i = 0; i < f.accountants.size(); ++i)
+      std::printf(
+          "%s\n",
+          fmt::format("{},{},{},{},{},{},{}", f.accountants[i], key(i), delta, spec.rounds,
+                      rounds_private ? fmt::format("{}", f.server_stop) : "",
+                      rounds_private ? fmt::format("{}", f.at_stop[i]) : "", f.epsilon[i].back())
+              .c_str());
+  } else {
+    const auto list = [](const std::vector<privacy::DpEvent>& e) {
+      return e.empty() ? std::string("none") : config::events_text(e);
+    };
+    std::printf(
+        "%s: the privacy loss of every run (its ledger, composed from the config without "
+        "running)\n  releases: before round 0: %s; each round the server aggregates: %s; after "
+        "the last round: %s\n",
+        a.config.c_str(), list(f.plan.setup).c_str(),
+        rounds_private ? privacy::to_string(f.plan.round).c_str() : "none",
+        list(f.plan.final).c_str());
+    if (rounds_private && f.server_stop < spec.rounds) {
+      std::string why;
+      if (f.plan.budget) why += fmt::format("server.budget = {:g}", *f.plan.budget);
+      if (f.plan.server_rounds < spec.rounds)
+        why += fmt::format("{}server.stop_p: at most {} rounds", why.empty() ? "" : "; ",
+                           std::max(f.plan.server_rounds, 0));
+      std::printf(
+          "  the server aggregates %s of %d and stops before round %d (%s): epsilon at the stop "
+          "= %.4f\n",
+          f.server_stop == 0 ? "no round" : fmt::format("rounds 0..{}", f.server_stop - 1).c_str(),
+          spec.rounds, f.server_stop, why.c_str(), epsilon_shown(f.at_stop[0]));
+    } else if (rounds_private) {
+      std::printf("  the server aggregates every round, 0..%d\n", spec.rounds - 1);
+    }
+    if (!spec.is_private()) std::printf("  nothing private is released\n");
+    for (std::size_t i = 0; i < f.accountants.size(); ++i)
+      std::printf("  epsilon = %.4f at delta = %.4g (%s accountant, %s)\n",
+                  epsilon_shown(f.epsilon[i].back()), delta, f.accountants[i].c_str(), key(i));
+  }
+  for (std::size_t i = 1; i < f.accountants.size(); ++i)
+    if (!privacy::make_accountant(f.accountants[i])->is_bound())
+      std::fprintf(a.format == "csv" ? stderr : stdout,
+                   "note: %s is the central-limit approximation (Bu et al. 2020), not a bound: it "
+                   "can fall below the true epsilon\n",
+                   f.accountants[i].c_str());
+}
 }  // namespace
 
 void add_privacy_command(CLI::App& app) {
@@ -176,17 +272,23 @@ void add_privacy_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "privacy",
       "Privacy loss epsilon of T rounds of the subsampled Gaussian mechanism, or the noise "
-      "multiplier that reaches a target epsilon");
-  cmd->add_option("--q", args->q, "Sampling rate q in (0, 1]")->required();
+      "multiplier that reaches a target epsilon; or, given a CONFIG, the epsilon its runs "
+      "report");
+  cmd->add_option("config", args->config,
+                  "Experiment YAML: print the privacy loss its runs report (every release, "
+                  "the stop rules), without running; takes no mechanism option");
+  cmd->add_option("--set", args->sets, "Override a config key (with CONFIG)")
+      ->type_name("KEY=VALUE");
+  auto* q = cmd->add_option("--q", args->q, "Sampling rate q in (0, 1]");
   auto* z = cmd->add_option("--z", args->z, "Noise multiplier z > 0 (prints epsilon)");
   auto* target = cmd->add_option("--target-epsilon", args->target,
                                  "Target epsilon (prints the smallest z that reaches it)");
   z->excludes(target);
   target->excludes(z);
-  cmd->add_option("--steps", args->steps,
-                  "Rounds T (the initial round is not counted); a list T1,T2,... or a range "
-                  "FIRST:LAST[:STRIDE] prints one line or CSV row per count")
-      ->required();
+  auto* steps =
+      cmd->add_option("--steps", args->steps,
+                      "Rounds T (the initial round is not counted); a list T1,T2,... or a range "
+                      "FIRST:LAST[:STRIDE] prints one line or CSV row per count");
   auto* agents = cmd->add_option("--agents", args->agents,
                                  "N: delta = N^-1.1 unless --delta; the population of "
                                  "fixed-size sampling")
@@ -197,13 +299,31 @@ void add_privacy_command(CLI::App& app) {
                   "(approximation)")
       ->check(CLI::IsMember(privacy::accountant_names()))
       ->default_str("moments");
-  cmd->add_option("--sampling", args->sampling, "poisson or fixed")
-      ->check(CLI::IsMember({"poisson", "fixed"}))
-      ->default_str("poisson");
+  auto* accountant = cmd->get_option("--accountant");
+  auto* sampling = cmd->add_option("--sampling", args->sampling, "poisson or fixed")
+                       ->check(CLI::IsMember({"poisson", "fixed"}))
+                       ->default_str("poisson");
+  auto* count_noise = cmd->add_option(
+      "--count-noise", args->count_noise,
+      "sigma_b > 0: adaptive clipping's count release composed in each round, as a run with "
+      "server.clipping: adaptive composes it");
   cmd->add_option("--format", args->format, "text or csv")
       ->check(CLI::IsMember({"text", "csv"}))
       ->default_str("text");
-  cmd->callback([args, agents, delta, z, target] {
+  cmd->callback([args, agents, delta, z, target, q, steps, accountant, sampling, count_noise] {
+    if (!args->config.empty()) {
+      for (const CLI::Option* o :
+           {q, z, target, steps, agents, delta, accountant, sampling, count_noise})
+        if (o->count() > 0)
+          throw CLI::ValidationError(
+              o->get_name(),
+              "takes no value with CONFIG (the config's keys set the releases; "
+              "use --set)");
+      return run_config(*args);
+    }
+    if (!args->sets.empty()) throw CLI::ValidationError("--set", "needs CONFIG");
+    if (q->count() == 0) throw CLI::ValidationError("--q", "give --q Q, or CONFIG");
+    if (steps->count() == 0) throw CLI::ValidationError("--steps", "give --steps T, or CONFIG");
     if (agents->count() == 0 && delta->count() == 0)
       throw CLI::ValidationError("--agents/--delta",
                                  "give --agents N (delta = N^-1.1) or --delta D");

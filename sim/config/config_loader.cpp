@@ -227,8 +227,8 @@ LoadedConfig load_config_text(const std::string& text, const std::string& source
   }
   tree.remove("sweep");
   for (const std::string& o : overrides) tree.apply_override(o);
-  const ConfigSource src(tree, source);
   schema::Record record;
+  const ConfigSource src(tree, source, record);
   try {
     ExperimentSpec spec = read_spec(src, record, name);
     return {std::move(spec), to_yaml(record)};

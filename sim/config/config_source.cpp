@@ -94,7 +94,17 @@ std::string ConfigSource::where(const std::string& key) const {
   return source_ + ": " + key;
 }
 
-std::string ConfigSource::text(const std::string& path) const { return yaml_text_of(find(path)); }
+ConfigSource::ConfigSource(const ConfigTree& tree, std::string source, const schema::Record& record)
+    : ConfigSource(tree, std::move(source)) {
+  record_ = &record;
+}
+
+std::string ConfigSource::text(const std::string& path) const {
+  const YAML::Node n = find(path);
+  if (n.IsDefined() || !record_) return yaml_text_of(n);
+  const schema::Resolved* r = record_->find(path);
+  return r ? r->text + " (the default)" : "";
+}
 
 std::string ConfigSource::origin(const std::string& key) const {
   const auto it = origins_.find(key);

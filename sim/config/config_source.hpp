@@ -9,6 +9,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "sim/schema/record.hpp"
 #include "sim/schema/source.hpp"
 
 namespace fbosim::config {
@@ -19,6 +20,10 @@ class ConfigSource final : public schema::Source {
  public:
   /// tree: the config's keys (after overrides); source: the file name for messages.
   ConfigSource(const ConfigTree& tree, std::string source);
+  /// tree, source, and the record the reader fills: text() of a key left out is then its
+  /// defaulted value there ("0.99 (the default)"), so that a message about it never ends with
+  /// an empty "got ".
+  ConfigSource(const ConfigTree& tree, std::string source, const schema::Record& record);
 
   Presence presence(const std::string& path) const override;
   std::string read(const std::string& path, bool& out) const override;
@@ -32,6 +37,8 @@ class ConfigSource final : public schema::Source {
   /// "<source>:<line>: <key>" for a key given in the file (or inside a value given there),
   /// else "<source>: <key>".
   std::string where(const std::string& key) const override;
+  /// The value as written; for a key left out, its value in the record, marked "(the
+  /// default)", or "" where none is recorded.
   std::string text(const std::string& path) const override;
 
   const std::string& source() const { return source_; }
@@ -50,6 +57,7 @@ class ConfigSource final : public schema::Source {
   YAML::Node root_;
   std::map<std::string, std::string> origins_;  ///< dotted key -> "line 3" or "--set ..."
   std::string source_;
+  const schema::Record* record_ = nullptr;
 };
 
 }  // namespace fbosim::config

@@ -9,9 +9,6 @@
 
 namespace fbosim::config {
 
-namespace {
-
-// "A x 58, B": equal neighbours counted (an event per agent would make a long line).
 std::string events_text(const std::vector<privacy::DpEvent>& events) {
   std::string out;
   for (std::size_t i = 0, n; i < events.size(); i += n) {
@@ -21,8 +18,6 @@ std::string events_text(const std::vector<privacy::DpEvent>& events) {
   }
   return out;
 }
-
-}  // namespace
 
 double run_epsilon(const ExperimentSpec& spec, const std::string& accountant) {
   const std::vector<privacy::DpEvent> events = spec.system->run_events(spec.agents, spec.rounds);

@@ -13,6 +13,10 @@
 
 namespace fbosim::config {
 
+/// "A x 58, B": the events in order, equal neighbours counted (an event per agent would make a
+/// long line).
+std::string events_text(const std::vector<privacy::DpEvent>& events);
+
 /// epsilon at spec.delta() of spec.system->run_events(agents, rounds) under `accountant` (0 when
 /// nothing is private). Throws what the accountant throws where it cannot answer.
 double run_epsilon(const ExperimentSpec& spec, const std::string& accountant);

@@ -10,9 +10,11 @@
 #include <fmt/ranges.h>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "sim/config/run_epsilon.hpp"
 #include "sim/core/event_queue.hpp"
 #include "sim/output/interrupt.hpp"
 #include "sim/run/network_model.hpp"
+#include "sim/run/privacy_ledger.hpp"
 #include "sim/run/trace_sink.hpp"
 
 namespace fbosim::run {
@@ -60,15 +62,16 @@ struct RunEngine::Run {
   std::vector<std::shared_ptr<const datasets::Objective>> objectives;
   protocol::RunParts parts;
   std::vector<protocol::StatColumn> columns;  // of server.csv
-  // accountants[0] is server.accountant; the others are server.accountants (extra columns).
-  std::vector<std::unique_ptr<privacy::Accountant>> accountants;
-  // Epsilon of everything released so far, per accountant; recomputed only after a release
-  // (tight accountants cost milliseconds per query).
-  std::vector<double> spent;
+  // server.accountant (fills `epsilon`), then server.accountants (extra columns); made by
+  // start(). Its epsilons are recomputed only after a release (tight accountants cost
+  // milliseconds per query).
+  std::optional<PrivacyLedger> ledger;
+  // What the ledger composes, from the config alone (the parts built must agree).
+  protocol::PrivacyPlan plan;
   // The server aggregates the messages of rounds 0 .. server_stop - 1 (rounds: every round; 0
-  // without a server): the first round a stop rule (RunParts::server_rounds, budget) ends it.
+  // without a server): the first round a stop rule (PrivacyPlan::server_rounds, budget) ends it.
   int server_stop = 0;
-  privacy::DpEvent round_event;  // with a budget: the release each round composes
+  std::vector<privacy::DpEvent> final_composed;  // after the last round, to check the plan
   std::vector<AgentRound> work;
   std::vector<double> best;  // per agent, best f so far
   protocol::Broadcast broadcast;
@@ -156,15 +159,9 @@ void RunEngine::start(Run& r) const {
   if (static_cast<int>(r.parts.agents.size()) != spec_.agents)
     throw std::logic_error(fmt::format("algorithm {} built {} agents for {} objectives",
                                        spec_.system->name(), r.parts.agents.size(), spec_.agents));
-  r.accountants.push_back(privacy::make_accountant(spec_.server.accountant));
-  if (!r.accountants[0]->is_bound())  // config validation refuses it; never an `epsilon` below
-    throw std::invalid_argument(fmt::format(
-        "server.accountant: '{}' is an approximation, not a bound; it cannot fill the epsilon "
-        "column",
-        spec_.server.accountant));
-  for (const std::string& a : spec_.server.accountants)
-    r.accountants.push_back(privacy::make_accountant(a));
-  r.spent.assign(r.accountants.size(), 0.0);
+  r.ledger.emplace(spec_);
+  r.plan = spec_.system->privacy_plan(spec_.agents);
+  check_plan(r);
   r.work.resize(static_cast<std::size_t>(spec_.agents));
   r.best.assign(static_cast<std::size_t>(spec_.agents), -std::numeric_limits<double>::infinity());
   RunResult& res = r.result;
@@ -180,39 +177,30 @@ void RunEngine::start(Run& r) const {
   for (const protocol::StatColumn c : r.columns)
     res.server_columns.push_back(protocol::to_string(c));
   for (const privacy::DpEvent& e : r.parts.setup_events) compose(r, e);
-  if (r.parts.server) {
-    r.server_stop = std::clamp(r.parts.server_rounds, 0, spec_.rounds);
-    if (r.parts.budget) r.server_stop = budget_stop(r);
-  }
+  if (r.parts.server) r.server_stop = server_stop(spec_, r.plan);
   res.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-int RunEngine::budget_stop(Run& r) const {
-  const double budget = *r.parts.budget;
-  // The budget covers what the ledger holds when a round is decided; an event composed after
-  // the last round could still pass it, so none may exist (DP-FTS-DE has none).
-  if (!r.parts.final_events.empty() || r.parts.final_release)
-    throw std::logic_error(fmt::format(
-        "algorithm {}: server.budget with events after the last round", spec_.system->name()));
-  if (!(r.spent[0] <= budget))
-    throw std::runtime_error(fmt::format(
-        "server.budget: the releases before round 0 already spend epsilon {} > {} in run {}",
-        r.spent[0], budget, r.result.run));
-  // A second ledger composes exactly what the first will (the events before round 0, then one
-  // server release per round, in the same order, so its epsilon is the one the run will
-  // report, bit for bit) one round ahead: a round aggregates only if the ledger's epsilon after
-  // it stays within the budget. The decision depends on the config alone, not on the data.
-  const double delta = spec_.delta();
-  const std::unique_ptr<privacy::Accountant> ahead =
-      privacy::make_accountant(spec_.server.accountant);
-  for (const privacy::DpEvent& e : r.parts.setup_events)
-    if (!e.as<privacy::NoOp>()) ahead->compose(e);
-  r.round_event = r.parts.server->event(spec_.agents);
-  for (int t = 0; t < r.server_stop; ++t) {
-    if (!r.round_event.as<privacy::NoOp>()) ahead->compose(r.round_event);
-    if (!(ahead->epsilon(delta).epsilon <= budget)) return t;  // NaN stops too
-  }
-  return r.server_stop;
+void RunEngine::check_plan(const Run& r) const {
+  // The plan is what `fbosim privacy CONFIG` and the stop rules compose: a part releasing
+  // anything else would make both wrong (never an understated epsilon), so it is a bug here.
+  const auto differ = [&](const std::string& what, const std::string& built,
+                          const std::string& planned) {
+    return std::logic_error(
+        fmt::format("algorithm {}: the run's {} ({}) differ from its privacy plan's ({})",
+                    spec_.system->name(), what, built, planned));
+  };
+  if (r.parts.setup_events != r.plan.setup)
+    throw differ("events before round 0", config::events_text(r.parts.setup_events),
+                 config::events_text(r.plan.setup));
+  const privacy::DpEvent round =
+      r.parts.server ? r.parts.server->event(spec_.agents) : privacy::DpEvent::noop();
+  if (!(round == r.plan.round))
+    throw differ("server release", privacy::to_string(round), privacy::to_string(r.plan.round));
+  if (!r.parts.server &&
+      (r.plan.budget || r.plan.server_rounds != protocol::PrivacyPlan{}.server_rounds))
+    throw std::logic_error(
+        fmt::format("algorithm {}: a stop rule without a server", spec_.system->name()));
 }
 
 void RunEngine::agent_phase(Run& r, int t) const {
@@ -273,23 +261,14 @@ void RunEngine::record(Run& r, int t) const {
     res.best_f(t, static_cast<Eigen::Index>(k)) = r.best[n];
     res.regret(t, static_cast<Eigen::Index>(k)) = opt ? *opt - r.best[n] : kNaN;
   }
-  res.epsilon[static_cast<std::size_t>(t)] = r.spent[0];
-  for (std::size_t a = 1; a < r.accountants.size(); ++a)
-    res.extra_epsilon[a - 1][static_cast<std::size_t>(t)] = r.spent[a];
+  const std::vector<double>& spent = r.ledger->spent();
+  res.epsilon[static_cast<std::size_t>(t)] = spent[0];
+  for (std::size_t a = 1; a < spent.size(); ++a)
+    res.extra_epsilon[a - 1][static_cast<std::size_t>(t)] = spent[a];
 }
 
 void RunEngine::compose(Run& r, const privacy::DpEvent& event) const {
-  if (event.as<privacy::NoOp>()) return;  // nothing private was released
-  const double delta = spec_.delta();
-  for (std::size_t a = 0; a < r.accountants.size(); ++a) {
-    r.accountants[a]->compose(event);
-    r.spent[a] = r.accountants[a]->epsilon(delta).epsilon;
-    // Config validation bounds the whole run's epsilon (run_events); never a silent infinity.
-    if (!std::isfinite(r.spent[a]))
-      throw std::runtime_error(fmt::format(
-          "the {} accountant gives no finite epsilon ({}) at delta = {} after {} in run {}",
-          r.accountants[a]->name(), r.spent[a], delta, privacy::to_string(event), r.result.run));
-  }
+  r.ledger->compose(event, fmt::format("in run {}", r.result.run));
 }
 
 void RunEngine::release(Run& r) const {
@@ -314,6 +293,7 @@ void RunEngine::release(Run& r) const {
   };
   const protocol::FinalRelease released = r.parts.final_release(in);
   for (const privacy::DpEvent& e : released.events) compose(r, e);
+  r.final_composed.insert(r.final_composed.end(), released.events.begin(), released.events.end());
   for (const protocol::ReleaseRow& row : released.rows)
     append_release_row(r.result.release_csv, r.result.run, row, r.result.dim);
 }
@@ -340,15 +320,17 @@ void RunEngine::server_phase(Run& r, int t) const {
   r.events.schedule(close, [&] {
     core::RngStream srv = r.rf.stream("server", static_cast<std::uint64_t>(t));
     release = r.parts.server->release(arrived, t, srv);
-    if (r.parts.budget && !(release.event == r.round_event))  // never past the budget
+    // Never past the budget, never other than what `fbosim privacy` composes.
+    if (!(release.event == r.plan.round))
       throw std::logic_error(
-          fmt::format("server.budget: round {} released {}, not the {} it was "
-                      "budgeted for",
-                      t, privacy::to_string(release.event), privacy::to_string(r.round_event)));
+          fmt::format("algorithm {}: round {} released {}, not the {} of its "
+                      "privacy plan",
+                      spec_.system->name(), t, privacy::to_string(release.event),
+                      privacy::to_string(r.plan.round)));
     compose(r, release.event);
-    if (r.parts.budget && !(r.spent[0] <= *r.parts.budget))
+    if (r.plan.budget && !(r.ledger->spent()[0] <= *r.plan.budget))
       throw std::logic_error(fmt::format("server.budget: epsilon {} after round {} exceeds {}",
-                                         r.spent[0], t, *r.parts.budget));
+                                         r.ledger->spent()[0], t, *r.plan.budget));
   });
   r.events.run();
   r.broadcast = std::move(release.broadcast);
@@ -368,8 +350,8 @@ void RunEngine::add_server_row(Run& r, int t, const protocol::RoundStats& stats)
   ServerRow row{t,
                 static_cast<long long>(r.events.now()),
                 {},
-                r.spent[0],
-                {r.spent.begin() + 1, r.spent.end()}};
+                r.ledger->spent()[0],
+                {r.ledger->spent().begin() + 1, r.ledger->spent().end()}};
   for (const protocol::StatColumn c : r.columns)
     row.stats.push_back(protocol::format_stat(c, stats));
   r.result.server.push_back(std::move(row));
@@ -394,15 +376,22 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
     if (progress) progress(t, spec_.rounds);
   }
   for (const privacy::DpEvent& e : r.parts.final_events) compose(r, e);
+  r.final_composed = r.parts.final_events;
   if (r.parts.final_release) release(r);
+  if (r.final_composed != r.plan.final)
+    throw std::logic_error(fmt::format(
+        "algorithm {}: the run's events after the last round ({}) differ from its privacy "
+        "plan's ({})",
+        spec_.system->name(), config::events_text(r.final_composed),
+        config::events_text(r.plan.final)));
   for (const auto& a : r.parts.agents) r.result.fallbacks += a->fallbacks();
   // The last round's entry holds everything the run released, the final release included (the
   // last row of summary.csv and sweep.csv: the privacy of what the run published).
   RunResult& res = r.result;
-  res.epsilon.back() = r.spent[0];
-  for (std::size_t a = 1; a < r.accountants.size(); ++a)
-    res.extra_epsilon[a - 1].back() = r.spent[a];
-  res.final_epsilon = r.spent[0];
+  const std::vector<double>& spent = r.ledger->spent();
+  res.epsilon.back() = spent[0];
+  for (std::size_t a = 1; a < spent.size(); ++a) res.extra_epsilon[a - 1].back() = spent[a];
+  res.final_epsilon = spent[0];
   return std::move(r.result);
 }
 

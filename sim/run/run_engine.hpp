@@ -9,8 +9,9 @@
 //   server  each message is an event at the broadcast time + its latency; the round closes at
 //           the deadline (or when the last one is in) and the mechanism releases what arrived;
 //           its event is composed (t < T: the last broadcast would go unused). From the round a
-//           stop rule ends aggregation on (RunParts::server_rounds, RunParts::budget, decided
-//           at the start from the config alone), no messages, no broadcast, no event
+//           stop rule ends aggregation on (PrivacyPlan::server_rounds, PrivacyPlan::budget,
+//           decided at the start from the config alone by server_stop, privacy_ledger.hpp), no
+//           messages, no broadcast, no event
 //   finish  the events released after the last round composed, then the values released after
 //           it (RunParts::final_release: rows of release.csv and their events)
 // Rows go to a trace sink in agent order (deterministic for any thread count). Histories an
@@ -50,9 +51,9 @@ class RunEngine {
   /// A round after the server stopped: no broadcast, a server.csv row with aggregating 0.
   void stopped_round(Run& r, int t) const;
   void add_server_row(Run& r, int t, const protocol::RoundStats& stats) const;
-  /// The first round server.budget does not let the server aggregate (Run::server_stop if
-  /// none); sets Run::round_event.
-  int budget_stop(Run& r) const;
+  /// Throws std::logic_error unless the parts built release the events of the algorithm's
+  /// privacy plan (what `fbosim privacy CONFIG` and the stop rules compose).
+  void check_plan(const Run& r) const;
   void compose(Run& r, const privacy::DpEvent& event) const;
   void release(Run& r) const;
   const std::vector<protocol::History>* histories(Run& r) const;

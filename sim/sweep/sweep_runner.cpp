@@ -84,6 +84,18 @@ SweepRow make_row(const Prepared& p, double seconds) {
   for (std::size_t k = 0; k < summary.header.size(); ++k)
     if (summary.header[k].rfind("epsilon", 0) == 0 || summary.header[k] == "delta")
       row.metrics.emplace_back(summary.header[k], last[k]);
+  // server_stop (issue 29): with a stop rule (summary.csv's `aggregating`, the share of runs
+  // whose server aggregated round t), the first round some run's server did not aggregate,
+  // `rounds` when every run aggregated every round; no column without a stop rule.
+  if (const int a = summary.find("aggregating"); a >= 0) {
+    std::size_t stop = summary.rows.size() - 1;  // the last row (round T) has no server round
+    for (std::size_t t = 0; t + 1 < summary.rows.size(); ++t)
+      if (summary.rows[t][static_cast<std::size_t>(a)] != "1") {
+        stop = t;
+        break;
+      }
+    row.metrics.emplace_back("server_stop", std::to_string(stop));
+  }
   std::string clipped;
   if (p.dp) {
     const std::string server_path = p.dir + "/server.csv";

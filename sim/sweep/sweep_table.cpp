@@ -11,6 +11,7 @@ namespace fbosim::sweep {
 namespace {
 const std::vector<std::string> kUtility = {"mean_regret", "se_regret", "mean_best_f", "se_best_f"};
 const std::vector<std::string> kTail = {"clipped_fraction", "seconds"};
+const std::string kStop = "server_stop";
 
 // The privacy columns: epsilon, delta, epsilon_<accountant>...
 bool is_epsilon(const std::string& column) {
@@ -31,6 +32,14 @@ std::vector<std::string> SweepTable::metric_columns() const {
     for (const auto& [name, value] : r.metrics)
       if (is_epsilon(name) && std::find(out.begin(), out.end(), name) == out.end())
         out.push_back(name);
+  // Only where some point has a stop rule (server.budget, server.stop_p): every other sweep.csv
+  // stays as it was, byte for byte.
+  for (const SweepRow& r : rows)
+    if (std::any_of(r.metrics.begin(), r.metrics.end(),
+                    [](const auto& m) { return m.first == kStop; })) {
+      out.push_back(kStop);
+      break;
+    }
   out.insert(out.end(), kTail.begin(), kTail.end());
   return out;
 }

@@ -1,7 +1,11 @@
 #pragma once
 // sweep.csv and sweep_plan.csv (docs/SWEEPS.md). A row is one point of the grid:
 //   point,<one column per swept key>,mean_regret,se_regret,mean_best_f,se_best_f,
-//   epsilon,delta,epsilon_...(the privacy columns of summary.csv),clipped_fraction,seconds,dir
+//   epsilon,delta,epsilon_...(the privacy columns of summary.csv),[server_stop,]
+//   clipped_fraction,seconds,dir
+// server_stop only when some point has a stop rule (server.budget, server.stop_p): the first
+// round its server did not aggregate (`rounds`: it aggregated every round; empty for a point
+// without a stop rule).
 // `point` is the index in grid order; `dir` is the point's directory relative to the file's
 // folder. sweep_plan.csv lists every point of the full grid with no metric columns.
 #include <string>
@@ -26,7 +30,8 @@ struct SweepTable {
   bool results = false;  ///< a sweep.csv (metric columns even without rows), not a plan
 
   /// The metric columns: the four utility columns, every epsilon* and delta column in order of
-  /// first appearance over the rows, clipped_fraction and seconds (none for a plan).
+  /// first appearance over the rows, server_stop where some row has one, clipped_fraction and
+  /// seconds (none for a plan).
   std::vector<std::string> metric_columns() const;
   /// Writes the table atomically (AtomicFile); a missing metric is an empty cell.
   void write(const std::string& path) const;

@@ -1196,6 +1196,27 @@ std::vector<Case> all_cases() {
   run("issue 29 ard messages", "run {cfg} --quiet --set algorithm=po_gp_ucb",
       {"battery.yaml", "rff.lengthscales", "a key of algorithms"}, 1,
       with_key("rff.lengthscales", "[0.1]"));
+  // Issue 29 follow-up (`fbosim privacy CONFIG` composes the run's ledger; --count-noise adds
+  // adaptive clipping's count release): with a CONFIG the mechanism options are a usage error
+  // (the config's keys set the releases), --set needs a CONFIG, --count-noise is finite and
+  // > 0, a bad config key is named as `fbosim run` names it. dp_bo's check of a defaulted
+  // release.hyperparameter shows the default it refused (the message ended in "got ").
+  for (const std::string o : {"--q 0.5", "--z 1", "--steps 3", "--agents 10", "--delta 0.01",
+                              "--count-noise 2", "--accountant rdp", "--sampling fixed"})
+    run("issue 29 privacy config", "privacy {cfg} " + o, {o.substr(0, o.find(' ')), "CONFIG"}, 2);
+  run("issue 29 privacy config", "privacy --q 0.5 --z 1 --steps 3 --agents 10 --set rounds=3",
+      {"--set", "CONFIG"}, 2);
+  run("issue 29 privacy config", "privacy --z 1 --steps 3 --agents 10", {"--q", "CONFIG"}, 2);
+  run("issue 29 privacy config", "privacy --q 0.5 --z 1 --agents 10", {"--steps", "CONFIG"}, 2);
+  for (const std::string v : {"0", "-1", "nan", "inf", "abc"})
+    run("issue 29 privacy config", "privacy --q 0.5 --z 1 --steps 3 --agents 10 --count-noise " + v,
+        {"--count-noise", v}, 2);
+  run("issue 29 privacy config", "privacy {cfg} --set server.budget=-1",
+      key_words("server.budget", "-1"));
+  run("issue 29 privacy config", "privacy {in}/missing.yaml", {"missing.yaml"});
+  run("issue 29 privacy config", "run {cfg} --quiet",
+      {"battery.yaml", "release.hyperparameter", "got true (the default)"}, 1,
+      alg3 + "release: {mechanism: kusner_lipschitz}\n" + logistic + "}\n");
   return cases;
 }
 

@@ -75,6 +75,13 @@ class Scripts final : public protocol::Algorithm {
             privacy::DpEvent::self_composed(privacy::DpEvent::laplace(1.0), rounds),
             privacy::DpEvent::laplace(4.0)};
   }
+  protocol::PrivacyPlan privacy_plan(int) const override {
+    protocol::PrivacyPlan plan;
+    plan.setup = {privacy::DpEvent::epsilon_delta(0.5, 1e-7)};
+    plan.round = privacy::DpEvent::laplace(1.0);
+    plan.final = {privacy::DpEvent::laplace(4.0)};
+    return plan;
+  }
   std::vector<protocol::StatColumn> server_columns() const override {
     return {protocol::StatColumn::received};
   }
@@ -167,6 +174,13 @@ class Releasing final : public protocol::Algorithm {
                                       privacy::DpEvent::epsilon_delta(1, 1e-6));
     out.push_back(privacy::DpEvent::laplace(4.0));
     return out;
+  }
+  protocol::PrivacyPlan privacy_plan(int agents) const override {
+    protocol::PrivacyPlan plan;
+    plan.final = {privacy::DpEvent::laplace(4.0)};  // the final event, then one per agent
+    plan.final.insert(plan.final.end(), static_cast<std::size_t>(agents),
+                      privacy::DpEvent::epsilon_delta(1, 1e-6));
+    return plan;
   }
   std::vector<protocol::StatColumn> server_columns() const override { return {}; }
   bool releases_values() const override { return true; }
