@@ -117,25 +117,23 @@ TEST_CASE("the DP-FTS-DE presets: no server for TS, the DP wrapper only with ser
 }
 
 TEST_CASE(
-    "server.budget and server.stop_p reach the run's parts; `aggregating` joins server.csv only "
+    "server.budget and server.stop_p reach the privacy plan; `aggregating` joins server.csv only "
     "with one of them") {
-  const core::Domain d = grid_domain(40);
-  const core::RngFactory streams(1, 0);
   systems::FtsDeConfig c;
   c.features = 8;
-  const auto build = [&](const systems::FtsDeConfig& cfg) {
-    return systems::FtsDeSystem(cfg).build({0, 6, &d, &streams, nullptr});
+  const auto plan = [&](const systems::FtsDeConfig& cfg) {
+    return systems::FtsDeSystem(cfg).privacy_plan(6);
   };
   const auto has_aggregating = [](const systems::FtsDeConfig& cfg) {
     const auto cols = systems::FtsDeSystem(cfg).server_columns();
     return std::find(cols.begin(), cols.end(), protocol::StatColumn::aggregating) != cols.end();
   };
-  protocol::RunParts parts = build(c);
+  protocol::PrivacyPlan parts = plan(c);
   CHECK(parts.server_rounds == std::numeric_limits<int>::max());
   CHECK_FALSE(parts.budget);
   CHECK_FALSE(has_aggregating(c));
   c.stop.budget = 3.5;
-  parts = build(c);
+  parts = plan(c);
   CHECK(parts.budget == 3.5);
   CHECK(parts.server_rounds == std::numeric_limits<int>::max());
   CHECK(has_aggregating(c));
@@ -145,11 +143,11 @@ TEST_CASE(
   c.stop = {};
   c.stop.stop_p = 0.15;
   c.agent.schedule = agents::ExplorationSchedule::inv_sqrt;
-  CHECK(build(c).server_rounds == 44);
+  CHECK(plan(c).server_rounds == 44);
   CHECK(has_aggregating(c));
   c.stop.stop_p = 1 / 60.5;
   c.agent.schedule = agents::ExplorationSchedule::inv;
-  CHECK(build(c).server_rounds == 60);
+  CHECK(plan(c).server_rounds == 60);
   c.stop.stop_p = 1.0;  // 1 - p_1 = 1 is not below 1; 1 - p_2 is
-  CHECK(build(c).server_rounds == 1);
+  CHECK(plan(c).server_rounds == 1);
 }
