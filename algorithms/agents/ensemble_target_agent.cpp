@@ -69,8 +69,14 @@ protocol::Proposal EnsembleTargetAgent::propose(int /*t*/, const protocol::Broad
   const Eigen::VectorXd y = Eigen::Map<const Eigen::VectorXd>(
       ts_.outputs().data(), static_cast<Eigen::Index>(ts_.outputs().size()));
   surrogate::ExactGp::Options gp_options;
-  gp_options.prior_mean = ts_.options().prior_mean;  // gp.mean (0: the papers' zero-mean GP)
-  surrogate::ExactGp gp(ctx_->domain.dim, ts_.current_hyper(streams), gp_options);
+  gp_options.prior_mean = ts_.options().prior_mean;   // gp.mean (0: the papers' zero-mean GP)
+  const gp::SeHyper& h = ts_.current_hyper(streams);  // fitted first if a fit is due
+  // gp.kernel / gp.ard: the same exact GP with that kernel (ts_.kernel_hyper(): the fitted length
+  // scales); the default isotropic SE kernel keeps the SeHyper GP, bit for bit.
+  surrogate::ExactGp gp =
+      ts_.options().kernel.is_default()
+          ? surrogate::ExactGp(ctx_->domain.dim, h, gp_options)
+          : surrogate::ExactGp(ctx_->domain.dim, ts_.kernel_hyper(), gp_options);
   gp.fit(X, y);
   const double y_max = y.size() > 0 ? y.maxCoeff() : 0.0;
   const rff::RandomFeatures& phi = ctx_->features;

@@ -1,8 +1,9 @@
 #pragma once
 // The target agent of the RGPE and TAF baselines adapted to federated BO (FTS, Dai, Low &
 // Jaillet 2020, sec. 3.2): every source sends its RFF posterior (nu_n, Sigma_n^-1, and for TAF
-// its incumbent); each iteration the target models its own data with an exact GP (SE kernel,
-// hyperparameters by marginal likelihood on LocalThompson's schedule [CODE-FTS]), recomputes
+// its incumbent); each iteration the target models its own data with an exact GP (the SE kernel
+// of the papers, or gp.kernel / gp.ard's; hyperparameters by marginal likelihood on
+// LocalThompson's schedule [CODE-FTS]), recomputes
 // the ensemble weights on its observations (RGPE: ranking-loss weights, Feurer et al. 2018;
 // TAF: Epanechnikov ranking weights, Wistuba et al. 2018) and maximises the ensemble
 // acquisition (EI of the weighted ensemble; TAF's weighted improvements) over the domain, by

@@ -55,9 +55,6 @@ LocalThompson::LocalThompson(int id, const core::Domain& domain, LocalTsOptions 
     throw std::invalid_argument(
         "local_ts.method: exact samples the GP on every point of a finite domain (a grid or a "
         "table); use rff on a box");
-  if (options_.model == OwnModel::exact && !options_.kernel.is_default())
-    throw std::invalid_argument(
-        "local_ts.method: exact samples the isotropic SE GP only (gp.kernel: se, gp.ard: false)");
   if (!options_.kernel.is_default())
     lengthscales_ =
         Eigen::VectorXd::Constant(options_.kernel.ard ? domain_.dim : 1, hyper_.lengthscale);
@@ -198,7 +195,8 @@ Eigen::VectorXd LocalThompson::argmax(const rff::RandomFeatures& features,
 }
 
 // The circulant sampler of the current hyperparameters, conditioned on every observation; false
-// (and no sampler) when an observation is not a grid point or no embedding holds.
+// (and no sampler) when an observation is not a grid point or no embedding holds. Any kernel
+// family: the grid is 1-D, so h.lengthscale is the kernel's only length scale (with gp.ard too).
 bool LocalThompson::update_circulant(const gp::SeHyper& h) {
   if (!grid_ || !(h.noise_var > 0)) return false;
   const auto same = [&](const gp::SeHyper& o) {
@@ -208,7 +206,7 @@ bool LocalThompson::update_circulant(const gp::SeHyper& h) {
   if (!circulant_ || !same(circulant_->hyper())) {
     circulant_.reset();
     try {
-      circulant_.emplace(grid_->size, grid_->h, h);
+      circulant_.emplace(grid_->size, grid_->h, h, options_.kernel.family);
     } catch (const std::runtime_error&) {
       return false;  // a length scale no embedding holds: the dense sample below
     }
@@ -230,7 +228,14 @@ Eigen::VectorXd LocalThompson::exact_sample_argmax(core::RngStream& rng) {
   h.noise_var = std::max(h.noise_var, options_.noise_floor);
   if (update_circulant(h))
     return domain_.grid.row(acq::CandidateArgmax::argmax(circulant_->sample(rng))).transpose();
-  surrogate::ExactGp gp(domain_.dim, h);
+  // Elsewhere (a table, a grid of d >= 2 or one not equally spaced) the dense joint sample:
+  // O(G^3) for any kernel (ARD on a product grid has no Kronecker shortcut for Matern, whose
+  // kernel is not a product over dimensions).
+  surrogate::ExactGp gp =
+      options_.kernel.is_default()
+          ? surrogate::ExactGp(domain_.dim, h)
+          : surrogate::ExactGp(domain_.dim, gp::KernelHyper{options_.kernel.family, lengthscales_,
+                                                            h.signal_var, h.noise_var});
   gp.fit(data(), centred(static_cast<Eigen::Index>(y_.size())));
   const Eigen::VectorXd f = gp.sample(domain_.grid, 1, rng).col(0);
   return domain_.grid.row(acq::CandidateArgmax::argmax(f)).transpose();

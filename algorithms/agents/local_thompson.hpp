@@ -45,7 +45,8 @@ namespace fbosim::agents {
 /// How the step samples the agent's own posterior: the RFF approximation with fresh features
 /// (the authors' code), or [choice] one joint sample of the exact GP posterior on every grid
 /// point (FTS Algorithm 1 line 4 as written; grid domains only). On an equally spaced 1-D grid
-/// the exact sample costs O(G log G + n^2) (surrogate::CirculantGridGp), elsewhere O(G^3).
+/// the exact sample costs O(G log G + n^2) (surrogate::CirculantGridGp), elsewhere O(G^3); either
+/// with any kernel of gp.kernel, isotropic or ARD.
 enum class OwnModel { rff, exact };
 inline constexpr schema::EnumNames<OwnModel> kOwnModelNames{{OwnModel::rff, "rff"},
                                                             {OwnModel::exact, "exact"}};
@@ -108,7 +109,7 @@ struct LocalTsOptions {
 /// acquisition.*: the keys of the own TS step, shared by every system that has one.
 const schema::Group<LocalTsOptions>& local_ts_keys();
 /// The conditions across keys of the group: `local_ts.method: exact` needs a finite domain (a
-/// grid or a table) and the default kernel.
+/// grid or a table).
 void check_local_ts(const LocalTsOptions& options, const protocol::ExperimentFacts& facts,
                     std::vector<schema::Problem>& problems);
 

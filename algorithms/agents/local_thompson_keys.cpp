@@ -93,11 +93,6 @@ void check_local_ts(const LocalTsOptions& options, const protocol::ExperimentFac
                         "exact samples the GP on every point of a finite domain and needs a "
                         "family with one (a grid or a table, e.g. gp_grid, heterogeneous, "
                         "branin with objective.branin_grid, table); use rff on a box"});
-  if (options.model == OwnModel::exact && !options.kernel.is_default())
-    problems.push_back(
-        {"local_ts.method", "exact samples the isotropic SE GP only; use rff with `gp.kernel: " +
-                                gp::to_string(options.kernel.family) +
-                                (options.kernel.ard ? "` and `gp.ard: true`" : "`")});
 }
 
 }  // namespace fbosim::agents

@@ -5,8 +5,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "algorithms/gp/se_kernel.hpp"
-
 namespace fbosim::ensemble {
 
 LeaveOneOut::LeaveOneOut(const surrogate::ExactGp& gp, const Eigen::MatrixXd& X,
@@ -16,9 +14,11 @@ LeaveOneOut::LeaveOneOut(const surrogate::ExactGp& gp, const Eigen::MatrixXd& X,
   if (X.rows() != n || X.cols() != gp.dim())
     throw std::invalid_argument("LeaveOneOut: X must be n x " + std::to_string(gp.dim()) +
                                 " and y an n-vector");
-  const gp::SeHyper& h = gp.hyper();
-  Eigen::MatrixXd A = gp::se_kernel(X, X, h.lengthscale, h.signal_var);
-  A.diagonal().setConstant(h.signal_var + s2_);  // k(x, x) exactly, as ExactGp
+  // The GP's own kernel (the isotropic SE one or any of gp/kernel.hpp): the algebra above holds
+  // for any K.
+  const double signal_var = gp.hyper().signal_var;
+  Eigen::MatrixXd A = gp.covariance(X, X);
+  A.diagonal().setConstant(signal_var + s2_);  // k(x, x) exactly, as ExactGp
   const Eigen::LLT<Eigen::MatrixXd> llt(A);
   if (llt.info() != Eigen::Success || !llt.matrixLLT().diagonal().allFinite())
     throw std::runtime_error("LeaveOneOut: K + s2 I is not positive definite (n = " +

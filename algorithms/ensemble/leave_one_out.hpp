@@ -17,7 +17,7 @@ namespace fbosim::ensemble {
 
 class LeaveOneOut {
  public:
-  /// gp: its hyperparameters, diagonal noise and prior mean are used (its data are not);
+  /// gp: its kernel, diagonal noise and prior mean are used (its data are not);
   /// X: n x d inputs, y: n outputs. O(n^3). Throws std::runtime_error if K + s2 I is not
   /// positive definite (as ExactGp::fit).
   LeaveOneOut(const surrogate::ExactGp& gp, const Eigen::MatrixXd& X, const Eigen::VectorXd& y);

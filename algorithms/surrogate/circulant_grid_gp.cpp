@@ -27,15 +27,31 @@ Eigen::Index smooth_size_at_least(Eigen::Index n) {
   }
 }
 
-// Grid steps beyond which k(d h) < 1e-17 signal_var: exp(-r^2 / 2) < 1e-17 for r > 8.86.
-Eigen::Index kernel_reach(double lengthscale, double h) {
-  const double steps = std::max(1.0, std::ceil(8.86 * lengthscale / h));
+// r beyond which k / signal_var < 1e-17 (each profile decreases in r): exp(-r^2 / 2) for
+// r > 8.86; (1 + sqrt(3) r) exp(-sqrt(3) r) for r > 24.79; (1 + sqrt(5) r + 5 r^2 / 3)
+// exp(-sqrt(5) r) for r > 20.47 (each root 8.848, 24.784, 20.463 rounded up).
+double negligible_radius(gp::KernelFamily family) {
+  switch (family) {
+    case gp::KernelFamily::matern32:
+      return 24.79;
+    case gp::KernelFamily::matern52:
+      return 20.47;
+    case gp::KernelFamily::se:
+      break;
+  }
+  return 8.86;
+}
+
+// Grid steps beyond which k(d h) < 1e-17 signal_var.
+Eigen::Index kernel_reach(gp::KernelFamily family, double lengthscale, double h) {
+  const double steps = std::max(1.0, std::ceil(negligible_radius(family) * lengthscale / h));
   return steps > 1e15 ? Eigen::Index{1} << 50 : static_cast<Eigen::Index>(steps);
 }
 }  // namespace
 
-CirculantGridGp::CirculantGridGp(Eigen::Index grid_points, double h, gp::SeHyper hyper)
-    : G_(grid_points), h_(h), hyper_(hyper) {
+CirculantGridGp::CirculantGridGp(Eigen::Index grid_points, double h, gp::SeHyper hyper,
+                                 gp::KernelFamily family)
+    : G_(grid_points), h_(h), hyper_(hyper), family_(family) {
   check(G_ >= 2, "needs at least 2 grid points, got " + std::to_string(G_));
   check(h_ > 0 && std::isfinite(h_), "grid spacing must be finite and > 0");
   check(hyper_.lengthscale > 0 && std::isfinite(hyper_.lengthscale), "lengthscale must be > 0");
@@ -48,7 +64,7 @@ CirculantGridGp::CirculantGridGp(Eigen::Index grid_points, double h, gp::SeHyper
   // entry of the grid's covariance to 1e-17 signal_var (an entry C_ij with |i - j| > L / 2 is
   // k((L - |i - j|) h), both arguments >= w), and is cheaper. Doubling L moves the wrap-around
   // further from the grid until mu >= 0.
-  const Eigen::Index reach = kernel_reach(hyper_.lengthscale, h_);
+  const Eigen::Index reach = kernel_reach(family_, hyper_.lengthscale, h_);
   const Eigen::Index minimal = reach < G_ - 1 ? std::max(G_ - 1 + reach, 2 * reach) : 2 * (G_ - 1);
   for (L_ = smooth_size_at_least(minimal); L_ <= kMaxEmbedding; L_ *= 2) {
     std::vector<double> row(static_cast<std::size_t>(L_));
@@ -76,6 +92,8 @@ CirculantGridGp::CirculantGridGp(Eigen::Index grid_points, double h, gp::SeHyper
 
 double CirculantGridGp::kernel_at(Eigen::Index distance) const {
   const double r = static_cast<double>(distance) * h_ / hyper_.lengthscale;
+  if (family_ != gp::KernelFamily::se)
+    return hyper_.signal_var * gp::kernel_profile(family_, r * r);
   return hyper_.signal_var * std::exp(-0.5 * r * r);
 }
 

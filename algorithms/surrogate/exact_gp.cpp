@@ -27,6 +27,25 @@ void check_hyper(const gp::SeHyper& h, const ExactGp::Options& o) {
   if (!std::isfinite(o.prior_mean)) throw bad("prior_mean must be finite", o.prior_mean);
 }
 
+void check_kernel(const gp::KernelHyper& h, int dim) {
+  if (h.lengthscales.size() != 1 && h.lengthscales.size() != dim)
+    throw std::invalid_argument("ExactGp: need 1 or " + std::to_string(dim) +
+                                " length scales, got " + std::to_string(h.lengthscales.size()));
+  for (const double l : h.lengthscales)
+    if (!(l > 0.0) || !std::isfinite(l))
+      throw std::invalid_argument("ExactGp: every length scale must be finite and > 0, got " +
+                                  std::to_string(l));
+}
+
+// The SeHyper part of a kernel's hyperparameters (its first length scale).
+gp::SeHyper se_part(const gp::KernelHyper& h) {
+  return {h.lengthscales.size() > 0 ? h.lengthscales[0] : 0.0, h.signal_var, h.noise_var};
+}
+
+bool is_isotropic_se(const gp::KernelHyper& h) {
+  return h.family == gp::KernelFamily::se && h.lengthscales.size() == 1;
+}
+
 // Cache-friendly chunk of query points for predict(): V is n x chunk.
 constexpr Eigen::Index kChunk = 512;
 
@@ -42,6 +61,25 @@ ExactGp::ExactGp(int dim, gp::SeHyper hyper, Options options)
   check_hyper(hyper_, options_);
 }
 
+ExactGp::ExactGp(int dim, const gp::KernelHyper& hyper) : ExactGp(dim, hyper, Options{}) {}
+
+ExactGp::ExactGp(int dim, const gp::KernelHyper& hyper, Options options)
+    : ExactGp(dim, se_part(hyper), options) {
+  check_kernel(hyper, dim);
+  if (!is_isotropic_se(hyper)) kernel_ = hyper;
+}
+
+gp::KernelHyper ExactGp::kernel_hyper() const {
+  if (kernel_) return *kernel_;
+  return {gp::KernelFamily::se, Eigen::VectorXd::Constant(1, hyper_.lengthscale), hyper_.signal_var,
+          hyper_.noise_var};
+}
+
+Eigen::MatrixXd ExactGp::covariance(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B) const {
+  if (kernel_) return gp::kernel_matrix(*kernel_, A, B);
+  return gp::se_kernel(A, B, hyper_.lengthscale, hyper_.signal_var);
+}
+
 void ExactGp::fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y) {
   if (X.cols() != dim_ || X.rows() != y.size())
     throw std::invalid_argument("ExactGp::fit: X must be n x " + std::to_string(dim_) +
@@ -50,6 +88,7 @@ void ExactGp::fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& y) {
     throw std::invalid_argument("ExactGp::fit: X and y must be finite");
   // Strong guarantee: the state changes only once the new factor is known to exist.
   ExactGp next(dim_, hyper_, options_);  // not a copy: the old factor is not needed
+  next.kernel_ = kernel_;
   next.X_ = X;
   next.y_ = y;
   next.n_ = static_cast<int>(y.size());
@@ -63,7 +102,7 @@ void ExactGp::refactorise() {
   L_ = Eigen::MatrixXd::Zero(cap, cap);
   beta_ = Eigen::VectorXd::Zero(cap);
   if (n == 0) return;
-  Eigen::MatrixXd K = gp::se_kernel(X_, X_, hyper_.lengthscale, hyper_.signal_var);
+  Eigen::MatrixXd K = covariance(X_, X_);
   // k(x, x) = signal_var exactly (se_kernel's |a|^2 + |b|^2 - 2ab need not give 0), as in add().
   K.diagonal().setConstant(hyper_.signal_var + diagonal_noise());
   const Eigen::LLT<Eigen::MatrixXd> llt(K);
@@ -83,7 +122,7 @@ void ExactGp::add(const Eigen::VectorXd& x, double y) {
     throw std::invalid_argument("ExactGp::add: x and y must be finite");
   const Eigen::Index n = n_;
   // New row of the factor: [L 0; l^T d] [L 0; l^T d]^T = [K+s2I k; k^T k(x,x)+s2].
-  const Eigen::MatrixXd k = gp::se_kernel(X_, x.transpose(), hyper_.lengthscale, hyper_.signal_var);
+  const Eigen::MatrixXd k = covariance(X_, x.transpose());
   Eigen::VectorXd l = k.col(0);
   if (n > 0) L_.topLeftCorner(n, n).triangularView<Eigen::Lower>().solveInPlace(l);
   const double d2 = hyper_.signal_var + diagonal_noise() - l.squaredNorm();
@@ -139,8 +178,7 @@ Prediction ExactGp::predict(const Eigen::MatrixXd& Xq) const {
   for (Eigen::Index start = 0; start < m; start += kChunk) {
     const Eigen::Index c = std::min(kChunk, m - start);
     // One pass: V = L^-1 K(X, Xq) gives the mean V^T beta and the variance k - |v|^2.
-    const Eigen::MatrixXd V = solve_lower(
-        gp::se_kernel(X_, Xq.middleRows(start, c), hyper_.lengthscale, hyper_.signal_var));
+    const Eigen::MatrixXd V = solve_lower(covariance(X_, Xq.middleRows(start, c)));
     p.mean.segment(start, c).noalias() += V.transpose() * beta;
     p.variance.segment(start, c) =
         (hyper_.signal_var - V.colwise().squaredNorm().transpose().array()).cwiseMax(0.0);
@@ -157,19 +195,36 @@ PointPrediction ExactGp::predict_point(const Eigen::VectorXd& x, Eigen::VectorXd
   if (grad_mean) grad_mean->setZero(dim_);
   if (grad_var) grad_var->setZero(dim_);
   if (n_ == 0) return p;
-  const Eigen::VectorXd k =
-      gp::se_kernel(X_, x.transpose(), hyper_.lengthscale, hyper_.signal_var).col(0);
+  const Eigen::VectorXd k = covariance(X_, x.transpose()).col(0);
   const auto L = L_.topLeftCorner(n_, n_).triangularView<Eigen::Lower>();
   const Eigen::VectorXd v = L.solve(k);
   p.mean += v.dot(beta_.head(n_));
   const double var = hyper_.signal_var - v.squaredNorm();
   p.variance = std::max(var, 0.0);
-  // d k_i / dx = k_i (x_i - x) / l^2, so for weights w: d (w . k) / dx = sum_i w_i k_i (x_i - x) /
-  // l^2.
-  const double inv_l2 = 1.0 / (hyper_.lengthscale * hyper_.lengthscale);
+  // SE: d k_i / dx = k_i (x_i - x) / l^2, so for weights w: d (w . k) / dx = sum_i w_i k_i
+  // (x_i - x) / l^2. Any kernel of gp/kernel.hpp: d k_i / dx_c = s^2 g(r_i^2) (x_ic - x_c) / l_c^2
+  // with g = gp::kernel_lengthscale_factor (dk/d(r^2) = -s^2 g / 2, d(r^2)/dx_c = 2 (x_c - x_ic) /
+  // l_c^2); for SE, s^2 g = k_i.
+  Eigen::VectorXd g;      // s^2 g(r_i^2), the general kernel's
+  Eigen::ArrayXd inv_l2;  // 1 / l_c^2, the general kernel's
+  if (kernel_ && (grad_mean || grad_var)) {
+    const Eigen::VectorXd& ls = kernel_->lengthscales;
+    inv_l2 = ls.size() == 1 ? Eigen::ArrayXd::Constant(dim_, 1.0 / (ls[0] * ls[0]))
+                            : ls.array().square().inverse().eval();
+    const Eigen::MatrixXd diff = gp::scale_inputs(X_.rowwise() - x.transpose(), ls);
+    g.resize(n_);
+    for (Eigen::Index i = 0; i < n_; ++i)
+      g[i] = hyper_.signal_var *
+             gp::kernel_lengthscale_factor(kernel_->family, diff.row(i).squaredNorm());
+  }
+  const double inv_l2_se = 1.0 / (hyper_.lengthscale * hyper_.lengthscale);
   auto grad_of = [&](const Eigen::VectorXd& w) -> Eigen::VectorXd {
+    if (kernel_) {
+      const Eigen::VectorXd wg = w.cwiseProduct(g);
+      return (inv_l2 * (X_.transpose() * wg - wg.sum() * x).array()).matrix();
+    }
     const Eigen::VectorXd wk = w.cwiseProduct(k);
-    return inv_l2 * (X_.transpose() * wk - wk.sum() * x);
+    return inv_l2_se * (X_.transpose() * wk - wk.sum() * x);
   };
   if (grad_mean) *grad_mean = grad_of(L.transpose().solve(beta_.head(n_)));  // alpha = L^-T beta
   if (grad_var)
@@ -183,12 +238,11 @@ JointPrediction ExactGp::predict_joint(const Eigen::MatrixXd& Xq) const {
     throw std::invalid_argument("ExactGp::predict_joint: Xq must have " + std::to_string(dim_) +
                                 " columns");
   JointPrediction j;
-  j.covariance = gp::se_kernel(Xq, Xq, hyper_.lengthscale, hyper_.signal_var);
+  j.covariance = covariance(Xq, Xq);
   j.covariance.diagonal().setConstant(hyper_.signal_var);
   j.mean = Eigen::VectorXd::Constant(Xq.rows(), options_.prior_mean);
   if (n_ == 0 || Xq.rows() == 0) return j;
-  const Eigen::MatrixXd V =
-      solve_lower(gp::se_kernel(X_, Xq, hyper_.lengthscale, hyper_.signal_var));
+  const Eigen::MatrixXd V = solve_lower(covariance(X_, Xq));
   j.mean.noalias() += V.transpose() * beta_.head(n_);
   j.covariance.noalias() -= V.transpose() * V;
   j.covariance = 0.5 * (j.covariance + j.covariance.transpose()).eval();
@@ -199,6 +253,16 @@ std::unique_ptr<Surrogate> ExactGp::clone() const { return std::make_unique<Exac
 
 void ExactGp::set_hyper(const gp::SeHyper& hyper) {
   check_hyper(hyper, options_);
+  ExactGp next(dim_, hyper, options_);
+  next.X_ = X_;
+  next.y_ = y_;
+  next.n_ = n_;
+  next.refactorise();
+  *this = std::move(next);
+}
+
+void ExactGp::set_hyper(const gp::KernelHyper& hyper) {
+  check_hyper(se_part(hyper), options_);
   ExactGp next(dim_, hyper, options_);
   next.X_ = X_;
   next.y_ = y_;

@@ -44,12 +44,6 @@ void validate(const FtsTargetConfig& c, const protocol::ExperimentFacts& f, sche
                    "f)"});
   agents::check_local_ts(c.target.local, f, out);
   rff::check_message_lengthscales(c.rff_lengthscales, f.dimension, out);
-  // RGPE's and TAF's target models its own data with the exact isotropic SE GP (ExactGp).
-  if (c.name != "fts_target" && !c.target.local.kernel.is_default())
-    out.push_back({c.target.local.kernel.ard ? "gp.ard" : "gp.kernel",
-                   fmt::format("algorithm {} models the target with the isotropic SE kernel only "
-                               "(gp.kernel: se, gp.ard: false); use fts_target",
-                               c.name)});
 }
 
 std::shared_ptr<const protocol::Algorithm> build(FtsTargetConfig c) {

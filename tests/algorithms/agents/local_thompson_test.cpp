@@ -4,7 +4,10 @@
 
 #include <cmath>
 
+#include <Eigen/Eigenvalues>
+
 #include "../grid_domain.hpp"
+#include "../surrogate/kernel_by_hand.hpp"
 #include "algorithms/agents/local_thompson.hpp"
 #include "algorithms/rff/fixed_feature_blr.hpp"
 #include "algorithms/rff/grid_argmax.hpp"
@@ -215,4 +218,94 @@ TEST_CASE("fit schedules: DP-FTS-DE's code (observation counts) and FTS's code (
   CHECK(fit_counts(FitSchedule::iterations, true, 1, 3).empty());  // one point: no fit (code)
   CHECK(agents::parse_fit_schedule("iterations") == FitSchedule::iterations);
   CHECK_THROWS_AS(agents::parse_fit_schedule("rounds"), std::invalid_argument);
+}
+
+// Issue 29: `local_ts.method: exact` with gp.kernel / gp.ard. The step's argmax frequencies
+// against those of joint draws from the posterior written out (the kernel entry by entry, an LU
+// solve, an eigendecomposition of the posterior covariance): within 5 standard errors per point.
+namespace {
+Eigen::VectorXd argmax_frequencies_by_hand(const gp::KernelHyper& h, const LocalThompson& lt,
+                                           const Eigen::MatrixXd& grid, int steps,
+                                           core::RngStream& rng) {
+  const Eigen::VectorXd y = Eigen::Map<const Eigen::VectorXd>(
+      lt.outputs().data(), static_cast<Eigen::Index>(lt.outputs().size()));
+  const fbosim::testing::DensePosterior d = fbosim::testing::dense_posterior(
+      h, lt.data(), y, grid, std::max(h.noise_var, lt.options().noise_floor));
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(d.cov);
+  const Eigen::MatrixXd root =
+      eig.eigenvectors() * eig.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal();
+  Eigen::VectorXd p = Eigen::VectorXd::Zero(grid.rows());
+  for (int s = 0; s < steps; ++s) {
+    Eigen::Index j;
+    (d.mean + root * rng.normal_vector(grid.rows())).maxCoeff(&j);
+    p[j] += 1.0 / steps;
+  }
+  return p;
+}
+
+Eigen::Index row_of(const Eigen::MatrixXd& grid, const Eigen::VectorXd& x) {
+  for (Eigen::Index j = 0; j < grid.rows(); ++j)
+    if (grid.row(j).transpose() == x) return j;
+  FAIL("the step is not a grid point");
+  return -1;
+}
+
+void check_same_frequencies(const Eigen::VectorXd& pa, const Eigen::VectorXd& pb, int steps) {
+  for (Eigen::Index j = 0; j < pa.size(); ++j) {
+    const double p = 0.5 * (pa[j] + pb[j]);
+    CHECK(std::abs(pa[j] - pb[j]) <= 5 * std::sqrt(2 * p * (1 - p) / steps) + 1e-12);
+  }
+  CHECK(pa.maxCoeff() < 0.9);  // the samples do vary
+}
+}  // namespace
+
+TEST_CASE("exact with a Matern kernel on a uniform grid samples the Matern posterior") {
+  // The circulant path (an equally spaced 1-D grid).
+  const int G = 15, steps = 4000;
+  const core::Domain d = grid_domain(G);
+  for (const gp::KernelFamily f : {gp::KernelFamily::matern32, gp::KernelFamily::matern52}) {
+    INFO(gp::to_string(f));
+    LocalTsOptions o;
+    o.model = agents::OwnModel::exact;
+    o.hyper = {0.15, 1.0, 0.05};
+    o.kernel.family = f;
+    LocalThompson lt(0, d, o);
+    for (int j : {2, 5, 11}) lt.observe(d.grid.row(j).transpose(), objective(d.grid.row(j)));
+    const core::RngFactory streams(4, 0);
+    core::RngStream ra(31), rb(32);
+    Eigen::VectorXd pa = Eigen::VectorXd::Zero(G);
+    for (int s = 0; s < steps; ++s) pa[row_of(d.grid, lt.step(ra, streams))] += 1.0 / steps;
+    const gp::KernelHyper h{f, Eigen::VectorXd::Constant(1, 0.15), 1.0, 0.05};
+    check_same_frequencies(pa, argmax_frequencies_by_hand(h, lt, d.grid, steps, rb), steps);
+  }
+}
+
+TEST_CASE("exact with fitted ARD length scales on a 2-D grid samples that posterior") {
+  // The dense path (a 6 x 6 grid), after a marginal-likelihood fit of one length scale per
+  // dimension on a function that varies along x_0 only.
+  const int side = 6, steps = 3000;
+  core::Domain d;
+  d.dim = 2;
+  d.grid.resize(side * side, 2);
+  for (int a = 0; a < side; ++a)
+    for (int b = 0; b < side; ++b) d.grid.row(a * side + b) << a / 5.0, b / 5.0;
+  LocalTsOptions o;
+  o.model = agents::OwnModel::exact;
+  o.hyper = {0.3, 1.0, 0.01};
+  o.kernel = {gp::KernelFamily::matern52, true};
+  o.fit_hyper = true;
+  o.fit.restarts = 2;
+  o.refit_every = 10;
+  LocalThompson lt(0, d, o);
+  for (int j : {0, 3, 8, 14, 17, 20, 23, 27, 31, 35})
+    lt.observe(d.grid.row(j).transpose(), objective(d.grid.row(j).transpose()));
+  const core::RngFactory streams(5, 0);
+  core::RngStream ra(33), rb(34);
+  Eigen::VectorXd pa = Eigen::VectorXd::Zero(side * side);
+  for (int s = 0; s < steps; ++s) pa[row_of(d.grid, lt.step(ra, streams))] += 1.0 / steps;
+  REQUIRE(lt.fitted_at() == 10);
+  const gp::KernelHyper h = lt.kernel_hyper();
+  REQUIRE(h.lengthscales.size() == 2);
+  CHECK(h.lengthscales[0] != h.lengthscales[1]);  // the fit did learn two length scales
+  check_same_frequencies(pa, argmax_frequencies_by_hand(h, lt, d.grid, steps, rb), steps);
 }

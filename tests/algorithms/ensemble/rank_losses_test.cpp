@@ -1,7 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <vector>
 
+#include "../surrogate/kernel_by_hand.hpp"
 #include "algorithms/ensemble/leave_one_out.hpp"
 #include "algorithms/ensemble/rank_losses.hpp"
 #include "algorithms/surrogate/exact_gp.hpp"
@@ -223,6 +225,41 @@ TEST_CASE("LeaveOneOut posteriors equal ExactGp refits without point j") {
       const auto p = loo.posterior(j);
       CHECK((p.mean - ref.mean).cwiseAbs().maxCoeff() < 1e-8);
       CHECK((p.covariance - ref.covariance).cwiseAbs().maxCoeff() < 1e-9);
+    }
+  }
+}
+
+TEST_CASE("LeaveOneOut posteriors with Matern and ARD kernels equal dense solves without point j") {
+  // Issue 29: RGPE's leave-one-out target model with gp.kernel / gp.ard. The reference is the
+  // posterior written out (the kernel entry by entry, an LU solve on the other n - 1 points).
+  using fbosim::gp::KernelFamily;
+  RngStream rng(313);
+  const int n = 20;
+  const Eigen::MatrixXd X = rng.uniform_matrix(n, 2);
+  const Eigen::VectorXd y = ensemble_test::bumps(X, 0.0);
+  for (const KernelFamily f : {KernelFamily::matern32, KernelFamily::matern52, KernelFamily::se}) {
+    for (const Eigen::VectorXd& ls : std::vector<Eigen::VectorXd>{
+             Eigen::Vector2d(0.15, 0.5), Eigen::VectorXd::Constant(1, 0.3)}) {
+      INFO(fbosim::gp::to_string(f) << ", " << ls.size() << " length scales");
+      const fbosim::gp::KernelHyper h{f, ls, 1.2, 1e-3};
+      ExactGp::Options o;
+      o.prior_mean = 0.4;
+      const ExactGp gp(2, h, o);
+      const fbosim::ensemble::LeaveOneOut loo(gp, X, y);
+      for (int j = 0; j < n; j += 3) {
+        Eigen::MatrixXd Xj(n - 1, 2);
+        Eigen::VectorXd yj(n - 1);
+        for (int i = 0, r = 0; i < n; ++i)
+          if (i != j) {
+            Xj.row(r) = X.row(i);
+            yj[r++] = y[i];
+          }
+        const fbosim::testing::DensePosterior d =
+            fbosim::testing::dense_posterior(h, Xj, yj, X, gp.diagonal_noise(), 0.4);
+        const auto p = loo.posterior(j);
+        CHECK((p.mean - d.mean).cwiseAbs().maxCoeff() < 1e-8);
+        CHECK((p.covariance - d.cov).cwiseAbs().maxCoeff() < 1e-9);
+      }
     }
   }
 }

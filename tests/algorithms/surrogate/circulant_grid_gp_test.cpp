@@ -9,6 +9,7 @@
 #include "../rff/check_draw_moments.hpp"
 #include "algorithms/gp/se_kernel.hpp"
 #include "algorithms/surrogate/circulant_grid_gp.hpp"
+#include "kernel_by_hand.hpp"
 
 using fbosim::core::RngStream;
 using fbosim::gp::SeHyper;
@@ -146,4 +147,59 @@ TEST_CASE("CirculantGridGp: bad arguments and kernels no embedding holds are rej
   CHECK_THROWS_AS(CirculantGridGp(100, 1.0, {1e5, 1, 0.01}), std::runtime_error);
   // A flat kernel in double precision (10^9 steps) is a valid rank-one embedding.
   CHECK(CirculantGridGp(3, 1.0, {1e9, 1, 0.01}).embedding_size() == 4);
+}
+
+// Issue 29: the embedding holds for any stationary kernel on a regular grid (Dietrich & Newsam
+// 1997); the Matern kernels' polynomially decaying spectra may need a larger embedding.
+namespace {
+using fbosim::gp::KernelFamily;
+using fbosim::gp::KernelHyper;
+KernelHyper as_kernel(KernelFamily f, const SeHyper& h) {
+  return {f, Eigen::VectorXd::Constant(1, h.lengthscale), h.signal_var, h.noise_var};
+}
+}  // namespace
+
+TEST_CASE("CirculantGridGp: the embedded covariance is the Matern kernel on the grid") {
+  for (const KernelFamily f : {KernelFamily::matern32, KernelFamily::matern52}) {
+    for (const auto& [G, h, l] :
+         {std::tuple{60, 1.0 / 59, 0.03}, std::tuple{100, 0.01, 0.3}, std::tuple{50, 0.02, 2.0}}) {
+      INFO(fbosim::gp::to_string(f) << ", G " << G << ", l " << l);
+      const SeHyper hyper{l, 1.7, 0.01};
+      const CirculantGridGp gp(G, h, hyper, f);
+      CHECK(gp.family() == f);
+      const Eigen::MatrixXd K =
+          fbosim::testing::kernel_by_hand(as_kernel(f, hyper), grid(G, h), grid(G, h));
+      for (double mu : gp.eigenvalues()) CHECK(mu >= 0);
+      double worst = 0;
+      for (Eigen::Index i = 0; i < G; ++i)
+        for (Eigen::Index j = 0; j < G; ++j)
+          worst = std::max(worst, std::abs(circulant_entry(gp, i, j) - K(i, j)));
+      CHECK(worst < 1e-10);
+    }
+  }
+  // The Matern reach (k < 1e-17 s^2 beyond it) is longer than SE's: r = 24.79 and 20.47.
+  CHECK(fbosim::gp::kernel_profile(KernelFamily::matern32, 24.79 * 24.79) < 1e-17);
+  CHECK(fbosim::gp::kernel_profile(KernelFamily::matern32, 24.7 * 24.7) > 1e-17);
+  CHECK(fbosim::gp::kernel_profile(KernelFamily::matern52, 20.47 * 20.47) < 1e-17);
+  CHECK(fbosim::gp::kernel_profile(KernelFamily::matern52, 20.4 * 20.4) > 1e-17);
+  CHECK(fbosim::gp::kernel_profile(KernelFamily::se, 8.86 * 8.86) < 1e-17);
+}
+
+TEST_CASE("CirculantGridGp: Matern samples have the exact posterior's mean and covariance") {
+  const Eigen::Index G = 12;
+  const double h = 0.1;
+  const SeHyper hyper{0.25, 1.3, 0.05};
+  const std::vector<Eigen::Index> idx{2, 3, 7, 11, 7};
+  const Eigen::VectorXd y = (Eigen::VectorXd(5) << 0.4, -0.2, 1.1, 0.3, 0.9).finished();
+  Eigen::MatrixXd X(5, 1);
+  for (int i = 0; i < 5; ++i) X(i, 0) = h * double(idx[i]);
+  for (const KernelFamily f : {KernelFamily::matern32, KernelFamily::matern52}) {
+    INFO(fbosim::gp::to_string(f));
+    CirculantGridGp gp(G, h, hyper, f);
+    for (std::size_t i = 0; i < idx.size(); ++i) gp.add(idx[i], y[i]);
+    const fbosim::testing::DensePosterior d =
+        fbosim::testing::dense_posterior(as_kernel(f, hyper), X, y, grid(G, h), 0.05);
+    RngStream rng(12);
+    fbosim::testing::check_draw_moments([&] { return gp.sample(rng); }, d.mean, d.cov, 20000);
+  }
 }
