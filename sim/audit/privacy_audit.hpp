@@ -20,18 +20,10 @@
 #include <vector>
 
 #include "algorithms/protocol/auditable_release.hpp"
+#include "sim/audit/audit_options.hpp"
 #include "sim/config/experiment_spec.hpp"
 
 namespace fbosim::audit {
-
-struct AuditOptions {
-  int trials = 100000;       ///< per input (D and D'), split half for tau, half to measure
-  double confidence = 0.95;  ///< of the Clopper-Pearson bounds
-  int threads = 1;
-  /// Multiplies the noise of the audited mechanism (not of the claim): < 1 simulates a broken
-  /// mechanism, to check that the audit catches it.
-  double noise_scale = 1.0;
-};
 
 /// The guarantee a release claims for one release.
 struct Claim {

@@ -19,18 +19,9 @@
 namespace fbosim::cli {
 
 namespace {
-struct AuditArgs {
-  std::string config;
-  std::vector<std::string> sets;
-  audit::AuditOptions options;
-  unsigned long long seed = 0;
-  int threads = 0;
-  std::string format = "text";
-};
-
 // Usage errors (exit 2): the option and the value, before anything runs.
 void check_args(const AuditArgs& a) {
-  const auto fail = [](const std::string& what) { throw CLI::ValidationError(what, 2); };
+  const auto fail = [](const std::string& what) { throw UsageError(what); };
   const int t = a.options.trials;
   if (t < 100 || t > 100000000) fail(fmt::format("--trials must be in [100, 1e8], got {}", t));
   const double x = a.options.noise_scale;
@@ -85,7 +76,10 @@ void print_csv(const std::vector<audit::AuditResult>& results) {
   }
 }
 
+}  // namespace
+
 int run(const AuditArgs& a) {
+  check_args(a);
   const config::LoadedConfig cfg = config::load_config(a.config, a.sets);
   audit::AuditOptions o = a.options;
   o.threads = a.threads > 0 ? a.threads : core::ThreadPool::hardware_threads();
@@ -106,35 +100,6 @@ int run(const AuditArgs& a) {
   const bool violation = std::any_of(results.begin(), results.end(),
                                      [](const audit::AuditResult& r) { return r.violation(); });
   return violation ? 3 : 0;
-}
-}  // namespace
-
-void add_audit_command(CLI::App& app) {
-  auto args = std::make_shared<AuditArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "audit",
-      "Empirical lower bound on epsilon of each private release of a config (DP-FTS-DE's server, "
-      "PO-GP-UCB's curator, dp_bo's final release: one release of each kind), next to the "
-      "claimed upper bound; exits 3 on a violation");
-  cmd->add_option("config", args->config, "Experiment YAML")->required();
-  cmd->add_option("--set", args->sets, "Override a config key")->type_name("KEY=VALUE");
-  cmd->add_option("--trials", args->options.trials, "Trials per input (default 100000)");
-  cmd->add_option("--seed", args->seed, "Seed of the audit's streams");
-  cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")
-      ->check(integer_in(1, kMaxThreads));
-  cmd->add_option("--confidence", args->options.confidence,
-                  "Confidence of the Clopper-Pearson bounds (default 0.95)");
-  cmd->add_option("--noise-scale", args->options.noise_scale,
-                  "Scale the audited mechanism's noise (e.g. 0.5: a broken mechanism, to check "
-                  "that the audit catches it)");
-  cmd->add_option("--format", args->format, "text or csv")
-      ->check(CLI::IsMember({"text", "csv"}))
-      ->default_str("text");
-  cmd->callback([args] {
-    check_args(*args);
-    const int status = run(*args);
-    if (status != 0) throw CLI::RuntimeError(status);
-  });
 }
 
 }  // namespace fbosim::cli

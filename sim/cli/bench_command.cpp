@@ -43,15 +43,6 @@ namespace fbosim::cli {
 namespace {
 namespace fs = std::filesystem;
 
-struct BenchArgs {
-  std::string which = "all";
-  int threads = 0;
-  int repeats = 3;
-  std::vector<std::string> sets;
-  bool callgrind = false;
-  std::string callgrind_child;  // hidden: the re-executed process writes its dumps here
-};
-
 struct BenchCase {
   const char* name;
   const char* yaml;
@@ -195,6 +186,14 @@ std::map<std::string, Instructions> count_instructions(const BenchArgs& a) {
 #endif
 }
 
+}  // namespace
+
+std::vector<std::string> bench_case_names() {
+  std::vector<std::string> names = {"all"};
+  for (const BenchCase& c : kCases) names.push_back(c.name);
+  return names;
+}
+
 void run(const BenchArgs& a) {
   const int threads = a.threads > 0 ? a.threads : core::ThreadPool::hardware_threads();
   core::ThreadPool pool(threads);
@@ -247,31 +246,6 @@ void run(const BenchArgs& a) {
     }
     std::printf("\n");
   }
-}
-}  // namespace
-
-void add_bench_command(CLI::App& app) {
-  auto args = std::make_shared<BenchArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "bench",
-      "Time the simulator: agent-iterations per second (median of --repeats runs); with "
-      "--callgrind also instructions per agent-iteration");
-  std::vector<std::string> names = {"all"};
-  for (const BenchCase& c : kCases) names.push_back(c.name);
-  cmd->add_option("--case", args->which, "synthetic, synthetic20, box2d, landmine or all")
-      ->check(CLI::IsMember(names));
-  cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")
-      ->check(integer_in(1, kMaxThreads));
-  cmd->add_option("--repeats", args->repeats, "Runs per case (median reported)")
-      ->check(integer_in(1, 1000));
-  cmd->add_option("--set", args->sets,
-                  "Override a key of every case's config: --set rounds=240, "
-                  "--set local_ts.features=400");
-  cmd->add_flag("--callgrind", args->callgrind,
-                "Also count instructions per agent-iteration: one more run of each case under "
-                "valgrind --tool=callgrind (slow: about 50x)");
-  cmd->add_option("--callgrind-child", args->callgrind_child)->group("");  // internal
-  cmd->callback([args] { run(*args); });
 }
 
 }  // namespace fbosim::cli

@@ -1,11 +1,15 @@
 #pragma once
-// The fbosim subcommands, each registered on the CLI11 app by its own file.
+// The fbosim subcommands: each command's arguments and the function that runs it, in the
+// command's own file; their options are declared in command_line.cpp, the only file that
+// includes CLI11 (its header-only 2.1 costs about 9 CPU-seconds per file that includes it, most
+// of the build of sim/cli when each command included it).
 #include <cmath>
-#include <exception>
-#include <limits>
+#include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
-#include <CLI/CLI.hpp>
+#include "sim/audit/audit_options.hpp"
 
 namespace fbosim::cli {
 
@@ -13,47 +17,125 @@ namespace fbosim::cli {
 /// below the counts that fail on thread creation.
 inline constexpr int kMaxThreads = 4096;
 
-/// An integer option in [lo, hi]: the message prints the bounds short (CLI11's PositiveNumber
-/// prints the largest double in 300 digits).
-inline CLI::Validator integer_in(long long lo,
-                                 long long hi = std::numeric_limits<long long>::max()) {
-  const std::string range = hi == std::numeric_limits<long long>::max()
-                                ? ">= " + std::to_string(lo)
-                                : "in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-  return CLI::Validator(
-      [lo, hi, range](std::string& s) {
-        long long v = 0;
-        std::size_t used = 0;
-        try {
-          v = std::stoll(s, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used == 0 || used != s.size() || v < lo || v > hi)
-          return "must be an integer " + range + ", got '" + s.substr(0, 40) + "'";
-        return std::string();
-      },
-      "INT");
-}
+/// A usage error found once the options are parsed (a bad value or combination): exit status 2,
+/// reported as CLI11 reports its own ("OPTION: WHAT", or WHAT alone without an option).
+class UsageError : public std::runtime_error {
+ public:
+  explicit UsageError(const std::string& what, std::string option = "")
+      : std::runtime_error(what), option_(std::move(option)) {}
+  const std::string& option() const { return option_; }
 
-/// Rejects an empty value (`--out ''` would otherwise mean the default directory).
-inline CLI::Validator non_empty() {
-  return CLI::Validator(
-      [](std::string& s) { return s.empty() ? std::string("must not be empty") : std::string(); },
-      "NONEMPTY");
-}
+ private:
+  std::string option_;
+};
 
 /// epsilon as printed with 4 decimals, rounded up: a printed privacy loss is never below the
 /// bound (the CSVs carry every digit).
 inline double epsilon_shown(double epsilon) { return std::ceil(epsilon * 1e4) / 1e4; }
 
-void add_run_command(CLI::App& app);
-void add_privacy_command(CLI::App& app);
-void add_bench_command(CLI::App& app);
-void add_audit_command(CLI::App& app);
-void add_sweep_command(CLI::App& app);
-void add_merge_command(CLI::App& app);
-void add_config_command(CLI::App& app);
-void add_keys_command(CLI::App& app);
+/// The command line: parses argv, runs the command and returns the exit status (0; 2 for a
+/// usage error; a command's own, e.g. audit's 3). Errors of a command other than usage errors
+/// propagate (main.cpp reports them).
+int run_command_line(int argc, char** argv);
+
+// ---- fbosim run (run_command.cpp) ----
+struct RunArgs {
+  std::string config;
+  std::vector<std::string> sets;
+  int runs = 0;
+  long long seed = -1;
+  int threads = 0;
+  std::string out;
+  std::string accountants;
+  bool quiet = false;
+  bool force = false;
+};
+void run(const RunArgs& a);
+
+// ---- fbosim privacy (privacy_command.cpp) ----
+struct PrivacyArgs {
+  double q = 0, z = 0, target = 0;
+  std::string steps;
+  int agents = 0;
+  double delta = 0;
+  std::string format = "text";
+  std::string accountant = "moments";
+  std::string sampling = "poisson";
+  double count_noise = 0;  ///< sigma_b of adaptive clipping's count; 0: fixed clipping
+  std::string config;      ///< `fbosim privacy CONFIG`: the run's ledger from the config
+  std::vector<std::string> sets;
+};
+/// calibrate: --target-epsilon was given (print z); has_delta: --delta was given.
+void run(const PrivacyArgs& a, bool calibrate, bool has_delta);
+/// `fbosim privacy CONFIG`: the privacy loss a run of a.config reports, without running.
+void run_config(const PrivacyArgs& a);
+
+// ---- fbosim bench (bench_command.cpp) ----
+struct BenchArgs {
+  std::string which = "all";
+  int threads = 0;
+  int repeats = 3;
+  std::vector<std::string> sets;
+  bool callgrind = false;
+  std::string callgrind_child;  // hidden: the re-executed process writes its dumps here
+};
+/// "all" and the names of the benchmark cases.
+std::vector<std::string> bench_case_names();
+void run(const BenchArgs& a);
+
+// ---- fbosim audit (audit_command.cpp) ----
+struct AuditArgs {
+  std::string config;
+  std::vector<std::string> sets;
+  audit::AuditOptions options;
+  unsigned long long seed = 0;
+  int threads = 0;
+  std::string format = "text";
+};
+/// The exit status: 3 when an audit exceeds its claimed bound, else 0.
+int run(const AuditArgs& a);
+
+// ---- fbosim sweep (sweep_command.cpp) ----
+struct SweepArgs {
+  std::string config;
+  std::vector<std::string> grids;
+  std::vector<std::string> sets;
+  int runs = 0;
+  long long seed = -1;
+  int jobs = 0;
+  int threads = 0;
+  std::string shard;
+  std::string out;
+  bool quiet = false;
+  std::string accountants;
+  bool force = false;
+};
+void run(const SweepArgs& a);
+
+// ---- fbosim merge (merge_command.cpp) ----
+struct MergeArgs {
+  std::vector<std::string> dirs;
+  std::string out;
+  bool allow_missing = false;
+  bool force = false;
+};
+void run(const MergeArgs& a);
+
+// ---- fbosim config and fbosim keys (config_command.cpp) ----
+struct ConfigArgs {
+  std::string config;
+  std::vector<std::string> sets;
+  int runs = 0;
+  long long seed = -1;
+  bool resources = false;
+  int threads = 1;
+};
+void run(const ConfigArgs& a);
+
+struct KeysArgs {
+  std::string prefix;
+  bool markdown = false;
+};
+void run(const KeysArgs& a);
 
 }  // namespace fbosim::cli

@@ -22,15 +22,6 @@
 namespace fbosim::cli {
 
 namespace {
-struct ConfigArgs {
-  std::string config;
-  std::vector<std::string> sets;
-  int runs = 0;
-  long long seed = -1;
-  bool resources = false;
-  int threads = 1;
-};
-
 constexpr double kMiB = 1 << 20;
 
 // The estimate of sim/config/resource_estimate.hpp, as `fbosim config --resources` prints it.
@@ -53,52 +44,26 @@ std::string resources_text(const config::ExperimentSpec& spec, int threads) {
 }
 }  // namespace
 
-void add_config_command(CLI::App& app) {
-  auto args = std::make_shared<ConfigArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "config", "Print the resolved configuration (every key, defaults included) without running");
-  cmd->add_option("config", args->config, "Experiment YAML (see docs/CONFIG.md)")->required();
-  cmd->add_option("--set", args->sets, "Override a config key: --set server.noise_multiplier=2")
-      ->type_name("KEY=VALUE");
-  cmd->add_option("--runs", args->runs, "Number of runs (overrides `runs`)")
-      ->check(integer_in(1, 100000));
-  cmd->add_option("--seed", args->seed, "Base seed (overrides `seed`)")->check(integer_in(0));
-  cmd->add_flag("--resources", args->resources,
-                "Print the estimated memory, work and time instead (what to ask a batch "
-                "scheduler for)");
-  cmd->add_option("--threads", args->threads, "Threads the time is estimated for (--resources)")
-      ->check(integer_in(1, 4096));
-  cmd->callback([args] {
-    std::vector<std::string> overrides = args->sets;
-    if (args->runs > 0) overrides.push_back(fmt::format("runs={}", args->runs));
-    if (args->seed >= 0) overrides.push_back(fmt::format("seed={}", args->seed));
-    const config::LoadedConfig c = config::load_config(args->config, overrides);
-    if (args->resources) {
-      std::fputs(resources_text(c.spec, args->threads).c_str(), stdout);
-      return;
-    }
-    std::fputs(output::resolved_config_text(c.spec, c.resolved).c_str(), stdout);
-  });
+void run(const ConfigArgs& a) {
+  std::vector<std::string> overrides = a.sets;
+  if (a.runs > 0) overrides.push_back(fmt::format("runs={}", a.runs));
+  if (a.seed >= 0) overrides.push_back(fmt::format("seed={}", a.seed));
+  const config::LoadedConfig c = config::load_config(a.config, overrides);
+  if (a.resources) {
+    std::fputs(resources_text(c.spec, a.threads).c_str(), stdout);
+    return;
+  }
+  std::fputs(output::resolved_config_text(c.spec, c.resolved).c_str(), stdout);
 }
 
-void add_keys_command(CLI::App& app) {
-  auto prefix = std::make_shared<std::string>();
-  auto markdown = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand(
-      "keys",
-      "List the config keys (default, range, who reads them, meaning), optionally by prefix");
-  cmd->add_option("prefix", *prefix, "Only the keys starting with it, e.g. server. or rff");
-  cmd->add_flag("--markdown", *markdown, "docs/CONFIG.md's tables");
-  cmd->callback([prefix, markdown] {
-    if (*markdown) {
-      std::fputs(config::keys_markdown().c_str(), stdout);
-      return;
-    }
-    const std::string text = config::keys_text(*prefix);
-    if (text.empty())
-      throw CLI::ValidationError("prefix", "no config key starts with '" + *prefix + "'");
-    std::fputs(text.c_str(), stdout);
-  });
+void run(const KeysArgs& a) {
+  if (a.markdown) {
+    std::fputs(config::keys_markdown().c_str(), stdout);
+    return;
+  }
+  const std::string text = config::keys_text(a.prefix);
+  if (text.empty()) throw UsageError("no config key starts with '" + a.prefix + "'", "prefix");
+  std::fputs(text.c_str(), stdout);
 }
 
 }  // namespace fbosim::cli

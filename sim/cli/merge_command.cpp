@@ -11,14 +11,6 @@
 
 namespace fbosim::cli {
 
-namespace {
-struct MergeArgs {
-  std::vector<std::string> dirs;
-  std::string out;
-  bool allow_missing = false;
-  bool force = false;
-};
-
 void run(const MergeArgs& a) {
   const sweep::MergeReport r = sweep::merge_sweeps(a.dirs, a.out, a.force);
   std::printf("merged %d of %d point(s) from %zu director%s into %s/sweep.csv", r.rows, r.points,
@@ -32,19 +24,6 @@ void run(const MergeArgs& a) {
   if (r.missing.size() > 20) std::fprintf(stderr, "  ... and %zu more\n", r.missing.size() - 20);
   if (!a.allow_missing)
     throw std::runtime_error("the merged sweep.csv is incomplete (--allow-missing accepts that)");
-}
-}  // namespace
-
-void add_merge_command(CLI::App& app) {
-  auto args = std::make_shared<MergeArgs>();
-  CLI::App* cmd = app.add_subcommand("merge", "Gather the sweep.csv of sweep shards into one");
-  cmd->add_option("dirs", args->dirs, "Shard directories (each with sweep_plan.csv)")->required();
-  cmd->add_option("--out", args->out, "Output directory")->required();
-  cmd->add_flag("--allow-missing", args->allow_missing,
-                "Exit 0 even when some points of the plan are in no shard");
-  cmd->add_flag("--force", args->force,
-                "Replace the sweep.csv of another sweep in the output directory");
-  cmd->callback([args] { run(*args); });
 }
 
 }  // namespace fbosim::cli

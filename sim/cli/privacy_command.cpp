@@ -31,22 +31,9 @@
 namespace fbosim::cli {
 
 namespace {
-struct PrivacyArgs {
-  double q = 0, z = 0, target = 0;
-  std::string steps;
-  int agents = 0;
-  double delta = 0;
-  std::string format = "text";
-  std::string accountant = "moments";
-  std::string sampling = "poisson";
-  double count_noise = 0;  ///< sigma_b of adaptive clipping's count; 0: fixed clipping
-  std::string config;
-  std::vector<std::string> sets;
-};
-
 // A bad option value is a usage error (exit 2); the value is printed short (%g).
 void check(bool ok, const char* option, const char* what, double value) {
-  if (!ok) throw CLI::ValidationError(option, fmt::format("{}, got {:g}", what, value));
+  if (!ok) throw UsageError(fmt::format("{}, got {:g}", what, value), option);
 }
 
 // An approximation (gdp) is marked wherever its epsilon is printed: on stdout after the text,
@@ -108,6 +95,8 @@ void run_series(const PrivacyArgs& a, const std::vector<int>& steps, bool calibr
   approximation_note(a);
 }
 
+}  // namespace
+
 void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
   check(a.q > 0 && a.q <= 1, "--q", "must be in (0, 1]", a.q);
   if (!calibrate) check(a.z > 0 && std::isfinite(a.z), "--z", "must be finite and > 0", a.z);
@@ -118,7 +107,7 @@ void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
   try {
     counts = privacy::parse_steps(a.steps);
   } catch (const std::invalid_argument& e) {
-    throw CLI::ValidationError("--steps", e.what());
+    throw UsageError(e.what(), "--steps");
   }
   // --delta wins over --agents (which also gives N for fixed-size sampling).
   if (has_delta) check(a.delta > 0 && a.delta < 1, "--delta", "must be in (0, 1)", a.delta);
@@ -264,74 +253,6 @@ void run_config(const PrivacyArgs& a) {
                    "note: %s is the central-limit approximation (Bu et al. 2020), not a bound: it "
                    "can fall below the true epsilon\n",
                    f.accountants[i].c_str());
-}
-}  // namespace
-
-void add_privacy_command(CLI::App& app) {
-  auto args = std::make_shared<PrivacyArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "privacy",
-      "Privacy loss epsilon of T rounds of the subsampled Gaussian mechanism, or the noise "
-      "multiplier that reaches a target epsilon; or, given a CONFIG, the epsilon its runs "
-      "report");
-  cmd->add_option("config", args->config,
-                  "Experiment YAML: print the privacy loss its runs report (every release, "
-                  "the stop rules), without running; takes no mechanism option");
-  cmd->add_option("--set", args->sets, "Override a config key (with CONFIG)")
-      ->type_name("KEY=VALUE");
-  auto* q = cmd->add_option("--q", args->q, "Sampling rate q in (0, 1]");
-  auto* z = cmd->add_option("--z", args->z, "Noise multiplier z > 0 (prints epsilon)");
-  auto* target = cmd->add_option("--target-epsilon", args->target,
-                                 "Target epsilon (prints the smallest z that reaches it)");
-  z->excludes(target);
-  target->excludes(z);
-  auto* steps =
-      cmd->add_option("--steps", args->steps,
-                      "Rounds T (the initial round is not counted); a list T1,T2,... or a range "
-                      "FIRST:LAST[:STRIDE] prints one line or CSV row per count");
-  auto* agents = cmd->add_option("--agents", args->agents,
-                                 "N: delta = N^-1.1 unless --delta; the population of "
-                                 "fixed-size sampling")
-                     ->check(integer_in(1));
-  auto* delta = cmd->add_option("--delta", args->delta, "delta in (0, 1)");
-  cmd->add_option("--accountant", args->accountant,
-                  "moments (default, the paper's), rdp, pld (tightest bound), gdp "
-                  "(approximation)")
-      ->check(CLI::IsMember(privacy::accountant_names()))
-      ->default_str("moments");
-  auto* accountant = cmd->get_option("--accountant");
-  auto* sampling = cmd->add_option("--sampling", args->sampling, "poisson or fixed")
-                       ->check(CLI::IsMember({"poisson", "fixed"}))
-                       ->default_str("poisson");
-  auto* count_noise = cmd->add_option(
-      "--count-noise", args->count_noise,
-      "sigma_b > 0: adaptive clipping's count release composed in each round, as a run with "
-      "server.clipping: adaptive composes it");
-  cmd->add_option("--format", args->format, "text or csv")
-      ->check(CLI::IsMember({"text", "csv"}))
-      ->default_str("text");
-  cmd->callback([args, agents, delta, z, target, q, steps, accountant, sampling, count_noise] {
-    if (!args->config.empty()) {
-      for (const CLI::Option* o :
-           {q, z, target, steps, agents, delta, accountant, sampling, count_noise})
-        if (o->count() > 0)
-          throw CLI::ValidationError(
-              o->get_name(),
-              "takes no value with CONFIG (the config's keys set the releases; "
-              "use --set)");
-      return run_config(*args);
-    }
-    if (!args->sets.empty()) throw CLI::ValidationError("--set", "needs CONFIG");
-    if (q->count() == 0) throw CLI::ValidationError("--q", "give --q Q, or CONFIG");
-    if (steps->count() == 0) throw CLI::ValidationError("--steps", "give --steps T, or CONFIG");
-    if (agents->count() == 0 && delta->count() == 0)
-      throw CLI::ValidationError("--agents/--delta",
-                                 "give --agents N (delta = N^-1.1) or --delta D");
-    if (z->count() == 0 && target->count() == 0)
-      throw CLI::ValidationError("--z/--target-epsilon",
-                                 "give --z Z (prints epsilon) or --target-epsilon E (prints z)");
-    run(*args, target->count() > 0, delta->count() > 0);
-  });
 }
 
 }  // namespace fbosim::cli

@@ -15,19 +15,6 @@
 
 namespace fbosim::cli {
 
-namespace {
-struct RunArgs {
-  std::string config;
-  std::vector<std::string> sets;
-  int runs = 0;
-  long long seed = -1;
-  int threads = 0;
-  std::string out;
-  std::string accountants;
-  bool quiet = false;
-  bool force = false;
-};
-
 void run(const RunArgs& a) {
   std::vector<std::string> overrides = a.sets;
   // --runs and --seed are shorthands for --set runs=R / --set seed=S (applied last).
@@ -86,30 +73,6 @@ void run(const RunArgs& a) {
         "  the server stopped aggregating at round %d of %d (server.budget or server.stop_p): "
         "every query after it is local TS (server.csv's `aggregating`)\n",
         *s.server_stop, s.rounds);
-}
-}  // namespace
-
-void add_run_command(CLI::App& app) {
-  auto args = std::make_shared<RunArgs>();
-  CLI::App* cmd = app.add_subcommand("run", "Run an experiment config and write its CSV traces");
-  cmd->add_option("config", args->config, "Experiment YAML (see docs/CONFIG.md)")->required();
-  cmd->add_option("--set", args->sets, "Override a config key: --set server.noise_multiplier=2")
-      ->type_name("KEY=VALUE");
-  cmd->add_option("--runs", args->runs, "Number of runs (overrides `runs`)")
-      ->check(integer_in(1, 100000));
-  cmd->add_option("--seed", args->seed, "Base seed (overrides `seed`)")->check(integer_in(0));
-  cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")
-      ->check(integer_in(1, kMaxThreads));
-  cmd->add_option("--out", args->out, "Output directory (default: results/<name>)")
-      ->check(non_empty());
-  cmd->add_option("--accountants", args->accountants,
-                  "Extra epsilon columns epsilon_<name> (overrides `server.accountants`), "
-                  "e.g. rdp,pld")
-      ->type_name("A,B,...");
-  cmd->add_flag("--quiet", args->quiet, "No progress line and no summary");
-  cmd->add_flag("--force", args->force,
-                "Replace the results of a different config in the output directory");
-  cmd->callback([args] { run(*args); });
 }
 
 }  // namespace fbosim::cli

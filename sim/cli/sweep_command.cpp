@@ -21,22 +21,6 @@
 
 namespace fbosim::cli {
 
-namespace {
-struct SweepArgs {
-  std::string config;
-  std::vector<std::string> grids;
-  std::vector<std::string> sets;
-  int runs = 0;
-  long long seed = -1;
-  int jobs = 0;
-  int threads = 0;
-  std::string shard;
-  std::string out;
-  bool quiet = false;
-  std::string accountants;
-  bool force = false;
-};
-
 void run(const SweepArgs& a) {
   const std::string text = config::read_config_text(a.config);
   const std::string stem = std::filesystem::path(a.config).stem().string();
@@ -55,7 +39,7 @@ void run(const SweepArgs& a) {
     for (const std::string& g : a.grids) cli_grids.push_back(config::parse_grid(g));
     if (!a.shard.empty()) options.shard = config::parse_shard(a.shard);
   } catch (const std::invalid_argument& e) {
-    throw CLI::ValidationError(e.what());
+    throw UsageError(e.what());
   }
   const config::SweepPlan plan(config::combine_grids(
       config::grids_from_yaml(config::parse_yaml_strictly(text, a.config), a.config), cli_grids));
@@ -85,42 +69,6 @@ void run(const SweepArgs& a) {
                 .c_str()
           : "",
       r.seconds, r.ran, r.skipped, r.jobs.jobs, r.jobs.threads, r.run_seconds, r.out_dir.c_str());
-}
-}  // namespace
-
-void add_sweep_command(CLI::App& app) {
-  auto args = std::make_shared<SweepArgs>();
-  CLI::App* cmd = app.add_subcommand(
-      "sweep", "Run a grid of configs (cartesian product), one run directory per point");
-  cmd->add_option("config", args->config, "Experiment YAML (its `sweep:` section adds grids)")
-      ->required();
-  cmd->add_option("--grid", args->grids,
-                  "Sweep a key: --grid server.noise_multiplier=1,2 (replaces the YAML grid)")
-      ->type_name("KEY=V1,V2,...");
-  cmd->add_option("--set", args->sets, "Override a config key at every point")
-      ->type_name("KEY=VALUE");
-  cmd->add_option("--runs", args->runs, "Runs per point (overrides `runs`)")
-      ->check(integer_in(1, 100000));
-  cmd->add_option("--seed", args->seed, "Base seed of every point (overrides `seed`)")
-      ->check(integer_in(0));
-  cmd->add_option("--jobs", args->jobs, "Points run at once (default: cores / threads)")
-      ->check(integer_in(1, kMaxThreads));
-  cmd->add_option("--threads", args->threads, "Threads per point (default: cores / jobs)")
-      ->check(integer_in(1, kMaxThreads));
-  cmd->add_option("--shard", args->shard,
-                  "Run only slice I of K (1-based): the points with index mod K = I - 1")
-      ->type_name("I/K");
-  cmd->add_option("--out", args->out, "Sweep directory (default: results/<name>_sweep)")
-      ->check(non_empty());
-  cmd->add_option("--accountants", args->accountants,
-                  "Extra epsilon columns epsilon_<name> at every point (overrides "
-                  "`server.accountants`), e.g. rdp,pld")
-      ->type_name("A,B,...");
-  cmd->add_flag("--quiet", args->quiet, "No progress on stderr and no summary");
-  cmd->add_flag("--force", args->force,
-                "Replace points whose directory holds the results of a different config, and "
-                "a sweep of other keys in DIR");
-  cmd->callback([args] { run(*args); });
 }
 
 }  // namespace fbosim::cli
