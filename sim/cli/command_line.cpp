@@ -147,6 +147,7 @@ void add_privacy_command(CLI::App& app) {
     if (z->count() == 0 && target->count() == 0)
       throw CLI::ValidationError("--z/--target-epsilon",
                                  "give --z Z (prints epsilon) or --target-epsilon E (prints z)");
+    args->count_noise_given = count_noise->count() > 0;
     run(*args, target->count() > 0, delta->count() > 0);
   }));
 }

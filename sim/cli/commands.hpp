@@ -61,8 +61,9 @@ struct PrivacyArgs {
   std::string format = "text";
   std::string accountant = "moments";
   std::string sampling = "poisson";
-  double count_noise = 0;  ///< sigma_b of adaptive clipping's count; 0: fixed clipping
-  std::string config;      ///< `fbosim privacy CONFIG`: the run's ledger from the config
+  double count_noise = 0;          ///< sigma_b of adaptive clipping's count; 0: fixed clipping
+  bool count_noise_given = false;  ///< --count-noise was given (0 is then refused, not "off")
+  std::string config;              ///< `fbosim privacy CONFIG`: the run's ledger from the config
   std::vector<std::string> sets;
 };
 /// calibrate: --target-epsilon was given (print z); has_delta: --delta was given.

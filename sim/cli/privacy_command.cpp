@@ -118,7 +118,7 @@ void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
   const privacy::Sampling sampling = privacy::parse_sampling(a.sampling);
   if (sampling == privacy::Sampling::fixed && a.agents <= 0)
     throw std::invalid_argument("--sampling fixed needs --agents N (the batch is floor(N q))");
-  if (a.count_noise != 0)
+  if (a.count_noise_given)
     check(a.count_noise > 0 && std::isfinite(a.count_noise), "--count-noise",
           "must be finite and > 0", a.count_noise);
   // The run's own event (DpMechanism::event): with --count-noise, Composed(the messages'

@@ -103,7 +103,8 @@ std::string ConfigSource::text(const std::string& path) const {
   const YAML::Node n = find(path);
   if (n.IsDefined() || !record_) return yaml_text_of(n);
   const schema::Resolved* r = record_->find(path);
-  return r ? r->text + " (the default)" : "";
+  // A key with no default (one the message asks the user to give) has no value to show.
+  return r && !r->text.empty() ? r->text + " (the default)" : "";
 }
 
 std::string ConfigSource::origin(const std::string& key) const {
