@@ -29,6 +29,7 @@ TASKS = {
         "label": "final simple regret",
         "sets": ["rounds=30", "agents.count=100"],
         "runs": 4,
+        "power_runs": 50,
     },
     "landmine": {
         "config": "configs/dp_fts_de/landmine.yaml",
@@ -36,11 +37,13 @@ TASKS = {
         "label": "final best validation AUC",
         "sets": ["rounds=20"],
         "runs": 3,
+        "power_runs": 20,
     },
 }
 
 
 def last_row(path, column):
+    """(utility, its standard error over runs, epsilon) of the last round."""
     try:
         with open(path, newline="") as f:
             rows = list(csv.DictReader(f))
@@ -50,7 +53,7 @@ def last_row(path, column):
         sys.exit(f"plot_clipping: {path} has no rows")
     row = rows[-1]
     out = []
-    for key in (column, "epsilon"):
+    for key in (column, column.replace("mean_", "se_", 1), "epsilon"):
         try:
             v = float(row[key])
         except (KeyError, ValueError):
@@ -58,24 +61,24 @@ def last_row(path, column):
         if not math.isfinite(v):
             sys.exit(f"plot_clipping: {path}: {key} = {v} in the last row")
         out.append(v)
-    return out  # utility, epsilon
+    return out
 
 
-def run_grid(binary, task, spec, zs, workdir, extra):
+def run_grid(binary, task, spec, zs, workdir, extra, power):
     points = {"fixed": [], "adaptive": []}
     for clipping in points:
         for z in zs:
             out = os.path.join(workdir, f"{task}_{clipping}_z{z}")
             cmd = [binary, "run", spec["config"], "--quiet", "--out", out,
-                   "--runs", str(spec["runs"]),
+                   "--runs", str(spec["power_runs"] if power else spec["runs"]),
                    "--set", f"server.noise_multiplier={z}", "--set", f"server.clipping={clipping}"]
-            for s in spec["sets"] + extra:
+            for s in ([] if power else spec["sets"]) + extra:
                 cmd += ["--set", s]
             print(" ".join(cmd), flush=True)
             if subprocess.run(cmd).returncode != 0:
                 sys.exit(f"plot_clipping: failed: {' '.join(cmd)}")
-            u, eps = last_row(os.path.join(out, "summary.csv"), spec["column"])
-            points[clipping].append((eps, u, z))
+            u, se, eps = last_row(os.path.join(out, "summary.csv"), spec["column"])
+            points[clipping].append((eps, u, z, se))
     return points
 
 
@@ -85,6 +88,8 @@ def main():
     ap.add_argument("--landmine", action="store_true", help="also the landmine panel")
     ap.add_argument("--z", default="0.5,1,2,4", help="noise multipliers (comma-separated)")
     ap.add_argument("--set", action="append", default=[], help="extra KEY=VALUE for every run")
+    ap.add_argument("--power", action="store_true",
+                    help="the configs' own sizes, 50 runs (synthetic) and 20 (landmine) per point")
     args = ap.parse_args()
     binary = os.environ.get("FBOSIM_BIN", "build/fbosim")
     zs = [float(z) for z in args.z.split(",")]
@@ -93,14 +98,16 @@ def main():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     with tempfile.TemporaryDirectory(prefix="fbosim_clipping_") as work:
-        results = {t: run_grid(binary, t, TASKS[t], zs, work, args.set) for t in tasks}
+        results = {t: run_grid(binary, t, TASKS[t], zs, work, args.set, args.power) for t in tasks}
     fig, axes = plt.subplots(1, len(tasks), figsize=(4.2 * len(tasks), 3.2), squeeze=False)
     for ax, task in zip(axes[0], tasks):
         for clipping, marker in (("fixed", "o-"), ("adaptive", "s--")):
             pts = sorted(results[task][clipping])
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker, label=f"{clipping} clipping")
-            for eps, u, z in pts:
-                print(f"{task} {clipping} z={z}: epsilon {eps:.4g}, {TASKS[task]['column']} {u:.4g}")
+            ax.errorbar([p[0] for p in pts], [p[1] for p in pts], yerr=[p[3] for p in pts],
+                        fmt=marker, capsize=2, label=f"{clipping} clipping")
+            for eps, u, z, se in pts:
+                print(f"{task} {clipping} z={z}: epsilon {eps:.4g}, {TASKS[task]['column']} "
+                      f"{u:.4g} +- {se:.2g}")
         ax.set_xscale("log")
         ax.set_xlabel("epsilon (server.accountant)")
         ax.set_ylabel(TASKS[task]["label"])
