@@ -9,7 +9,7 @@
 namespace fbosim::ensemble {
 
 namespace {
-[[noreturn]] void fail(const std::string& what) {
+[[noreturn]] void taf_fail(const std::string& what) {
   throw std::invalid_argument("TafScore: " + what);
 }
 }  // namespace
@@ -26,22 +26,22 @@ TafScore::TafScore(const rff::RandomFeatures& features, const std::vector<Source
       point_(features) {
   const auto N = static_cast<Eigen::Index>(sources.size());
   if (weights.size() != N + 1)
-    fail("need N + 1 = " + std::to_string(N + 1) + " weights, got " +
-         std::to_string(weights.size()));
+    taf_fail("need N + 1 = " + std::to_string(N + 1) + " weights, got " +
+             std::to_string(weights.size()));
   if (!weights.allFinite() || (weights.array() < 0.0).any() || !(weights.sum() > 0.0))
-    fail("weights must be finite, >= 0 and not all 0");
-  if (!std::isfinite(y_max) || !std::isfinite(xi)) fail("y_max and xi must be finite");
-  if (variant == Variant::authors && !rng) fail("the authors' variant needs an RngStream");
-  if (target.dim() != features.dim()) fail("the target's dimension differs from the features'");
+    taf_fail("weights must be finite, >= 0 and not all 0");
+  if (!std::isfinite(y_max) || !std::isfinite(xi)) taf_fail("y_max and xi must be finite");
+  if (variant == Variant::authors && !rng) taf_fail("the authors' variant needs an RngStream");
+  if (target.dim() != features.dim()) taf_fail("the target's dimension differs from the features'");
   w_target_ = weights[N];
   total_weight_ = weights.sum();
   for (Eigen::Index m = 0; m < N; ++m) {
     const SourcePosterior& s = sources[static_cast<std::size_t>(m)];
     if (s.size() != features.size())
-      fail("source " + std::to_string(m) + " has M = " + std::to_string(s.size()) +
-           ", the features M = " + std::to_string(features.size()));
+      taf_fail("source " + std::to_string(m) + " has M = " + std::to_string(s.size()) +
+               ", the features M = " + std::to_string(features.size()));
     if (weights[m] == 0.0) continue;
-    if (!s.incumbent()) fail("source " + std::to_string(m) + " has weight but no incumbent");
+    if (!s.incumbent()) taf_fail("source " + std::to_string(m) + " has weight but no incumbent");
     active_.push_back(static_cast<int>(m));
     sources_.push_back(&s);
   }
@@ -75,8 +75,8 @@ double TafScore::target_term(const Eigen::VectorXd& x, Eigen::VectorXd* grad) co
 double TafScore::evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd* eps,
                           Eigen::VectorXd* grad) const {
   if (x.size() != features_->dim())
-    fail("x must have " + std::to_string(features_->dim()) + " entries, got " +
-         std::to_string(x.size()));
+    taf_fail("x must have " + std::to_string(features_->dim()) + " entries, got " +
+             std::to_string(x.size()));
   double total = target_term(x, grad ? &gx_ : nullptr);
   if (!active_.empty()) {
     point_.evaluate(x, grad != nullptr);
@@ -121,10 +121,10 @@ double TafScore::evaluate(const Eigen::VectorXd& x, const Eigen::VectorXd* eps,
 
 double TafScore::value_with_draws(const Eigen::VectorXd& x, const Eigen::VectorXd& eps,
                                   Eigen::VectorXd* grad) const {
-  if (variant_ != Variant::authors) fail("value_with_draws is for the authors' variant only");
+  if (variant_ != Variant::authors) taf_fail("value_with_draws is for the authors' variant only");
   if (eps.size() != static_cast<Eigen::Index>(active_.size()))
-    fail("need one normal per active source (" + std::to_string(active_.size()) + "), got " +
-         std::to_string(eps.size()));
+    taf_fail("need one normal per active source (" + std::to_string(active_.size()) + "), got " +
+             std::to_string(eps.size()));
   return evaluate(x, &eps, grad);
 }
 
@@ -138,9 +138,9 @@ Eigen::VectorXd TafScore::batch_with_draws(const Eigen::MatrixXd& X,
                                            const Eigen::MatrixXd& E) const {
   const Eigen::Index m = X.rows(), A = static_cast<Eigen::Index>(active_.size());
   if (X.cols() != features_->dim())
-    fail("X must have " + std::to_string(features_->dim()) + " columns");
+    taf_fail("X must have " + std::to_string(features_->dim()) + " columns");
   if (variant_ == Variant::authors && (E.rows() != m || E.cols() != A))
-    fail("E must be " + std::to_string(m) + " x " + std::to_string(A));
+    taf_fail("E must be " + std::to_string(m) + " x " + std::to_string(A));
   Eigen::VectorXd total = Eigen::VectorXd::Zero(m);
   if (m == 0) return total;
   if (w_target_ > 0.0) {

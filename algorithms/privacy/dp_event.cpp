@@ -135,6 +135,12 @@ std::optional<PoissonGaussian> as_poisson_gaussian(const DpEvent& event) {
   return std::nullopt;
 }
 
+void check_poisson_gaussian(double q, double z) {
+  // Negated comparisons so that NaN is rejected too.
+  require(q > 0 && q <= 1, fmt::format("sampling_rate q must be in (0, 1], got {}", q));
+  require(z > 0 && std::isfinite(z), fmt::format("noise_multiplier z must be > 0, got {}", z));
+}
+
 DpEvent sampled_gaussian(Sampling sampling, double q, double z, int population) {
   DpEvent gaussian = DpEvent::gaussian(z);
   if (sampling == Sampling::poisson) return DpEvent::poisson_sampled(q, std::move(gaussian));

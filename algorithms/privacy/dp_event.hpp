@@ -148,6 +148,9 @@ struct PoissonGaussian {
 };
 /// The Poisson-subsampled Gaussian that `event` is, if it is one.
 std::optional<PoissonGaussian> as_poisson_gaussian(const DpEvent& event);
+/// Throws std::invalid_argument unless 0 < q <= 1 and z > 0 is finite (NaN rejected): the
+/// parameters every accountant's closed forms take.
+void check_poisson_gaussian(double q, double z);
 
 /// The one builder of the subsampled Gaussian release (the server's mechanism): Poisson:
 /// PoissonSampled(q, Gaussian(z)); fixed: FixedSampled(floor(N q), N, Gaussian(z)). Throws

@@ -7,24 +7,14 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/privacy/dp_event.hpp"
+
 namespace fbosim::privacy {
-
-namespace {
-
-void check_q_z(double q, double z) {
-  // Negated comparisons so that NaN is rejected too.
-  if (!(q > 0 && q <= 1))
-    throw std::invalid_argument(fmt::format("sampling_rate q must be in (0, 1], got {}", q));
-  if (!(z > 0 && std::isfinite(z)))
-    throw std::invalid_argument(fmt::format("noise_multiplier z must be > 0, got {}", z));
-}
-
-}  // namespace
 
 MomentsAccountant::MomentsAccountant() : rdp_total_(kMaxOrder - kMinOrder + 1, 0.0) {}
 
 double MomentsAccountant::rdp(double q, double z, int alpha) {
-  check_q_z(q, z);
+  check_poisson_gaussian(q, z);
   if (alpha < 2)
     throw std::invalid_argument(
         fmt::format("RDP order alpha must be an integer >= 2, got {}", alpha));

@@ -8,22 +8,16 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/privacy/dp_event.hpp"
 #include "algorithms/privacy/gaussian_tail.hpp"
+#include "algorithms/privacy/log_space.hpp"
 
 namespace fbosim::privacy {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
 // The composed loss spans about mean +- kSpreadSigmas standard deviations above the 1e-15 cut.
 constexpr double kSpreadSigmas = 10;
-
-void check(double q, double z) {
-  if (!(q > 0 && q <= 1))
-    throw std::invalid_argument(fmt::format("sampling_rate q must be in (0, 1], got {}", q));
-  if (!(z > 0 && std::isfinite(z)))
-    throw std::invalid_argument(fmt::format("noise_multiplier z must be > 0, got {}", z));
-}
 
 // log((e^l - (1 - q)) / q) for e^l > 1 - q, without cancellation near the boundary.
 double log_excess(double l, double q) {
@@ -37,13 +31,6 @@ double log_excess(double l, double q) {
 struct Cdfs {
   double p_cdf, p_sf, q_cdf, q_sf;
 };
-
-double log_add(double a, double b) {
-  if (a == -kInf) return b;
-  if (b == -kInf) return a;
-  const double m = std::max(a, b);
-  return m + std::log1p(std::exp(-std::abs(a - b)));
-}
 
 // log of the mass in (a, b] from whichever tail is small there (keeps its relative accuracy).
 double log_mass(double a_cdf, double a_sf, double b_cdf, double b_sf) {
@@ -228,7 +215,7 @@ PldAccountant::PldAccountant(double grid_width) : grid_width_(grid_width) {
 }
 
 PldPmf PldAccountant::single(double q, double z, double h, bool add, Bound bound) {
-  check(q, z);
+  check_poisson_gaussian(q, z);
   if (!(h > 0 && std::isfinite(h)))
     throw std::invalid_argument(fmt::format("grid width must be > 0, got {}", h));
   const LossLaw law(q, z, add);

@@ -7,21 +7,14 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/privacy/dp_event.hpp"
 #include "algorithms/privacy/gaussian_tail.hpp"
+#include "algorithms/privacy/log_space.hpp"
 #include "algorithms/privacy/repetition.hpp"
 
 namespace fbosim::privacy {
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-double log_add(double a, double b) {
-  if (a == -kInf) return b;
-  if (b == -kInf) return a;
-  const double m = std::max(a, b);
-  return m + std::log1p(std::exp(-std::abs(a - b)));
-}
 
 // log(e^a - e^b) for a >= b; -inf when the difference vanishes (a cancellation to zero).
 double log_sub(double a, double b) {
@@ -35,14 +28,6 @@ double log_binom(double n, double k) {
 }
 
 bool is_integer(double a) { return std::abs(a - std::round(a)) < 1e-12; }
-
-void check(double q, double z) {
-  // Negated comparisons so that NaN is rejected too.
-  if (!(q > 0 && q <= 1))
-    throw std::invalid_argument(fmt::format("sampling_rate q must be in (0, 1], got {}", q));
-  if (!(z > 0 && std::isfinite(z)))
-    throw std::invalid_argument(fmt::format("noise_multiplier z must be > 0, got {}", z));
-}
 
 // Integer alpha: A = sum_k C(a,k) q^k (1-q)^(a-k) exp((k^2 - k) / (2 z^2)) (MTZ 2019, Sec. 3.3).
 double log_a_int(double q, double z, int alpha) {
@@ -105,7 +90,7 @@ const std::vector<double>& RdpAccountant::orders() {
 }
 
 double RdpAccountant::poisson_rdp(double q, double z, double alpha) {
-  check(q, z);
+  check_poisson_gaussian(q, z);
   if (!(alpha > 1)) throw std::invalid_argument(fmt::format("order must be > 1, got {}", alpha));
   if (q == 1) return alpha / (2 * z * z);  // the Gaussian mechanism itself
   // 1 / z^2 beyond the doubles: the RDP is too (at least about q^2 e^{1/z^2} inside the log);
@@ -120,7 +105,7 @@ double RdpAccountant::poisson_rdp(double q, double z, double alpha) {
 }
 
 double RdpAccountant::fixed_rdp(double gamma, double z, int alpha) {
-  check(gamma, z);
+  check_poisson_gaussian(gamma, z);
   if (alpha < 2) throw std::invalid_argument(fmt::format("order must be >= 2, got {}", alpha));
   const auto eps = [z](double j) { return j * 4 / (2 * z * z); };  // sensitivity 2
   const double base = eps(alpha);

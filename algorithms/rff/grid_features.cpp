@@ -6,7 +6,7 @@
 namespace fbosim::rff {
 
 namespace {
-constexpr Eigen::Index kAnchor = 64;
+constexpr Eigen::Index kFeatureAnchor = 64;
 
 bool equally_spaced_1d(const Eigen::MatrixXd& grid) {
   if (grid.cols() != 1 || grid.rows() < 3) return false;
@@ -31,7 +31,7 @@ Eigen::MatrixXd grid_features(const RandomFeatures& features, const Eigen::Matri
     const std::complex<double> step = std::polar(1.0, s * h);
     std::complex<double> z;
     for (Eigen::Index j = 0; j < G; ++j) {
-      if (j % kAnchor == 0) z = std::polar(1.0, s * (x0 + static_cast<double>(j) * h) + b);
+      if (j % kFeatureAnchor == 0) z = std::polar(1.0, s * (x0 + static_cast<double>(j) * h) + b);
       phi(j, i) = z.real();
       z *= step;
     }

@@ -13,7 +13,7 @@ namespace fbosim::systems {
 
 namespace {
 
-schema::Lens<FtsTargetConfig, rff::MessageFeatures> message_features() {
+schema::Lens<FtsTargetConfig, rff::MessageFeatures> target_message_features() {
   return {[](const FtsTargetConfig& c) {
             return rff::MessageFeatures{c.features, c.rff_lengthscale, c.rff_lengthscales,
                                         c.message_lambda};
@@ -29,7 +29,8 @@ schema::Lens<FtsTargetConfig, rff::MessageFeatures> message_features() {
 /// sources.setting: each source's message used once (simple) or reused (general).
 constexpr schema::EnumNames<bool> kGeneralNames{{false, "simple"}, {true, "general"}};
 
-void validate(const FtsTargetConfig& c, const protocol::ExperimentFacts& f, schema::Problems& out) {
+void validate_target(const FtsTargetConfig& c, const protocol::ExperimentFacts& f,
+                     schema::Problems& out) {
   if (f.agents < 2)
     out.push_back(
         {"agents.count",
@@ -105,7 +106,7 @@ const schema::Group<FtsTargetConfig>& fts_target_keys() {
                    "30 runs = 6 targets x 5 initialisations). Synthetic families: must be 1, and "
                    "agent 0 then sees the base function f itself while the sources see f + "
                    "perturbation (FTS sec. 5.1)")
-          .include(rff::message_feature_keys(), message_features())
+          .include(rff::message_feature_keys(), target_message_features())
           .include(agents::local_ts_keys(), at(&C::target, &FtsTargetOptions::local));
   return g;
 }
@@ -132,7 +133,7 @@ void register_fts_target_algorithms(schema::Registry<protocol::AlgorithmEntry>& 
     FtsTargetConfig defaults;
     defaults.name = n.name;
     protocol::AlgorithmEntry e = protocol::make_algorithm_entry<FtsTargetConfig>(
-        n.name, n.summary, fts_target_keys(), defaults, validate,
+        n.name, n.summary, fts_target_keys(), defaults, validate_target,
         [](FtsTargetConfig c, const protocol::ExperimentFacts&) { return build(std::move(c)); });
     e.traits.min_agents = 2;
     e.traits.unperturbed_agents = 1;

@@ -13,7 +13,8 @@ namespace fbosim::systems {
 
 namespace {
 
-void validate(const PoGpUcbConfig& c, const protocol::ExperimentFacts& f, schema::Problems& out) {
+void validate_po_gp_ucb(const PoGpUcbConfig& c, const protocol::ExperimentFacts& f,
+                        schema::Problems& out) {
   // A family with a finite domain, known by its traits (a table's points are known only when
   // its file is read: the agents check init_points then).
   if (f.domain == core::DomainKind::box)
@@ -94,7 +95,7 @@ void register_po_gp_ucb_algorithms(schema::Registry<protocol::AlgorithmEntry>& r
     PoGpUcbConfig defaults;
     defaults.name = n.name;
     protocol::AlgorithmEntry e = protocol::make_algorithm_entry<PoGpUcbConfig>(
-        n.name, n.summary, po_gp_ucb_keys(), defaults, validate,
+        n.name, n.summary, po_gp_ucb_keys(), defaults, validate_po_gp_ucb,
         [](PoGpUcbConfig c, const protocol::ExperimentFacts&) { return build(std::move(c)); });
     if (n.is_private) {
       // N (epsilon, delta) releases: basic composition, at the sum of their deltas.

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/rng.hpp"
+
 namespace fbosim::datasets {
 
 template <typename Scalar>
@@ -107,9 +109,8 @@ bool SoftmaxRegressionT<Scalar>::fit(const Matrix& x, const Eigen::VectorXi& y, 
   std::vector<Eigen::Index> order(static_cast<std::size_t>(n));
   std::iota(order.begin(), order.end(), Eigen::Index{0});
   for (int epoch = 0; epoch < o.epochs; ++epoch) {
-    // Fisher-Yates from the caller's stream: the same stream replays the same training.
-    for (Eigen::Index i = n - 1; i > 0; --i)
-      std::swap(order[i], order[rng.uniform_int(static_cast<std::uint64_t>(i) + 1)]);
+    // From the caller's stream: the same stream replays the same training.
+    core::shuffle(order, rng);
     for (Eigen::Index start = 0; start < n; start += batch) {
       const Eigen::Index m = std::min(batch, n - start);
       for (Eigen::Index j = 0; j < m; ++j) {

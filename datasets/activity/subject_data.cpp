@@ -14,10 +14,6 @@ namespace {
 
 using Rows = std::vector<Eigen::Index>;
 
-void shuffle(Rows& v, core::RngStream& rng) {
-  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.uniform_int(i)]);
-}
-
 void gather(const HarData& data, Rows rows, Eigen::MatrixXd& x, Eigen::VectorXi& y) {
   std::sort(rows.begin(), rows.end());
   x.resize(static_cast<Eigen::Index>(rows.size()), data.features.cols());
@@ -47,12 +43,12 @@ SubjectData SubjectData::split(const HarData& data, int subject, std::uint64_t s
   Rows odd;  // classes with an odd count, as class indices
   std::size_t taken = 0;
   for (std::size_t k = 0; k < by_class.size(); ++k) {
-    shuffle(by_class[k], rng);
+    core::shuffle(by_class[k], rng);
     take[k] = by_class[k].size() / 2;
     taken += take[k];
     if (by_class[k].size() % 2 == 1) odd.push_back(static_cast<Eigen::Index>(k));
   }
-  shuffle(odd, rng);
+  core::shuffle(odd, rng);
   for (std::size_t i = 0; taken < n / 2; ++i, ++taken) ++take[static_cast<std::size_t>(odd[i])];
 
   Rows train, val;

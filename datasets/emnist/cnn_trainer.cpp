@@ -6,6 +6,7 @@
 
 #include "datasets/emnist/adam.hpp"
 #include "datasets/emnist/small_cnn.hpp"
+#include "sim/core/rng.hpp"
 
 namespace fbosim::datasets {
 
@@ -24,9 +25,7 @@ std::vector<float> train(cnn::SmallCnn& net, const WriterDigits& w, const CnnOpt
   std::vector<const float*> images;
   std::vector<int> labels;
   for (int e = 0; e < o.epochs; ++e) {
-    for (int i = n - 1; i > 0; --i)  // Fisher-Yates
-      std::swap(order[static_cast<std::size_t>(i)],
-                order[rng.uniform_int(static_cast<std::uint64_t>(i) + 1)]);
+    core::shuffle(order, rng);
     if (trace) trace->orders.push_back(order);
     const double lr_e = lr / (1 + decay * e);
     for (int b = 0; b < n; b += o.batch) {

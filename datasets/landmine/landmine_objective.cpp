@@ -15,6 +15,7 @@
 #include "datasets/landmine/roc_auc.hpp"
 #include "datasets/score_objective.hpp"
 #include "sim/core/cancellation.hpp"
+#include "sim/core/rng.hpp"
 
 namespace fbosim::datasets {
 
@@ -58,10 +59,6 @@ std::vector<int> all_rows(Eigen::Index n) {
   std::vector<int> r(static_cast<std::size_t>(n));
   std::iota(r.begin(), r.end(), 0);
   return r;
-}
-
-void shuffle(std::vector<int>& v, core::RngStream& rng) {  // Fisher-Yates
-  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.uniform_int(i)]);
 }
 
 class LandmineObjective final : public ScoreObjective {
@@ -142,7 +139,7 @@ std::vector<int> problem_rows(const LandmineSplit& s, SvmClassOrder order) {
 double landmine_auc(const LandmineSplit& s, const Eigen::VectorXd& x, const SvmOptions& o,
                     core::RngStream& rng, SvmEngine engine, SvmDecisions* decisions) {
   std::vector<int> perm = problem_rows(s, o.class_order);
-  shuffle(perm, rng);
+  core::shuffle(perm, rng);
   return landmine_auc(s, x, o, perm, engine, decisions);
 }
 

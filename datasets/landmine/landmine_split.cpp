@@ -10,10 +10,6 @@ namespace fbosim::datasets {
 
 namespace {
 
-void shuffle(std::vector<int>& v, core::RngStream& rng) {  // Fisher-Yates
-  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.uniform_int(i)]);
-}
-
 LandmineSplit take(const LandmineField& field, const std::vector<int>& train,
                    const std::vector<int>& valid) {
   LandmineSplit s;
@@ -40,7 +36,7 @@ LandmineSplit split_field(const LandmineField& field, std::uint64_t seed, int fi
     std::vector<int> rows;
     for (std::size_t r = 0; r < field.y.size(); ++r)
       if (field.y[r] == label) rows.push_back(static_cast<int>(r));
-    shuffle(rows, rng);
+    core::shuffle(rows, rng);
     const std::size_t half = rows.size() / 2;
     train.insert(train.end(), rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(half));
     valid.insert(valid.end(), rows.begin() + static_cast<std::ptrdiff_t>(half), rows.end());

@@ -24,11 +24,11 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kTau = 1e-12;  // libsvm's TAU: the curvature used where K is not positive
 constexpr double kEps = 1e-3;   // the stopping tolerance (libsvm's and scikit-learn's default)
-constexpr std::ptrdiff_t kLanes = 4;
+constexpr std::ptrdiff_t kSvcLanes = 4;
 
-using D4 = double __attribute__((vector_size(kLanes * sizeof(double))));
-using I4 = std::int64_t __attribute__((vector_size(kLanes * sizeof(double))));
-using F4 = float __attribute__((vector_size(kLanes * sizeof(float))));
+using D4 = double __attribute__((vector_size(kSvcLanes * sizeof(double))));
+using I4 = std::int64_t __attribute__((vector_size(kSvcLanes * sizeof(double))));
+using F4 = float __attribute__((vector_size(kSvcLanes * sizeof(float))));
 constexpr I4 kIota = {0, 1, 2, 3};
 constexpr std::int64_t kSignBit = std::numeric_limits<std::int64_t>::min();
 
@@ -64,7 +64,7 @@ struct Extremum {
 template <bool kMax>
 Extremum reduce(const D4& best, const I4& index, double none) {
   Extremum out{none, -1};
-  for (int k = 0; k < kLanes; ++k) {
+  for (int k = 0; k < kSvcLanes; ++k) {
     if (index[k] < 0) continue;
     const bool better = kMax ? best[k] > out.value : best[k] < out.value;
     if (out.index < 0 || better || (best[k] == out.value && index[k] > out.index))
@@ -80,7 +80,7 @@ FBOSIM_SIMD_CLONES Extremum select_i(const double* g, const std::int64_t* neg_y,
                                      const std::int64_t* in_up, std::ptrdiff_t n) {
   D4 best = -kInf + D4{};
   I4 index = -1 + I4{};
-  for (std::ptrdiff_t t = 0; t < n; t += kLanes) {
+  for (std::ptrdiff_t t = 0; t < n; t += kSvcLanes) {
     const I4 at = kIota + t;
     const D4 v = flip(load(g + t), load(neg_y + t));
     const I4 take = load(in_up + t) & (at < n) & (v >= best);
@@ -106,7 +106,7 @@ FBOSIM_SIMD_CLONES SecondPick select_j(const double* g, const std::int64_t* neg_
                                        double two_y_i, std::ptrdiff_t n) {
   D4 gmax2 = -kInf + D4{}, best = kInf + D4{};
   I4 index = -1 + I4{};
-  for (std::ptrdiff_t t = 0; t < n; t += kLanes) {
+  for (std::ptrdiff_t t = 0; t < n; t += kSvcLanes) {
     const I4 at = kIota + t;
     const I4 low = load(in_low + t) & (at < n);
     const D4 v = flip(load(g + t), load(neg_y + t));
@@ -120,7 +120,7 @@ FBOSIM_SIMD_CLONES SecondPick select_j(const double* g, const std::int64_t* neg_
     index = take ? at : index;
   }
   double m = -kInf;
-  for (int k = 0; k < kLanes; ++k) m = gmax2[k] > m ? gmax2[k] : m;
+  for (int k = 0; k < kSvcLanes; ++k) m = gmax2[k] > m ? gmax2[k] : m;
   return {m, reduce<false>(best, index, kInf).index};
 }
 
@@ -128,7 +128,7 @@ FBOSIM_SIMD_CLONES SecondPick select_j(const double* g, const std::int64_t* neg_
 // are inactive or padding, whose gradients libsvm rebuilds before reading them).
 FBOSIM_SIMD_CLONES void update_gradient(double* g, const float* q_i, const float* q_j, double da_i,
                                         double da_j, std::ptrdiff_t n) {
-  for (std::ptrdiff_t t = 0; t < n; t += kLanes) {
+  for (std::ptrdiff_t t = 0; t < n; t += kSvcLanes) {
     const D4 v = load(g + t) + (load(q_i + t) * da_i + load(q_j + t) * da_j);
     std::memcpy(g + t, &v, sizeof v);
   }
@@ -136,7 +136,7 @@ FBOSIM_SIMD_CLONES void update_gradient(double* g, const float* q_i, const float
 
 // x_k += s Q_k for k < n rounded up (x - C Q is x + (-C) Q bit for bit).
 FBOSIM_SIMD_CLONES void add_scaled(double* x, const float* q, double s, std::ptrdiff_t n) {
-  for (std::ptrdiff_t t = 0; t < n; t += kLanes) {
+  for (std::ptrdiff_t t = 0; t < n; t += kSvcLanes) {
     const D4 v = load(x + t) + s * load(q + t);
     std::memcpy(x + t, &v, sizeof v);
   }
@@ -151,7 +151,7 @@ class SmoSolver {
             double c)
       : k_(k),
         l_(static_cast<std::ptrdiff_t>(points.size())),
-        cap_((l_ + kLanes - 1) / kLanes * kLanes),
+        cap_((l_ + kSvcLanes - 1) / kSvcLanes * kSvcLanes),
         c_(c),
         point_(std::move(points)),
         y_(y),

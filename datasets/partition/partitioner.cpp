@@ -17,12 +17,6 @@ namespace {
 
 using Parts = std::vector<std::vector<std::int64_t>>;
 
-// Fisher-Yates with the stream's uniform_int (the same order on every platform).
-void shuffle(std::vector<std::int64_t>& v, core::RngStream& rng) {
-  for (std::size_t i = v.size(); i > 1; --i)
-    std::swap(v[i - 1], v[static_cast<std::size_t>(rng.uniform_int(i))]);
-}
-
 std::vector<std::int64_t> iota(std::size_t n) {
   std::vector<std::int64_t> v(n);
   std::iota(v.begin(), v.end(), std::int64_t{0});
@@ -45,7 +39,7 @@ Parts cut_even(const std::vector<std::int64_t>& v, int parts) {
 
 Parts iid(std::size_t n, int agents, core::RngStream& rng) {
   std::vector<std::int64_t> order = iota(n);
-  shuffle(order, rng);
+  core::shuffle(order, rng);
   return cut_even(order, agents);
 }
 
@@ -65,7 +59,7 @@ Parts dirichlet_once(const std::map<std::int64_t, std::vector<std::int64_t>>& cl
   boost::random::gamma_distribution<double> gamma(o.alpha, 1.0);
   for (const auto& [label, rows_of_label] : classes) {
     std::vector<std::int64_t> rows = rows_of_label;
-    shuffle(rows, rng);
+    core::shuffle(rows, rng);
     // p ~ Dir(alpha 1_N) as normalised Gamma(alpha, 1) draws. A tiny alpha can underflow
     // every draw to 0: the label then goes to one agent drawn uniformly (the limit alpha -> 0).
     std::vector<double> p(n);
@@ -117,7 +111,7 @@ Parts shards(const std::vector<std::int64_t>& labels, const PartitionOptions& o,
   });
   const Parts pieces = cut_even(sorted, o.agents * o.shards_per_agent);
   std::vector<std::int64_t> deal = iota(pieces.size());
-  shuffle(deal, rng);
+  core::shuffle(deal, rng);
   Parts out(static_cast<std::size_t>(o.agents));
   for (std::size_t s = 0; s < deal.size(); ++s) {
     const auto& piece = pieces[static_cast<std::size_t>(deal[s])];

@@ -9,7 +9,7 @@ namespace fbosim::datasets {
 namespace {
 
 constexpr int kM = 397;
-constexpr std::uint32_t kMatrixA = 0x9908b0dfU, kUpper = 0x80000000U, kLower = 0x7fffffffU;
+constexpr std::uint32_t kMatrixA = 0x9908b0dfU, kUpperMask = 0x80000000U, kLowerMask = 0x7fffffffU;
 
 // The smallest all-ones mask >= max (numpy's gen_mask).
 std::uint64_t mask_of(std::uint64_t max) {
@@ -60,7 +60,7 @@ NumpyRandomState NumpyRandomState::from_array(const std::vector<std::uint32_t>& 
 
 void NumpyRandomState::reload() {
   const auto twist = [](std::uint32_t a, std::uint32_t b) {
-    const std::uint32_t y = (a & kUpper) | (b & kLower);
+    const std::uint32_t y = (a & kUpperMask) | (b & kLowerMask);
     return (y >> 1) ^ ((y & 1U) ? kMatrixA : 0U);
   };
   int k = 0;

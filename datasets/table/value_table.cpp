@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "sim/core/text.hpp"
+
 namespace fbosim::datasets::table {
 
 namespace {
@@ -22,9 +24,7 @@ std::vector<std::string> split_fields(const std::string& line) {
   for (;;) {
     const auto comma = line.find(',', start);
     std::string field = line.substr(start, comma == std::string::npos ? comma : comma - start);
-    const auto b = field.find_first_not_of(" \t");
-    const auto e = field.find_last_not_of(" \t");
-    out.push_back(b == std::string::npos ? "" : field.substr(b, e - b + 1));
+    out.push_back(core::trim(field));
     if (comma == std::string::npos) return out;
     start = comma + 1;
   }

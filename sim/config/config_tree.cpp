@@ -8,6 +8,7 @@
 
 #include "sim/config/config_reader.hpp"
 #include "sim/config/yaml_scalar.hpp"
+#include "sim/core/text.hpp"
 
 namespace fbosim::config {
 
@@ -179,12 +180,6 @@ std::string printable(const std::string& s) {
   return out;
 }
 
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
 // A --set value that is one plain scalar of safe characters (3, 0.5, fts_de, results/x):
 // read without a YAML parse, so that thousands of --set cost little.
 bool simple_plain(const std::string& text) {
@@ -233,7 +228,7 @@ void ConfigTree::remove(const std::string& key) {
 void ConfigTree::apply_override(const std::string& assignment) {
   const std::string where = "--set " + shorten(printable(assignment));
   const auto eq = assignment.find('=');
-  const std::string key = trim(assignment.substr(0, eq));
+  const std::string key = core::trim(assignment.substr(0, eq));
   if (eq == std::string::npos || key.empty()) throw ConfigError(where + ": expected key=value");
   const std::vector<std::string> parts = split_dotted_key(key, where);
   check_depth(parts.size(), key, where);

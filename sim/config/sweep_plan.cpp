@@ -12,17 +12,11 @@
 #include "sim/config/config_reader.hpp"
 #include "sim/config/yaml_scalar.hpp"
 #include "sim/core/cancellation.hpp"
+#include "sim/core/text.hpp"
 
 namespace fbosim::config {
 
 namespace {
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return "";
-  const auto e = s.find_last_not_of(" \t");
-  return s.substr(b, e - b + 1);
-}
 
 // FNV-1a, 64 bits: a stable (platform-independent) hash for cut names.
 std::uint64_t fnv1a(const std::string& s) {
@@ -94,9 +88,9 @@ std::vector<std::string> SweepPoint::overrides() const {
 SweepGrid parse_grid(const std::string& arg) {
   const std::string where = "--grid " + shorten(arg);
   const auto eq = arg.find('=');
-  if (eq == std::string::npos || eq == 0 || trim(arg.substr(0, eq)).empty())
+  if (eq == std::string::npos || eq == 0 || core::trim(arg.substr(0, eq)).empty())
     throw std::invalid_argument(where + ": expected KEY=V1,V2,...");
-  SweepGrid g{trim(arg.substr(0, eq)), {}};
+  SweepGrid g{core::trim(arg.substr(0, eq)), {}};
   if (("." + g.key + ".").find("..") != std::string::npos)
     throw std::invalid_argument(where + ": the key '" + g.key +
                                 "' has an empty part (a dotted key is a path: names between the "
@@ -131,7 +125,7 @@ SweepGrid parse_grid(const std::string& arg) {
                                   "' without its opening bracket");
     }
     if (c == ',' && depth == 0) {
-      g.values.push_back(trim(current));
+      g.values.push_back(core::trim(current));
       current.clear();
       before = 0;
     } else {
@@ -141,7 +135,7 @@ SweepGrid parse_grid(const std::string& arg) {
   }
   if (quote || depth > 0)
     throw std::invalid_argument(where + ": an unclosed " + (quote ? "quote" : "bracket"));
-  g.values.push_back(trim(current));
+  g.values.push_back(core::trim(current));
   check_unique_values(g, where);
   return g;
 }

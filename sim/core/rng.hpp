@@ -5,6 +5,8 @@
 // and a sweep over server parameters keeps the agents' objectives (common random numbers).
 #include <cstdint>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <Eigen/Core>
 #include <boost/random/mersenne_twister.hpp>
@@ -30,6 +32,14 @@ class RngStream {
  private:
   boost::random::mt19937_64 engine_;
 };
+
+/// Fisher-Yates shuffle of v from rng: for i = n-1, ..., 1, swap v[i] with v[uniform_int(i + 1)].
+/// One draw order everywhere, so the same stream gives the same permutation on every platform
+/// (std::shuffle's is implementation-defined).
+template <class T>
+void shuffle(std::vector<T>& v, RngStream& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.uniform_int(i)]);
+}
 
 /// Streams of one run of one experiment: (seed, run) -> stream(purpose, index).
 class RngFactory {

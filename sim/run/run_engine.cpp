@@ -23,14 +23,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// One agent's work in one round, written by its own pool task.
-struct AgentRound {
-  std::vector<Eigen::VectorXd> xs;
-  std::vector<double> ys, fs;
-  const char* source = "init";
-  std::shared_ptr<const protocol::Message> message;
-};
-
 // y and f of one query; throws when the objective returns a non-finite value.
 datasets::Objective::Evaluation evaluate(const datasets::Objective& objective,
                                          const Eigen::VectorXd& x, core::RngStream& noise,
@@ -53,6 +45,15 @@ core::RngFactory history_streams(std::uint64_t seed, int run) {
 }  // namespace
 
 struct RunEngine::Run {
+  // One agent's work in one round, written by its own pool task. (A member type: a type of the
+  // anonymous namespace in a member of Run would warn in a unity build, -Wsubobject-linkage.)
+  struct AgentRound {
+    std::vector<Eigen::VectorXd> xs;
+    std::vector<double> ys, fs;
+    const char* source = "init";
+    std::shared_ptr<const protocol::Message> message;
+  };
+
   Run(int run, std::uint64_t seed, const config::NetworkSpec& net)
       : rf(seed, static_cast<std::uint64_t>(run)), network(net) {
     result.run = run;
@@ -210,7 +211,7 @@ void RunEngine::agent_phase(Run& r, int t) const {
     output::check_interrupt();  // an evaluation can take seconds: Ctrl-C/SIGTERM stops between them
     const int n = static_cast<int>(i);
     protocol::AgentPolicy& agent = *r.parts.agents[i];
-    AgentRound& w = r.work[i];
+    Run::AgentRound& w = r.work[i];
     w.xs.clear();
     if (agent.optimises()) {
       core::RngStream rng = r.rf.stream("agent.step", i, static_cast<std::uint64_t>(t));
@@ -246,7 +247,7 @@ void RunEngine::record(Run& r, int t) const {
   RunResult& res = r.result;
   CsvTraceSink sink(res.trace_csv);
   for (int n = 0; n < spec_.agents; ++n) {
-    const AgentRound& w = r.work[static_cast<std::size_t>(n)];
+    const Run::AgentRound& w = r.work[static_cast<std::size_t>(n)];
     const auto opt = r.objectives[static_cast<std::size_t>(n)]->optimum();
     double& best = r.best[static_cast<std::size_t>(n)];
     for (std::size_t k = 0; k < w.xs.size(); ++k) {

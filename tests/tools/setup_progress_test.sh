@@ -21,9 +21,14 @@ if [ "$1" = --build ]; then
   echo "warning: a compiler message"
   echo "[ 20%] Built target fbosim_core"
   echo "[100%] Linking CXX executable fbosim"
+  # Ninja's lines for a unity batch and a library.
+  echo "[3/75] Building CXX object CMakeFiles/fbosim_config.dir/Unity/unity_1_cxx.cxx.o"
+  echo "[4/75] Linking CXX static library libfbosim_config.a"
 fi
 STUB
 chmod +x "$tmp/bin/cmake"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/bin/ninja"  # a Ninja on PATH
+chmod +x "$tmp/bin/ninja"
 # A dpkg-query that reports every package installed: no apt-get.
 printf '#!/bin/sh\nprintf "install ok installed"\n' >"$tmp/bin/dpkg-query"
 chmod +x "$tmp/bin/dpkg-query"
@@ -35,7 +40,15 @@ grep -q -- "--build build -j[0-9]* --target fbosim$" "$tmp/cmake.log" ||
   fail "setup.sh fbosim did not build only the fbosim target: $(cat "$tmp/cmake.log")"
 grep -qx "fbosim: \[ 10%\] sim/core/thread_pool.cpp" "$tmp/err" || fail "no source line: $(cat "$tmp/err")"
 grep -qx "fbosim: \[ 20%\] built fbosim_core" "$tmp/err" || fail "no target line: $(cat "$tmp/err")"
+grep -qx "fbosim: \[3/75\] fbosim_config, unity batch 1" "$tmp/err" || fail "no unity line: $(cat "$tmp/err")"
+grep -qx "fbosim: \[4/75\] built fbosim_config" "$tmp/err" || fail "no Ninja target line: $(cat "$tmp/err")"
 ! grep -q "warning: a compiler message" "$tmp/err" || fail "compiler output on stderr"
+# A new build/ is configured for Ninja; one that exists keeps its generator.
+grep -q -- "^cmake -G Ninja -S . -B build " "$tmp/cmake.log" || fail "a new build/ not Ninja: $(cat "$tmp/cmake.log")"
+: >"$tmp/cmake.log"
+touch "$tmp/tree/build/CMakeCache.txt"
+bash "$tmp/tree/tools/setup.sh" fbosim 2>"$tmp/err" || fail "setup.sh fbosim again: $(cat "$tmp/err")"
+grep -q -- "^cmake -S . -B build " "$tmp/cmake.log" || fail "an existing build/ given -G: $(cat "$tmp/cmake.log")"
 grep -q "warning: a compiler message" "$tmp/tree/build/build.log" || fail "build.log lacks the output"
 # quickstart.sh asks for fbosim alone.
 grep -q "^tools/setup.sh fbosim$" "$tmp/tree/tools/quickstart.sh" || fail "quickstart.sh builds more"
@@ -52,7 +65,7 @@ printf '#!/bin/sh\n"$@"\n' >"$tmp/bin/sudo"
 chmod +x "$tmp/bin/dpkg-query" "$tmp/bin/apt-get" "$tmp/bin/sudo"
 bash "$tmp/tree/tools/setup.sh" fbosim 2>"$tmp/err" || fail "setup.sh fbosim, no packages: $(cat "$tmp/err")"
 install=$(grep " install " "$STUB_LOG.apt") || fail "no apt-get install: $(cat "$STUB_LOG.apt")"
-for p in build-essential cmake libeigen3-dev libmatio-dev libsvm-dev catch2 --no-install-recommends; do
+for p in build-essential cmake ninja-build libeigen3-dev libmatio-dev libsvm-dev catch2 --no-install-recommends; do
   [[ " $install " == *" $p "* ]] || fail "the quick start does not install $p: $install"
 done
 for p in python3-matplotlib python3-sklearn python3-nbclient pybind11-dev; do

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "algorithms/privacy/dp_event.hpp"
@@ -56,6 +57,17 @@ TEST_CASE("out-of-range parameters cannot be built, and the error names them") {
   CHECK_THROWS_AS(DpEvent::fixed_sampled(0, 10, DpEvent::gaussian(1)), std::invalid_argument);
   CHECK_THROWS_AS(DpEvent::fixed_sampled(11, 10, DpEvent::gaussian(1)), std::invalid_argument);
   CHECK_THROWS_WITH(DpEvent::self_composed(DpEvent::gaussian(1), -2), Contains("-2"));
+}
+
+TEST_CASE("check_poisson_gaussian: q in (0, 1], z > 0 finite, NaN rejected, the value named") {
+  CHECK_NOTHROW(check_poisson_gaussian(1, 0.5));
+  CHECK_NOTHROW(check_poisson_gaussian(1e-9, 1e3));
+  CHECK_THROWS_WITH(check_poisson_gaussian(0, 1), Contains("sampling_rate q") && Contains("0"));
+  CHECK_THROWS_WITH(check_poisson_gaussian(1.25, 1), Contains("1.25"));
+  CHECK_THROWS_AS(check_poisson_gaussian(std::nan(""), 1), std::invalid_argument);
+  CHECK_THROWS_WITH(check_poisson_gaussian(0.5, -2), Contains("noise_multiplier z") && Contains("-2"));
+  CHECK_THROWS_AS(check_poisson_gaussian(0.5, std::nan("")), std::invalid_argument);
+  CHECK_THROWS_AS(check_poisson_gaussian(0.5, 1.0 / 0.0), std::invalid_argument);
 }
 
 TEST_CASE("the subsampled Gaussian release: Poisson, or a batch of floor(N q)") {

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
+#include <vector>
 
 #include <boost/random/seed_seq.hpp>
 
@@ -54,6 +56,28 @@ TEST_CASE("uniform_int covers its range uniformly") {
   int counts[7] = {0};
   for (int k = 0; k < 70000; ++k) ++counts[s.uniform_int(7)];
   for (int c : counts) CHECK(c == Approx(10000).margin(500));
+}
+
+TEST_CASE("shuffle is Fisher-Yates: each of the 3! orders equally often, the draws in one order") {
+  RngStream s(11);
+  std::map<std::vector<int>, int> counts;
+  for (int k = 0; k < 60000; ++k) {
+    std::vector<int> v{0, 1, 2};
+    fbosim::core::shuffle(v, s);
+    ++counts[v];
+  }
+  REQUIRE(counts.size() == 6);
+  for (const auto& [order, c] : counts) CHECK(c == Approx(10000).margin(400));  // 4 s.d.
+  // The draw order: uniform_int(n), then uniform_int(n - 1), ..., each swapped into the back.
+  RngStream a(3), b(3);
+  std::vector<int> v{0, 1, 2, 3, 4};
+  fbosim::core::shuffle(v, a);
+  std::vector<int> w{0, 1, 2, 3, 4};
+  for (std::uint64_t n = 5; n > 1; --n) std::swap(w[n - 1], w[b.uniform_int(n)]);
+  CHECK(v == w);
+  std::vector<int> empty;
+  fbosim::core::shuffle(empty, a);  // no draw, no crash
+  CHECK(empty.empty());
 }
 
 TEST_CASE("a stream's engine is the one boost's seed_seq gives for its key words") {
