@@ -65,7 +65,8 @@ TEST_CASE("check_poisson_gaussian: q in (0, 1], z > 0 finite, NaN rejected, the 
   CHECK_THROWS_WITH(check_poisson_gaussian(0, 1), Contains("sampling_rate q") && Contains("0"));
   CHECK_THROWS_WITH(check_poisson_gaussian(1.25, 1), Contains("1.25"));
   CHECK_THROWS_AS(check_poisson_gaussian(std::nan(""), 1), std::invalid_argument);
-  CHECK_THROWS_WITH(check_poisson_gaussian(0.5, -2), Contains("noise_multiplier z") && Contains("-2"));
+  CHECK_THROWS_WITH(check_poisson_gaussian(0.5, -2),
+                    Contains("noise_multiplier z") && Contains("-2"));
   CHECK_THROWS_AS(check_poisson_gaussian(0.5, std::nan("")), std::invalid_argument);
   CHECK_THROWS_AS(check_poisson_gaussian(0.5, 1.0 / 0.0), std::invalid_argument);
 }

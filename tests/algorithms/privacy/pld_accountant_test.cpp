@@ -8,27 +8,12 @@
 #include "algorithms/privacy/moments_accountant.hpp"
 #include "algorithms/privacy/pld_accountant.hpp"
 #include "algorithms/privacy/rdp_accountant.hpp"
+#include "analytic_gaussian.hpp"
 
 using namespace fbosim::privacy;
 
 namespace {
 const double kDelta200 = std::pow(200.0, -1.1);
-
-double phi(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
-
-// The exact epsilon of the Gaussian mechanism with sensitivity 1 and noise s (Balle & Wang 2018,
-// Thm. 8): delta(eps) = Phi(1/(2s) - eps s) - e^eps Phi(-1/(2s) - eps s), solved by bisection.
-double analytic_gaussian_epsilon(double s, double delta) {
-  const auto d = [s](double eps) {
-    return phi(1 / (2 * s) - eps * s) - std::exp(eps) * phi(-1 / (2 * s) - eps * s);
-  };
-  double lo = 0, hi = 100;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (d(mid) > delta ? lo : hi) = mid;
-  }
-  return hi;
-}
 
 EpsilonBounds pld_bounds(double q, double z, int steps, double delta, double h = 0) {
   PldAccountant acc(h);
@@ -106,7 +91,7 @@ TEST_CASE("pld matches dp_accounting's published PLDAccountant values") {
 TEST_CASE("q = 1: the analytic-Gaussian epsilon lies inside a tight bracket at every T") {
   // T steps of z = s sqrt(T) compose to one Gaussian of noise s exactly (Balle & Wang 2018).
   for (double s : {0.8, 2.0}) {
-    const double exact = analytic_gaussian_epsilon(s, 1e-5);
+    const double exact = fbosim::test::analytic_gaussian_epsilon(s, 1e-5);
     for (int steps : {1, 60, 10000, 1000000}) {
       const EpsilonBounds b = pld_bounds(1.0, s * std::sqrt(steps), steps, 1e-5);
       INFO("s " << s << " T " << steps << " exact " << exact << " [" << b.lower << ", " << b.upper
@@ -126,7 +111,7 @@ TEST_CASE("q = 1: the analytic-Gaussian epsilon lies inside a tight bracket at e
   CHECK(small.lower <= 284.39184949774248);
   CHECK(284.39184949774248 <= small.upper);
   // Also with a large epsilon: z = 1, T = 40 (noise 1/sqrt(40)).
-  const double exact = analytic_gaussian_epsilon(1 / std::sqrt(40.0), 1e-5);
+  const double exact = fbosim::test::analytic_gaussian_epsilon(1 / std::sqrt(40.0), 1e-5);
   const EpsilonBounds b = pld_bounds(1.0, 1.0, 40, 1e-5);
   CHECK(b.lower <= exact);
   CHECK(exact <= b.upper);
@@ -153,7 +138,7 @@ TEST_CASE("q = 1: the exact Gaussian epsilon lies in the bracket at deltas down 
       {2.0, 1e-16, 4.0618332996829667}};
   for (const Exact& e : exact) {
     // The double-precision solver above agrees (an independent check of the table).
-    CHECK(analytic_gaussian_epsilon(e.s, e.delta) == Approx(e.epsilon).epsilon(1e-9));
+    CHECK(fbosim::test::analytic_gaussian_epsilon(e.s, e.delta) == Approx(e.epsilon).epsilon(1e-9));
     const EpsilonBounds b = pld_bounds(1.0, e.s, 1, e.delta);
     INFO("s " << e.s << " delta " << e.delta << " exact " << e.epsilon << " [" << b.lower << ", "
               << b.upper << "]");
@@ -176,7 +161,8 @@ TEST_CASE("mixed rounds: two Gaussians compose to the Gaussian of the summed pre
     b.compose(sampled_gaussian(Sampling::poisson, 1.0, 6.0, 0), 3);
     b.compose(sampled_gaussian(Sampling::poisson, 1.0, 3.0, 0));
   }
-  const double exact = analytic_gaussian_epsilon(1 / std::sqrt(10 / 9.0 + 30 / 36.0), 1e-5);
+  const double exact =
+      fbosim::test::analytic_gaussian_epsilon(1 / std::sqrt(10 / 9.0 + 30 / 36.0), 1e-5);
   for (const PldAccountant* acc : {&a, &b}) {
     const EpsilonBounds e = acc->epsilon_bounds(1e-5);
     CHECK(e.lower <= exact);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <memory>
 
+#include "../privacy/analytic_gaussian.hpp"
 #include "algorithms/privacy/pld_accountant.hpp"
 #include "algorithms/privacy/rdp_accountant.hpp"
 #include "algorithms/server/adaptive_clip.hpp"
@@ -14,22 +15,6 @@
 using namespace fbosim;
 
 namespace {
-
-double phi(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
-
-// The exact epsilon of the Gaussian mechanism with sensitivity 1 and noise s (Balle & Wang 2018,
-// Thm. 8): delta(eps) = Phi(1/(2s) - eps s) - e^eps Phi(-1/(2s) - eps s), by bisection.
-double analytic_gaussian_epsilon(double s, double delta) {
-  const auto d = [s](double eps) {
-    return phi(1 / (2 * s) - eps * s) - std::exp(eps) * phi(-1 / (2 * s) - eps * s);
-  };
-  double lo = 0, hi = 100;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (d(mid) > delta ? lo : hi) = mid;
-  }
-  return hi;
-}
 
 // One sub-region, every agent weighted 1/N, messages of `features` floats.
 class MeanAggregator final : public protocol::LinearAggregator {
@@ -149,7 +134,7 @@ TEST_CASE("adaptive clipping: the ledger composes the count's subsampled Gaussia
     a.noise_multiplier = z;
     a.clip_count_noise = sigma_b;
     const double s = 1 / std::sqrt(rounds * (1 / (z * z) + 1 / (sigma_b * sigma_b)));
-    const double exact = analytic_gaussian_epsilon(s, 1e-5);
+    const double exact = fbosim::test::analytic_gaussian_epsilon(s, 1e-5);
     privacy::PldAccountant pld;
     pld.compose(server::DpMechanism::event(a, 50), rounds);
     const privacy::EpsilonBounds b = pld.epsilon_bounds(1e-5);

@@ -17,6 +17,7 @@
 //   - sweep.csv's server_stop column.
 #include <catch2/catch.hpp>
 
+#include "../../algorithms/privacy/analytic_gaussian.hpp"
 #include "fbosim_process.hpp"
 
 #include <cmath>
@@ -39,22 +40,6 @@ Output cli(const std::string& args) { return fbosim_test::fbosim(args); }
 const std::string kConfig = std::string(FBOSIM_SOURCE_DIR) + "/configs/dp_fts_de/synthetic.yaml";
 const std::string kTiny =
     " --set rounds=8 --set runs=1 --set agents.count=8 --set seed=0 --set server.delta=0.001";
-
-double phi(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
-
-// The exact epsilon of the Gaussian mechanism with sensitivity 1 and noise s (Balle & Wang 2018,
-// Thm. 8): delta(eps) = Phi(1/(2s) - eps s) - e^eps Phi(-1/(2s) - eps s), by bisection.
-double analytic_gaussian_epsilon(double s, double delta) {
-  const auto d = [s](double eps) {
-    return phi(1 / (2 * s) - eps * s) - std::exp(eps) * phi(-1 / (2 * s) - eps * s);
-  };
-  double lo = 0, hi = 100;
-  for (int i = 0; i < 200; ++i) {
-    const double mid = 0.5 * (lo + hi);
-    (d(mid) > delta ? lo : hi) = mid;
-  }
-  return hi;
-}
 
 std::vector<std::string> split(const std::string& line) {
   std::vector<std::string> out;
@@ -119,7 +104,7 @@ TEST_CASE("fbosim privacy CONFIG: adaptive clipping's count against the closed f
   const int rounds = 12;
   const double per_round = 1 / (z * z) + 1 / (sigma_b * sigma_b);
   const auto exact = [&](int k) {
-    return analytic_gaussian_epsilon(1 / std::sqrt(k * per_round), delta);
+    return fbosim::test::analytic_gaussian_epsilon(1 / std::sqrt(k * per_round), delta);
   };
   const std::string base = fmt::format(
       "{} --set rounds={} --set agents.count=8 --set server.sampling_rate=1 "
@@ -134,7 +119,8 @@ TEST_CASE("fbosim privacy CONFIG: adaptive clipping's count against the closed f
   CHECK(whole >= exact(rounds) - 1e-9);
   CHECK(whole <= exact(rounds) * (1 + 2e-3));
   // Without the count the messages alone would cost much less: the check above has teeth.
-  CHECK(analytic_gaussian_epsilon(1 / std::sqrt(rounds / (z * z)), delta) < 0.8 * exact(rounds));
+  CHECK(fbosim::test::analytic_gaussian_epsilon(1 / std::sqrt(rounds / (z * z)), delta) <
+        0.8 * exact(rounds));
   CHECK(rows[0].at("server_stop") == std::to_string(rounds));
 
   // A budget halfway between k and k + 1 rounds' exact epsilon stops the server at round k.
