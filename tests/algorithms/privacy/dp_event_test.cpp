@@ -59,7 +59,7 @@ TEST_CASE("out-of-range parameters cannot be built, and the error names them") {
   CHECK_THROWS_WITH(DpEvent::self_composed(DpEvent::gaussian(1), -2), Contains("-2"));
 }
 
-TEST_CASE("check_poisson_gaussian: q in (0, 1], z > 0 finite, NaN rejected, the value named") {
+TEST_CASE("check_poisson_gaussian: 0 < q <= 1 and z > 0 finite, NaN rejected, the value named") {
   CHECK_NOTHROW(check_poisson_gaussian(1, 0.5));
   CHECK_NOTHROW(check_poisson_gaussian(1e-9, 1e3));
   CHECK_THROWS_WITH(check_poisson_gaussian(0, 1), Contains("sampling_rate q") && Contains("0"));
