@@ -19,8 +19,9 @@ double MomentsAccountant::rdp(double q, double z, int alpha) {
     throw std::invalid_argument(
         fmt::format("RDP order alpha must be an integer >= 2, got {}", alpha));
   // log A_alpha = logsumexp_k [log C(alpha,k) + (alpha-k) log(1-q) + k log q + (k^2-k)/(2 z^2)]
-  // (Abadi et al. 2016 / Mironov et al. 2019, integer alpha), spec section 6. Terms with
-  // alpha - k > 0 and q = 1 carry log(0) = -inf and drop out, leaving alpha / (2 z^2).
+  // (Abadi et al. 2016 / Mironov et al. 2019, integer alpha), the accountant DP-FTS-DE uses (Dai
+  // et al. 2021, Sec. 2 and footnote 4). Terms with alpha - k > 0 and q = 1 carry log(0) = -inf
+  // and drop out, leaving alpha / (2 z^2).
   const double log_q = std::log(q);
   const double log_1mq = std::log1p(-q);
   const double a = alpha;
@@ -66,7 +67,8 @@ EpsilonResult MomentsAccountant::private_epsilon(double delta) const {
     throw std::invalid_argument(fmt::format("delta must be in (0, 1), got {}", delta));
   if (steps() == 0) return {0.0, 0.0};
   // The conversion the paper used (Abadi et al. 2016, Thm. 2 in RDP form), not the tighter
-  // one of later work (spec section 6: tighter accountants are extensions).
+  // one of later work (the rdp and pld accountants; DP-FTS-DE's Sec. 7 names the moments
+  // accountant's looseness as a limitation).
   EpsilonResult best{std::numeric_limits<double>::infinity(), 0.0};
   for (int alpha = kMinOrder; alpha <= kMaxOrder; ++alpha) {
     const double eps = rdp_total_[alpha - kMinOrder] + std::log(1 / delta) / (alpha - 1);
