@@ -174,38 +174,57 @@ def _align(note, dx, dy):
     note.set_va("bottom" if dy > 0 else "top" if dy < 0 else "center")
 
 
+def segments_cross(a, b, c, d):
+    """Whether the display segments a-b and c-d properly cross (touching ends do not count)."""
+    def turn(p, q, r):
+        v = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+        return int(v > 0) - int(v < 0)
+    return turn(a, b, c) * turn(a, b, d) < 0 and turn(c, d, a) * turn(c, d, b) < 0
+
+
 def place_labels(ax, labels):
     """Point labels that overlap neither one another nor what is drawn (markers, lines, error
     bars) and stay inside the axes: labels is [(text, (x, y), colour)] (colour optional: the
     point's) in data coordinates, to be called once the axes' limits and scales are final.
     Each label is tried at the offsets of _CANDIDATES and keeps the first free one, else the
     one that overlaps least (a greedy placement, in the order given); a label moved beyond the
-    nearest ring gets a thin leader line to its point. Returns the annotations."""
+    nearest ring gets a thin leader line to its point, and a leader that would cross one already
+    drawn costs as much as covering a label (crossed leaders pair labels with the wrong points).
+    Returns the annotations."""
     figure = ax.figure
     renderer = figure.canvas.get_renderer()
     ax.get_xlim(), ax.get_ylim()  # applies pending autoscaling: transData is then final
     obstacles = _obstacles(ax)
     frame = ax.get_window_extent(renderer)
-    placed, notes = [], []
+    placed, notes, leaders = [], [], []
+    pt = figure.dpi / 72  # display pixels per point
     for text, xy, *colour in labels:
         colour = colour[0] if colour else "black"
         note = ax.annotate(text, xy, xytext=_CANDIDATES[0], textcoords="offset points",
                            fontsize=7, color=colour)
         notes.append(note)
         best = None
+        at = ax.transData.transform(xy)
         for dx, dy in _CANDIDATES:
             _align(note, dx, dy)
             e = note.get_window_extent(renderer)
             box = (e.x0, e.y0, e.x1, e.y1)
+            area = (e.x1 - e.x0) * (e.y1 - e.y0)
             inside = _overlap(box, (frame.x0, frame.y0, frame.x1, frame.y1))
-            cost = 10 * ((e.x1 - e.x0) * (e.y1 - e.y0) - inside) + \
+            cost = 10 * (area - inside) + \
                 10 * sum(_overlap(box, o) for o in placed) + \
                 sum(_overlap(box, o) for o in obstacles)
+            leader = None
+            if max(abs(dx), abs(dy)) > _CANDIDATES[0][0]:
+                leader = (at, (at[0] + dx * pt, at[1] + dy * pt))
+                cost += 10 * area * sum(segments_cross(*leader, *o) for o in leaders)
             if best is None or cost < best[0]:
-                best = (cost, dx, dy, box)
+                best = (cost, dx, dy, box, leader)
             if cost == 0:
                 break
-        _, dx, dy, box = best
+        _, dx, dy, box, leader = best
+        if leader is not None:
+            leaders.append(leader)
         _align(note, dx, dy)
         if max(abs(dx), abs(dy)) > _CANDIDATES[0][0]:
             note.arrow_patch = None

@@ -65,7 +65,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fbosim_plots import (COLOURS, STYLE, SYMBOLS, Curve, add_style_arguments,  # noqa: E402
                           apply_scale, curve_colours, draw_rounds, finish_axes, legend_labels,
                           method_name, place_labels, plt, pd, read_resolved, save_all,
-                          set_style, set_title, utility_scale)
+                          segments_cross, set_style, set_title, utility_scale)
 from fbosim_results import ResultError, Table  # noqa: E402
 
 # --------------------------------------------------------------------------------------------
@@ -722,6 +722,15 @@ def style_self_test(root, out):
             for j in range(i):
                 _check(not _boxes_overlap(a, boxes[j]), f"fig3b: labels "
                        f"{notes[i].get_text()} and {notes[j].get_text()} overlap")
+        # No two leader lines cross (crossed leaders pair labels with the wrong points).
+        leaders = []
+        for t in notes:
+            if t.arrow_patch is not None:
+                (x, y), (dx, dy) = ax.transData.transform(t.xy), t.get_position()
+                leaders.append(((x, y), (x + dx * figure.dpi / 72, y + dy * figure.dpi / 72)))
+        for i, a in enumerate(leaders):
+            for b in leaders[:i]:
+                _check(not segments_cross(*a, *b), "fig3b: two leader lines cross")
         # The same labels at the old fixed offsets (z above, q below, 4 points right) collide.
         old = [ax.annotate(t.get_text(), t.xy, textcoords="offset points", fontsize=7,
                            xytext=(4, 5) if t.get_text().startswith("z") else (4, -11))
@@ -729,6 +738,33 @@ def style_self_test(root, out):
         old_boxes = [t.get_window_extent(renderer) for t in old]
         _check(any(_boxes_overlap(a, b) for i, a in enumerate(old_boxes)
                    for b in old_boxes[:i]), "fig3b: the test case does not collide")
+        plt.close(figure)
+        _check(segments_cross((0, 0), (2, 2), (0, 2), (2, 0)) and
+               not segments_cross((0, 0), (1, 1), (0, 1), (1, 2)) and
+               not segments_cross((0, 0), (1, 1), (1, 1), (2, 0)), "segments_cross")
+        # The USER_GUIDE's landmine q x z sweep (2 runs a point, the pld epsilon; 2026-11-26),
+        # whose q = 0.1, z = 2 and 4 points lie 0.4 apart at the same error: several leaders, none
+        # crossing.
+        qz = [(0.164, 0.23142, 0.0027, "z=4", "C0"), (0.549, 0.23139, 0.0012, "z=2", "C0"),
+              (2.010, 0.23239, 0.0026, "z=1", "C0"), (0.502, 0.23362, 0.0004, "z=4", "C1"),
+              (1.485, 0.23194, 0.0011, "z=2", "C1"), (4.986, 0.23148, 0.0022, "z=1", "C1"),
+              (1.134, 0.23242, 0.0018, "z=4", "C2"), (3.230, 0.23315, 0.0028, "z=2", "C2"),
+              (10.38, 0.23218, 0.0022, "z=1", "C2")]
+        figure, ax = plt.subplots(figsize=(6.4, 4.2))
+        for colour in ("C0", "C1", "C2"):
+            pts = [p for p in qz if p[4] == colour]
+            ax.errorbar([p[0] for p in pts], [p[1] for p in pts], [p[2] for p in pts],
+                        marker="o", color=colour, capsize=3)
+        notes = place_labels(ax, [(p[3], (p[0], p[1]), p[4]) for p in qz])
+        leaders = []
+        for t in notes:
+            if t.arrow_patch is not None:
+                (x, y), (dx, dy) = ax.transData.transform(t.xy), t.get_position()
+                leaders.append(((x, y), (x + dx * figure.dpi / 72, y + dy * figure.dpi / 72)))
+        _check(len(leaders) >= 2, f"q x z: {len(leaders)} leader lines, want several")
+        for i, a in enumerate(leaders):
+            for b in leaders[:i]:
+                _check(not segments_cross(*a, *b), "q x z: two leader lines cross")
         plt.close(figure)
     finally:
         STYLE.clear()
