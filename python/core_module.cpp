@@ -23,6 +23,7 @@
 
 #include "algorithms/privacy/epsilon_series.hpp"
 #include "algorithms/privacy/noise_calibration.hpp"
+#include "algorithms/server/dp_mechanism.hpp"
 #include "datasets/partition/partitioner.hpp"
 #include "datasets/python/embed/py_callable.hpp"
 #include "sim/config/config_loader.hpp"
@@ -142,18 +143,33 @@ double delta_of(std::optional<double> delta, std::optional<int> agents) {
   return std::pow(static_cast<double>(*agents), -1.1);
 }
 
-privacy::DpEvent event(const std::string& sampling, double q, double z, std::optional<int> agents) {
+// One round's event, built as a run builds it (server::DpMechanism::event): the messages'
+// subsampled Gaussian, composed with adaptive clipping's count release when count_noise (its
+// sigma_b) is given, as `fbosim privacy --count-noise` does.
+privacy::DpEvent event(const std::string& sampling, double q, double z, std::optional<int> agents,
+                       std::optional<double> count_noise) {
   require(std::isfinite(q) && q > 0 && q <= 1, fmt::format("q must be in (0, 1], got {}", q));
   require(std::isfinite(z) && z > 0, fmt::format("z must be finite and > 0, got {}", z));
-  return privacy::sampled_gaussian(privacy::parse_sampling(sampling), q, z, agents.value_or(0));
+  server::DpMechanism::Options o;
+  o.sampling = privacy::parse_sampling(sampling);
+  o.sampling_rate = q;
+  o.noise_multiplier = z;
+  if (count_noise) {
+    require(std::isfinite(*count_noise) && *count_noise > 0,
+            fmt::format("count_noise must be finite and > 0, got {}", *count_noise));
+    o.clipping = server::Clipping::adaptive;
+    o.clip_count_noise = *count_noise;
+  }
+  return server::DpMechanism::event(o, static_cast<std::size_t>(agents.value_or(0)));
 }
 
 // (epsilon, order) for every step count, from one composition pass.
 std::pair<std::vector<double>, std::vector<double>> epsilon(
     double q, double z, const std::vector<int>& steps, std::optional<double> delta,
-    std::optional<int> agents, const std::string& accountant, const std::string& sampling) {
+    std::optional<int> agents, const std::string& accountant, const std::string& sampling,
+    std::optional<double> count_noise) {
   const double d = delta_of(delta, agents);
-  const privacy::DpEvent e = event(sampling, q, z, agents);
+  const privacy::DpEvent e = event(sampling, q, z, agents, count_noise);
   const auto r = interruptible([&] { return privacy::epsilon_series(accountant, e, steps, d); });
   std::pair<std::vector<double>, std::vector<double>> out;
   for (const auto& e : r) {
@@ -165,13 +181,13 @@ std::pair<std::vector<double>, std::vector<double>> epsilon(
 
 double calibrate(double target, double q, int steps, std::optional<double> delta,
                  std::optional<int> agents, const std::string& accountant,
-                 const std::string& sampling) {
+                 const std::string& sampling, std::optional<double> count_noise) {
   require(std::isfinite(target) && target > 0,
           fmt::format("target epsilon must be finite and > 0, got {}", target));
   require(steps >= 1, fmt::format("steps must be >= 1 to calibrate, got {}", steps));
   const double d = delta_of(delta, agents);
-  event(sampling, q, 1.0, agents);  // checks q, sampling and agents before the search
-  const auto event_of = [&](double z) { return event(sampling, q, z, agents); };
+  event(sampling, q, 1.0, agents, count_noise);  // checks q, sampling, agents, count_noise first
+  const auto event_of = [&](double z) { return event(sampling, q, z, agents, count_noise); };
   return interruptible([&] {
     return privacy::calibrate_noise(accountant, event_of, steps, d, target).noise_multiplier;
   });
@@ -267,9 +283,11 @@ PYBIND11_MODULE(_core, m) {
     }
   });
   m.def("epsilon", &epsilon, py::arg("q"), py::arg("z"), py::arg("steps"), py::arg("delta"),
-        py::arg("agents"), py::arg("accountant"), py::arg("sampling"));
+        py::arg("agents"), py::arg("accountant"), py::arg("sampling"),
+        py::arg("count_noise") = py::none());
   m.def("calibrate", &calibrate, py::arg("target"), py::arg("q"), py::arg("steps"),
-        py::arg("delta"), py::arg("agents"), py::arg("accountant"), py::arg("sampling"));
+        py::arg("delta"), py::arg("agents"), py::arg("accountant"), py::arg("sampling"),
+        py::arg("count_noise") = py::none());
   m.def("run", &run_config, py::arg("config"), py::arg("overrides"), py::arg("runs"),
         py::arg("seed"), py::arg("threads"), py::arg("out_dir"), py::arg("force"),
         py::arg("progress") = py::none());

@@ -36,21 +36,25 @@ def _warn_if_approximate(accountant, what):
 
 
 def epsilon(q, z, steps, delta=None, agents=None, accountant="moments", sampling="poisson",
-            return_order=False):
+            return_order=False, count_noise=None):
     """epsilon at delta after each of `steps` rounds (a numpy array shaped like steps; a float
     for a scalar). delta defaults to agents^-1.1, as the configs do (only when delta is None:
     a given delta must be in (0, 1)); fixed-size sampling needs agents (its population). With
-    return_order, also the RDP order attaining it (0: none)."""
+    return_order, also the RDP order attaining it (0: none). count_noise: adaptive clipping's
+    sigma_b (server.clip_count_noise), whose noisy count is released every round too (Andrew
+    et al. 2021); None describes fixed clipping, and understates a run with adaptive clipping."""
     q, z, delta, agents, accountant, sampling = _event_args(q, z, delta, agents, accountant,
                                                             sampling)
     z = _check.real("z", z, 0, lo_open=True)
+    count_noise = _count_noise(count_noise)
     flat, shape = _check.counts("steps", steps)
     return_order = _check.boolean("return_order", return_order)
     try:
-        eps, order = _core.epsilon(q, z, flat, delta, agents, accountant, sampling)
+        eps, order = _core.epsilon(q, z, flat, delta, agents, accountant, sampling, count_noise)
     except ValueError as e:  # the accountant's refusal, said with the arguments it refused
         raise ValueError(f"epsilon(q={q!r}, z={z!r}, delta={delta!r}, agents={agents!r}, "
-                         f"accountant={accountant!r}, sampling={sampling!r}): {e}") from None
+                         f"accountant={accountant!r}, sampling={sampling!r}"
+                         f"{_count_noise_text(count_noise)}): {e}") from None
     _warn_if_approximate(accountant, "this epsilon")
     eps = np.asarray(eps, dtype=float).reshape(shape)
     order = np.asarray(order, dtype=float).reshape(shape)
@@ -60,21 +64,34 @@ def epsilon(q, z, steps, delta=None, agents=None, accountant="moments", sampling
 
 
 def calibrate(target_epsilon, q, steps, delta=None, agents=None, accountant="moments",
-              sampling="poisson"):
+              sampling="poisson", count_noise=None):
     """The smallest noise multiplier z whose epsilon after `steps` rounds (each >= 1) is <=
-    target_epsilon (a float; an array of them for an array of step counts)."""
+    target_epsilon (a float; an array of them for an array of step counts). count_noise: as in
+    epsilon (the count's release is fixed by sigma_b; only the messages' z is searched)."""
     target = _check.real("target_epsilon", target_epsilon, 0, lo_open=True)
     q, _, delta, agents, accountant, sampling = _event_args(q, None, delta, agents, accountant,
                                                             sampling)
+    count_noise = _count_noise(count_noise)
     flat, shape = _check.counts("steps", steps, lo=1)
     try:
-        zs = [_core.calibrate(target, q, s, delta, agents, accountant, sampling) for s in flat]
+        zs = [_core.calibrate(target, q, s, delta, agents, accountant, sampling, count_noise)
+              for s in flat]
     except ValueError as e:
         raise ValueError(f"calibrate(target_epsilon={target!r}, q={q!r}, delta={delta!r}, "
                          f"agents={agents!r}, accountant={accountant!r}, "
-                         f"sampling={sampling!r}): {e}") from None
+                         f"sampling={sampling!r}{_count_noise_text(count_noise)}): {e}") from None
     _warn_if_approximate(accountant, "the noise calibrated to it")
     return float(zs[0]) if not shape else np.asarray(zs, dtype=float).reshape(shape)
+
+
+def _count_noise(count_noise):
+    """None (fixed clipping) or a finite sigma_b > 0."""
+    return None if count_noise is None else _check.real("count_noise", count_noise, 0,
+                                                        lo_open=True)
+
+
+def _count_noise_text(count_noise):
+    return "" if count_noise is None else f", count_noise={count_noise!r}"
 
 
 def _event_args(q, z, delta, agents, accountant, sampling):

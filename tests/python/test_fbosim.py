@@ -3,6 +3,7 @@
 
     PYTHONPATH=build/python tests/python/test_fbosim.py build/fbosim
 """
+import math
 import os
 import re
 import signal
@@ -51,6 +52,52 @@ class Privacy(unittest.TestCase):
         self.assertGreater(fbosim.privacy.epsilon(0.25, 0.98 * z, 60, agents=200), 3.0)
         zs = fbosim.privacy.calibrate(3.0, 0.25, [30, 60], agents=200)
         self.assertLess(zs[0], zs[1])
+
+    def test_count_noise_at_q_1_is_one_gaussian(self):
+        # Adaptive clipping's count release (sigma_b) composed into every round. At q = 1, T
+        # rounds of Gaussian(z) and Gaussian(sigma_b), both of sensitivity 1, are one Gaussian
+        # mechanism of noise s with 1/s^2 = T (1/z^2 + 1/sigma_b^2); pld must bracket its exact
+        # epsilon (Balle & Wang 2018, Thm. 8: delta(eps) = Phi(1/(2s) - eps s)
+        # - e^eps Phi(-1/(2s) - eps s), solved here by bisection).
+        def phi(x):
+            return 0.5 * math.erfc(-x / math.sqrt(2))
+
+        def exact(s, delta):
+            lo, hi = 0.0, 100.0
+            for _ in range(200):
+                mid = (lo + hi) / 2
+                if phi(1 / (2 * s) - mid * s) - math.exp(mid) * phi(-1 / (2 * s) - mid * s) > delta:
+                    lo = mid
+                else:
+                    hi = mid
+            return hi
+
+        for z, sigma_b, t in ((1.0, 3.0, 40), (2.0, 2.0, 10)):
+            want = exact(1 / math.sqrt(t * (1 / z**2 + 1 / sigma_b**2)), 1e-5)
+            got = fbosim.privacy.epsilon(1.0, z, t, delta=1e-5, accountant="pld",
+                                         count_noise=sigma_b)
+            self.assertGreaterEqual(got, want - 1e-9)
+            self.assertLessEqual(got, want * (1 + 2e-3))
+            self.assertLess(fbosim.privacy.epsilon(1.0, z, t, delta=1e-5, accountant="pld"), got)
+
+    def test_count_noise_equals_the_command_and_calibrates(self):
+        out = subprocess.run([BINARY, "privacy", "--q", "0.25", "--z", "1", "--steps", "40",
+                              "--agents", "200", "--count-noise", "5", "--accountant", "rdp",
+                              "--format", "csv"], capture_output=True, text=True, check=True)
+        header, row = out.stdout.strip().splitlines()
+        cli = float(dict(zip(header.split(","), row.split(",")))["epsilon"])
+        py = fbosim.privacy.epsilon(0.25, 1.0, 40, agents=200, accountant="rdp", count_noise=5)
+        self.assertAlmostEqual(py, cli, delta=1e-12 * cli)
+        z = fbosim.privacy.calibrate(3.0, 0.25, 60, agents=200, accountant="rdp", count_noise=5)
+        self.assertLessEqual(fbosim.privacy.epsilon(0.25, z, 60, agents=200, accountant="rdp",
+                                                    count_noise=5), 3.0 + 1e-9)
+        self.assertGreater(z, fbosim.privacy.calibrate(3.0, 0.25, 60, agents=200,
+                                                       accountant="rdp"))
+        for bad in (0, -1.0, float("nan"), float("inf")):
+            with self.assertRaisesRegex(ValueError, "count_noise"):
+                fbosim.privacy.epsilon(0.25, 1.0, 40, agents=200, count_noise=bad)
+        with self.assertRaisesRegex(TypeError, "count_noise"):
+            fbosim.privacy.calibrate(3.0, 0.25, 60, agents=200, count_noise="5")
 
     def test_bad_arguments_are_errors(self):
         with self.assertRaises(ValueError):
