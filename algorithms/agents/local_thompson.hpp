@@ -105,7 +105,7 @@ struct LocalTsOptions {
   acq::BoxMaximiser::Options maximiser;
 };
 
-/// local_ts.*, gp.* (the SE hyperparameters, gp::se_hyper_keys(), and their fits) and
+/// local_ts.*, gp.* (the hyperparameters, gp::se_hyper_keys(), the kernel and their fits) and
 /// acquisition.*: the keys of the own TS step, shared by every system that has one.
 const schema::Group<LocalTsOptions>& local_ts_keys();
 /// The conditions across keys of the group: `local_ts.method: exact` needs a finite domain (a

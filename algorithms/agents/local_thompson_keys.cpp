@@ -32,8 +32,9 @@ const schema::Group<LocalTsOptions>& local_ts_keys() {
           .real("local_ts.noise_floor", &L::noise_floor, Range::at_least(0),
                 "floor of the noise variance in a local TS step [code]")
           .boolean("gp.fit", &L::fit_hyper,
-                   "learn the agent's SE hyperparameters by marginal likelihood [code]; false "
-                   "keeps `gp.*` fixed [choice] for the synthetic functions")
+                   "learn the agent's kernel hyperparameters (those of `gp.kernel`, one length "
+                   "scale per dimension with `gp.ard`) from its data, as `gp.fit_method` says "
+                   "[code]; false keeps `gp.*` fixed [choice] for the synthetic functions")
           .include(gp::se_hyper_keys(), &L::hyper)
           .include(gp::kernel_choice_keys(), &L::kernel)
           .check([](const L& l, schema::Problems& p) {
