@@ -1,10 +1,10 @@
 #pragma once
 // An agent's own Thompson-sampling step, as the FTS and DP-FTS-DE authors' code does it (FTS
-// sec. 3.2 allows the RFF approximation here; spec fts.md sec. 2.4): draw fresh random features
+// sec. 3.2 allows the RFF approximation here): draw fresh random features
 // with the agent's current GP hyperparameters, condition the RFF / BLR posterior on all of its
 // observations (the noise variance, floored, as regulariser), draw one posterior sample and
 // maximise it over the domain (exhaustively on a grid, App. B.2.6's random points + L-BFGS-B
-// on the box). Hyperparameters are fitted by marginal likelihood on the schedule of the options
+// on the box). Hyperparameters are fitted (gp.fit_method) on the schedule of the options
 // (FitSchedule; optionally on the initial design too), lazily at the next own step on the data
 // of the latest count the schedule named, with a stream keyed by it ("agent.fit"(id, count)).
 // The codes fit eagerly, also before a step that follows the server; when no own step comes
