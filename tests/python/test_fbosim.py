@@ -72,7 +72,7 @@ class Privacy(unittest.TestCase):
                     hi = mid
             return hi
 
-        for z, sigma_b, t in ((1.0, 3.0, 40), (2.0, 2.0, 10)):
+        for z, sigma_b, t in ((1.0, 3.0, 40), (2.0, 2.0, 10), (40.0, 80.0, 10000)):  # long T too
             want = exact(1 / math.sqrt(t * (1 / z**2 + 1 / sigma_b**2)), 1e-5)
             got = fbosim.privacy.epsilon(1.0, z, t, delta=1e-5, accountant="pld",
                                          count_noise=sigma_b)
