@@ -62,7 +62,7 @@ LINESTYLE = {"moments": "-", "rdp": "--", "pld": "-", "gdp": ":"}
 LABEL = {"moments": "moments (paper)", "rdp": "RDP (improved conversion)",
          "pld": "PLD (upper bound)", "gdp": "GDP (CLT approximation)"}
 SETTINGS = [("synthetic", 200, 0.25, 1.0), ("landmine", 29, 0.35, 1.0)]
-# Fig. 3a grid: z at q = 0.35 and q at z = 1 (spec dp-fts-de.md section 7).
+# Fig. 3a grid: z at q = 0.35 and q at z = 1 (DP-FTS-DE Fig. 3a).
 GRID = [(0.35, z) for z in (1, 1.6, 2, 3, 4)] + [(q, 1) for q in (0.1, 0.15, 0.2, 0.25)]
 
 

@@ -39,7 +39,7 @@ from fbosim_plots import (COLOURS, STYLE, VARIANT_COLOURS, add_style_arguments, 
 from fbosim_results import (ResultError, Table, inside, read_config,  # noqa: E402
                             read_summary, text_writer, write_all)
 
-# The paper's numbers (Kharkovskii et al. 2020, Tables 1-3; spec po-gp-ucb.md sec. 6.2).
+# The paper's numbers (Kharkovskii et al. 2020, Tables 1-3).
 PAPER_TABLES = {
     1: (1.1, {3: 0.073, 6: 0.038, 8: 0.018, 10: 0.014, 15: 0.118, 20: 0.137}, 10),
     2: (1.3, {3: 0.091, 9: 0.009, 12: 0.019, 15: 0.008, 20: 0.127, 30: 0.134}, 15),
@@ -53,7 +53,7 @@ SETTINGS = [
     ("paper, l = 6.25", "_l6.25", "po_fig2a_l6.25_gp_ucb"),
     ("authors (l = 6.25)", "_authors", "po_fig2a_authors_gp_ucb"),
 ]
-SIGMA_MIN = 1030.88  # the centred grid's smallest singular value (spec sec. 6.6)
+SIGMA_MIN = 1030.88  # the centred grid's smallest singular value (closed form: curator_test.cpp)
 
 
 def omega(eps, delta, r):
@@ -410,7 +410,7 @@ def self_test():
         land = open(os.path.join(out, "dpbo_landmine.md")).read()
         assert "| 1 | 13 | 0.700 +- 0.000 | 10 | 4.0 |" in land, land
         assert "| 10 | 13 | 0.700 +- 0.000 | 1 | 4.0 |" in land, land
-        # omega at the paper's check values (spec sec. 6.6 / its test 1)
+        # omega at Table 1's setting (epsilon = e^1.1, delta = 1e-5, r = 10)
         assert abs(omega(math.exp(1.1), 1e-5, 10) - 976.1) < 0.1
         # Issue 28 sec. 5: titles by default, none with --bare; the settings in the
         # colour-blind-safe sequence; --format pdf writes the PDFs alone.

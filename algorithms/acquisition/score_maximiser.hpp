@@ -1,6 +1,6 @@
 #pragma once
 // Maximises any score over a box, the recipe of DP-FTS-DE App. B.2.6 (and the FTS authors'
-// code, spec sec. 2.6): evaluate `random_points` uniform points, then run L-BFGS-B (optim::DenseLbfgsb)
+// code's acq_max): evaluate `random_points` uniform points, then run L-BFGS-B (optim::DenseLbfgsb)
 // from `starts` uniform random starts; keep the best point evaluated anywhere. The score is a
 // callable, so the optimiser never sees a model (issue #11); without a gradient, L-BFGS-B is
 // fed central finite differences. With score = phi(x) . omega and its gradient this consumes

@@ -1,5 +1,5 @@
 #pragma once
-// One DP-FTS-DE agent (Algo. 2 of Dai, Low, Jaillet 2021; spec dp-fts-de.md section 5):
+// One DP-FTS-DE agent (Algo. 2 of Dai, Low, Jaillet 2021):
 // initialises in its sub-region, then each round either takes a local Thompson-sampling step
 // (probability p_t) or maximises the server's broadcast g(x) = phi(x) . omega^(i[x]); after
 // every round it reports the message omega ~ N(nu_t, lambda Sigma_t^-1) of eq. 2 on the shared

@@ -1,7 +1,8 @@
 #pragma once
 // Everything the agents of one run share and never modify: the domain, the shared random
-// features of the messages (spec section 1, drawn once per run from a seed common to all
-// agents), their values on the grid, and the sub-region partition.
+// features of the messages (FTS and DP-FTS-DE give every agent the same features, drawn
+// once per run from a seed common to all agents), their values on the grid, and the sub-region
+// partition.
 #include <memory>
 #include <mutex>
 #include <vector>

@@ -60,7 +60,8 @@ Transform transform(const Eigen::MatrixXd& X, const CuratorOptions& o) {
   if (!(t.sigma_min > tiny))
     throw std::invalid_argument(fmt::format(
         "curator: the centred inputs are rank-deficient (smallest singular value {}): the lift of "
-        "Algorithm 1 line 9 is not determined (spec po-gp-ucb.md sec. 7.18)",
+        "Algorithm 1 line 9 is not determined (the singular vectors of a zero singular value are "
+        "arbitrary); add inputs that span every dimension",
         t.sigma_min));
   Eigen::VectorXd gain(d);
   for (Eigen::Index k = 0; k < d; ++k) {

@@ -6,8 +6,8 @@
 // smallest is below it (after Blocki et al. 2012, "The Johnson-Lindenstrauss transform itself
 // preserves differential privacy", Alg. 3). The paper claims (epsilon, delta)-DP for this
 // release (its Theorem 1; the proof, App. B.2, is not in our copy); Z lies in the column space
-// of the centred X, which separates neighbouring inputs exactly (spec po-gp-ucb.md sec. 7.19;
-// tests/algorithms/curator/privacy_doubt_test.cpp, `fbosim audit`, docs/PRIVATE_BO.md).
+// of the centred X, which separates neighbouring inputs exactly (docs/PRIVATE_BO.md, "The privacy
+// doubt"; tests/algorithms/curator/privacy_doubt_test.cpp, `fbosim audit`).
 #include <Eigen/Core>
 
 #include "sim/core/rng.hpp"
@@ -21,15 +21,15 @@ enum class Lift {
 };
 
 /// omega(epsilon, delta, r) = 16 sqrt(r log(2/delta)) log(16 r / delta) / epsilon, natural logs
-/// (Alg. 1 line 5) [reconstructed: the extracted text lost epsilon and the radical; spec
-/// po-gp-ucb.md sec. 3.4 restores them and sec. 6.6 checks the reading against every branch
-/// outcome the paper reports]. epsilon > 0, delta in (0, 1), r >= 1.
+/// (Alg. 1 line 5) [reconstructed: the extracted text lost epsilon and the radical; this reading
+/// reproduces every branch outcome the paper reports, docs/PRIVATE_BO.md "What runs"]. epsilon > 0,
+/// delta in (0, 1), r >= 1.
 double omega(double epsilon, double delta, int r);
 
 /// Inputs centred and scaled so that the largest row norm is max_norm (sec. 4: "normalize the
-/// inputs to have a maximal norm of 25"; centring first, as spec sec. 6.6's check of the
-/// branch outcomes requires [reconstructed]). A preprocessing step of the experiments: it
-/// depends on the data and is not covered by the paper's privacy analysis (spec sec. 7.8).
+/// inputs to have a maximal norm of 25"; centring first, as the paper's branch outcomes
+/// require [reconstructed]). A preprocessing step of the experiments: it
+/// depends on the data and is not covered by the paper's privacy analysis.
 struct Normalised {
   Eigen::MatrixXd X;          ///< n x d, centred, max row norm = max_norm
   Eigen::RowVectorXd centre;  ///< the column means subtracted (1 x d)
@@ -55,10 +55,10 @@ struct Transform {
 };
 
 /// Centres X (line 2), takes its singular values from the d x d Gram matrix X^T X = V S^2 V^T
-/// (spec sec. 3.5: exact algebra, since n >> d), and in the else branch returns
+/// (exact algebra, and cheap since n >> d), and in the else branch returns
 /// X V diag(lift(s_k) / s_k) V^T, which has singular values lift(s_k) and the same singular
 /// vectors. X: n x d with n > d. Throws std::invalid_argument when the centred X is
-/// rank-deficient and a lift is needed (its U is then not determined: spec sec. 7.18).
+/// rank-deficient and a lift is needed (its U is then not determined).
 Transform transform(const Eigen::MatrixXd& X, const CuratorOptions& options);
 
 /// What the curator releases (line 12), with the transform that produced it.

@@ -31,7 +31,7 @@ Partition::Partition(int dim, int regions) : regions_(regions) {
     throw std::invalid_argument(fmt::format("partition regions must be >= 1, got {}", regions));
   splits_.assign(static_cast<std::size_t>(dim), 1);
   // Largest factors first, each to the least-split dimension (min_element keeps the lowest
-  // on ties): P = 4 in 3-D halves dims 0 and 1, P = 6 in 2-D is 3 x 2 (spec section 4).
+  // on ties): P = 4 in 3-D halves dims 0 and 1, P = 6 in 2-D is 3 x 2.
   for (const int p : prime_factors_desc(regions))
     *std::min_element(splits_.begin(), splits_.end()) *= p;
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Sub-regions for distributed exploration (spec dp-fts-de.md section 4): P equal-volume boxes.
+// Sub-regions for distributed exploration (DP-FTS-DE Sec. 3.2): P equal-volume boxes.
 // P is factored into per-dimension split counts, largest prime factors first, each factor going
 // to the dimension with the fewest splits so far (ties: the lower dimension). This gives the
 // paper's cases: 1-D P equal intervals; P = 4 in 2-D a 2 x 2 grid; P = 4 in 3-D halves of the

@@ -1,5 +1,5 @@
 #pragma once
-// Weights of the agents' messages in each sub-region (spec dp-fts-de.md section 4, App. B and
+// Weights of the agents' messages in each sub-region (DP-FTS-DE Sec. 3.2, App. B and
 // Fig. 9/12): for sub-region i, agent n gets an unnormalised weight h(a_t) if n explores i and
 // h(1) otherwise, then the weights of region i are normalised over n:
 //   softmax:   h(a) = exp(a)   (the paper's; a_t from 16 (or 9) down to 1)

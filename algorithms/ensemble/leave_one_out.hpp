@@ -1,7 +1,7 @@
 #pragma once
 // Leave-one-out posteriors of an exact GP at its own inputs, the target model of RGPE's
 // ranking loss (Feurer, Letham & Bakshy 2018, sec. 3.1: f^{-j} is the target GP without
-// point j; spec fts.md sec. 3.3 step 1), from ONE n x n inverse instead of n refits.
+// point j), from ONE n x n inverse instead of n refits.
 // With A = K + s2 I (K the kernel matrix at the n inputs, s2 the GP's diagonal noise) and
 // B = A^-1, the posterior of f at the inputs given all data is
 //   m = y - s2 B (y - m0),  C = s2 I - s2^2 B      (K B = I - s2 B),

@@ -1,6 +1,7 @@
 #pragma once
 // Sampled ranking losses of RGPE (Feurer, Letham & Bakshy 2018, eq. 3), as adapted to federated
-// BO by the FTS authors' code (spec fts.md sec. 3.3). With the target's observations
+// BO by the FTS authors' code (RGPE's branch of `maximize`,
+// federated_bayesian_optimization.py). With the target's observations
 // (x_j, y_j), j = 1..n, a model's loss in sample s counts the misranked ORDERED pairs:
 //   L_s = sum_{j != k} 1[(y_j < y_k) xor (F_s[j] < F_s[k])].
 // Each ordered pair is counted, so a misranked pair of distinct y (and distinct F) counts 2
@@ -19,7 +20,7 @@ namespace fbosim::ensemble {
 /// n target outputs. O(n^2 S).
 Eigen::VectorXd rank_losses(const Eigen::MatrixXd& F, const Eigen::VectorXd& y);
 
-/// The target's leave-one-out losses (RGPE eq. 3 with f^{-j}; spec 3.3 step 1): for each j in
+/// The target's leave-one-out losses (RGPE eq. 3 with f^{-j}): for each j in
 /// order, `target` is cloned, fitted to the data without point j (same hyperparameters) and S
 /// joint samples F^{(-j)} of the latent f at all n inputs are drawn (Surrogate::sample); then
 /// L_s += sum_{k != j} 1[(y_j < y_k) xor (F^{(-j)}_s[j] < F^{(-j)}_s[k])].
@@ -35,7 +36,7 @@ Eigen::VectorXd target_rank_losses(const surrogate::Surrogate& target, const Eig
 Eigen::VectorXd joint_rank_losses(const SourcePosterior& source, const Eigen::MatrixXd& Phi,
                                   const Eigen::VectorXd& y, int samples, core::RngStream& rng);
 
-/// [CODE-FTS] A source's losses from INDEPENDENT marginal samples (spec 3.3 step 2): for each
+/// [CODE-FTS] A source's losses from INDEPENDENT marginal samples: for each
 /// ordered pair (j, k), j != k, and each sample, fresh a ~ N(mu_j, var_j), b ~ N(mu_k, var_k)
 /// and L_s += 1[(y_j < y_k) xor (a < b)]. Since only the indicator matters, it is drawn as a
 /// Bernoulli with the exact probability P(a < b) = Phi((mu_k - mu_j) / sqrt(var_j + var_k))

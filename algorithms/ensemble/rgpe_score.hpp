@@ -1,7 +1,7 @@
 #pragma once
 // The RGPE acquisition (Feurer, Letham & Bakshy 2018, eq. 4 and sec. 4; FTS sec. 3.2; the
-// authors' code is spec fts.md sec. 3.3 step 5): expected improvement over the target's
-// incumbent y_max of the weighted ensemble
+// authors' code, federated_helper_funcs.py's "rgpe" utility): expected improvement over the
+// target's incumbent y_max of the weighted ensemble
 //   mean(x) = sum_m w_m mu_m(x) + w_t mu_A(x),   var(x) = sum_m w_m^2 var_m(x) + w_t^2 var_A(x),
 // where mu_m, var_m are the sources' RFF posteriors and mu_A, var_A the target's GP.
 // The sources with non-zero weight are merged once into SourcePosterior::linear_combination
@@ -23,7 +23,7 @@ class RgpeScore {
  public:
   /// weights: (N+1)-vector from rgpe_weights (target last), >= 0, not all 0; target: the
   /// target's GP on all its data; y_max: the target incumbent (max observed y); xi: the EI
-  /// margin ([CODE-FTS] references an undefined xi; [choice] 0, spec 3.2).
+  /// margin ([CODE-FTS] references an undefined xi; [choice] 0).
   /// authors: var_A includes the target's noise variance (GPy's include_likelihood=True);
   /// corrected: var_A is that of the latent f. features, sources and target are held by
   /// reference and must outlive the score.

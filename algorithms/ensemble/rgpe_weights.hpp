@@ -1,8 +1,9 @@
 #pragma once
 // Ranking-loss weights of RGPE (Feurer, Letham & Bakshy 2018, "Scalable meta-learning for
-// Bayesian optimization", sec. 3.1-3.2), as adapted to federated BO (FTS sec. 3.2; the
-// authors' code is spec fts.md sec. 3.3): w_m = P(model m has the lowest ranking loss),
-// estimated from S loss samples per model, with the weight-dilution guard.
+// Bayesian optimization", sec. 3.1-3.2), as adapted to federated BO (FTS sec. 3.2; RGPE's
+// branch of `maximize` in the authors' code [CODE-FTS], federated_bayesian_optimization.py): w_m =
+// P(model m has the lowest ranking loss), estimated from S loss samples per model, with the
+// weight-dilution guard.
 #include <vector>
 
 #include <Eigen/Core>
@@ -40,10 +41,10 @@ Eigen::VectorXd rgpe_weights(const std::vector<SourcePosterior>& sources,
 
 /// The guard and winner step on sampled losses: losses is (N+1) x S (row m = source m, row N
 /// = target, column s = sample s).
-/// 1. Weight-dilution guard (Feurer et al. 2018, sec. 3.2; [CODE-FTS] spec 3.3 step 3): a
+/// 1. Weight-dilution guard (Feurer et al. 2018, sec. 3.2; [CODE-FTS]): a
 ///    source whose median loss exceeds the 95th percentile of the target's losses gets
 ///    discarded_loss in every sample (median and percentile as numpy's, linear interpolation).
-/// 2. Winners ([CODE-FTS] spec 3.3 step 4): in each sample the model with the smallest loss
+/// 2. Winners ([CODE-FTS]): in each sample the model with the smallest loss
 ///    wins; the target wins every tie it is part of, otherwise the lowest index (np.argmin).
 ///    [choice] the corrected variant keeps this rule (the paper does not say; BoTorch's
 ///    tutorial takes argmin over a stack with the target last, i.e. ties to a source).

@@ -1,7 +1,7 @@
 #pragma once
 // The transfer acquisition function TAF (Wistuba, Schilling & Schmidt-Thieme 2018, eq. for
 // TAF: a weighted mean of the sources' improvements and the target's EI) as adapted to
-// federated BO (FTS sec. 3.2; the authors' code is spec fts.md sec. 3.4 item 4):
+// federated BO (FTS sec. 3.2; the authors' code, federated_helper_funcs.py's "taf" utility):
 //   TAF(x) = (sum_m w_m I_m(x) + w_t EI_A(x)) / (sum_m w_m + w_t),
 // with y_max_m source m's incumbent (sent with its message) and
 // - authors [CODE-FTS]: I_m = max(0, g_m(x) - y_max_m - xi), g_m(x) ~ N(mu_m(x), var_m(x)) a
@@ -11,7 +11,7 @@
 //   own draw: with g = mu + eps sd and eps held fixed, d g / dx = d mu / dx + eps d sd / dx.
 // - corrected: I_m = max(0, mu_m(x) - y_max_m - xi), the TAF paper's predicted improvement,
 //   and EI_A with the latent variance.
-// xi: the EI margin, undefined in the code ([choice] 0, spec 3.2), applied to every term.
+// xi: the EI margin, undefined in the code ([choice] 0), applied to every term.
 #include <vector>
 
 #include <Eigen/Core>

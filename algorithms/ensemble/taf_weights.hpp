@@ -1,9 +1,10 @@
 #pragma once
 // Weights of the transfer acquisition function TAF (Wistuba, Schilling & Schmidt-Thieme 2018,
 // "Scalable Gaussian process-based transfer surrogates for hyperparameter optimization",
-// ranking-based similarity of TST-R / TAF-R) as adapted to federated BO (FTS sec. 3.2; the
-// authors' code is spec fts.md sec. 3.4): an Epanechnikov kernel of a ranking dissimilarity
-// between each source's posterior mean and the target's observations,
+// ranking-based similarity of TST-R / TAF-R) as adapted to federated BO (FTS sec. 3.2; TAF's
+// branch of `maximize` in the authors' code [CODE-FTS], federated_bayesian_optimization.py): an
+// Epanechnikov kernel of a ranking dissimilarity between each source's posterior mean and the
+// target's observations,
 //   w_m = 3/4 (1 - (dist_m / rho)^2) if dist_m <= rho, else 0;   w_target = 3/4.
 #include <vector>
 
@@ -25,7 +26,7 @@ long discordant_pairs(const Eigen::VectorXd& mean, const Eigen::VectorXd& y);
 ///   vectors (entry c = 1/(n(n-1)) when the pair is ordered "j above k", else 0), i.e.
 ///   c sqrt(D). Since D <= n(n-1), dist <= 1/sqrt(n(n-1)) <= 1/sqrt(6) < 0.41 for n >= 3, so
 ///   with rho = 0.5 the kernel never cuts off and every source weight lies in [1/4, 3/4]
-///   (3/4 (1 - (1/6)/(1/4)) = 1/4), tending to 3/4 as n grows (spec 3.4 item 2).
+///   (3/4 (1 - (1/6)/(1/4)) = 1/4), tending to 3/4 as n grows.
 /// - corrected: the fraction of discordant ordered pairs, D / (n(n-1)) in [0, 1] (the TAF
 ///   paper's ranking dissimilarity).
 double taf_distance(const Eigen::VectorXd& mean, const Eigen::VectorXd& y, Variant variant);

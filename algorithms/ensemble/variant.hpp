@@ -2,7 +2,7 @@
 // The two readings of RGPE and TAF as adapted to federated BO (FTS, Dai, Low & Jaillet 2020,
 // sec. 3.2). The paper only says "plug the RFF posteriors into the original algorithms"; the
 // authors' released code is the only precise definition and departs from the original papers
-// in several ways (spec fts.md sec. 3.3, 3.4 and sec. 7 item 13).
+// in several ways (each listed with the `authors` variant below).
 #include "sim/schema/enum_names.hpp"
 
 namespace fbosim::ensemble {

@@ -1,8 +1,7 @@
 #pragma once
 // Type-II maximum likelihood for kernel hyperparameters (the SE kernel; SE and Matern with ARD):
 // L-BFGS-B (optim::DenseLbfgsb) on the log hyperparameters from the current values plus random
-// restarts, as GPy's optimize_restarts in the authors' code (spec dp-fts-de.md section 5 [code];
-// fts.md section 2.5).
+// restarts, as GPy's optimize_restarts in both papers' authors' code [code].
 #include <Eigen/Core>
 
 #include "algorithms/gp/kernel.hpp"

@@ -1,6 +1,6 @@
 #pragma once
-// Moments accountant (Abadi et al. 2016) exactly as DP-FTS-DE used it (spec dp-fts-de.md
-// section 6, Prop. 1): RDP of the Poisson-subsampled Gaussian at integer orders alpha = 2..33,
+// Moments accountant (Abadi et al. 2016) exactly as DP-FTS-DE used it (its Sec. 2,
+// footnote 4, and Prop. 1): RDP of the Poisson-subsampled Gaussian at integer orders alpha = 2..33,
 //   log A_alpha = logsumexp_k [ log C(alpha,k) + (alpha-k) log(1-q) + k log q + (k^2-k)/(2 z^2) ],
 //   RDP(alpha) = log A_alpha / (alpha - 1),
 // summed over steps and converted by epsilon = min_alpha RDP_total(alpha) + log(1/delta)/(alpha-1).

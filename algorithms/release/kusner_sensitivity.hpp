@@ -2,8 +2,8 @@
 // The constants of Kusner, Gardner, Garnett & Weinberger, "Differentially Private Bayesian
 // Optimization" (ICML 2015) for GP-UCB on a finite set Lambda of candidate hyperparameters,
 // T observations, a validation set V whose neighbours swap one record, and a normalised kernel
-// (k(x, x) = 1). Every formula was stripped from our copy of the paper: these are the
-// reconstructions of spec dp-bo.md, each tagged as there ([R-proof]: rebuilt from the proof's
+// (k(x, x) = 1). Every formula was stripped from our copy of the paper: these are our
+// reconstructions, each tagged ([R-proof]: rebuilt from the proof's
 // narrative; [R-std]: the standard result the paper cites; [G]: our choice). They hold under
 // the paper's Assumption 1 (every f_V is a draw of a known GP), not for worst-case data: the
 // delta of each release is the probability, under that prior, that a bound fails (A7).
@@ -44,7 +44,7 @@ double value_sensitivity(const KusnerSetting& s, double gamma_T);
 /// sensitivity of the best noise-free observation (Thm. 5 [R, constants unknown]) given the
 /// constants A, tau of de Freitas et al. 2012's regret bound, which cannot be computed from
 /// data (A14): the user must supply them. We take k = 3 in log(k |Lambda| / delta) [choice: the
-/// larger of the two splits the spec allows]. d: the hyperparameters' dimension; T >= 2.
+/// larger of the two splits of delta the proof allows]. d: the hyperparameters' dimension; T >= 2.
 double noise_free_value_sensitivity(const KusnerSetting& s, int dim, double A, double tau);
 
 /// gamma_T <= (1 - 1/e)^-1 I(greedy): the information gain 1/2 sum log(1 + sigma^-2 var_{t-1}(x_t))

@@ -47,7 +47,7 @@ void BlrPosterior::update_factor(const Eigen::VectorXd& phi) {
 
 bool BlrPosterior::refresh() {
   if (!factor_stale_ && !nu_stale_) return ok_;
-  // Sigma_t is badly conditioned for lambda = 1e-6 (spec section 2). LLT only rejects
+  // Sigma_t is badly conditioned for lambda = 1e-6. LLT only rejects
   // non-positive pivots, so NaN input (which passes that test) is caught by the finiteness
   // checks; lambda <= 0 would make lambda Sigma^-1 an invalid covariance.
   if (factor_stale_) llt_.compute(sigma_);
@@ -83,7 +83,7 @@ Eigen::VectorXd BlrPosterior::sample(core::RngStream& rng) {
     omega = nu_ + std::sqrt(lambda_) * omega;
     if (omega.allFinite()) return omega;
   }
-  ++fallbacks_;  // data-independent N(0, I) draw (spec section 2)
+  ++fallbacks_;  // data-independent N(0, I) draw
   return z;
 }
 

@@ -31,7 +31,7 @@ class BlrPosterior {
   Eigen::MatrixXd covariance();
   /// One draw omega ~ N(nu_t, lambda Sigma_t^-1). If Sigma_t is not numerically positive
   /// definite the draw falls back to a data-independent N(0, I) sample and
-  /// fallback_count() is incremented (spec section 2).
+  /// fallback_count() is incremented.
   Eigen::VectorXd sample(core::RngStream& rng);
 
   int features() const { return static_cast<int>(b_.size()); }

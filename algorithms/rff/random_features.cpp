@@ -19,7 +19,7 @@
 namespace fbosim::rff {
 
 // The factor sqrt(2/M) of phi(x)_i = sqrt(2/M) cos(s_i . x + b_i) cancels in the per-input
-// normalisation (spec section 1, [code]), so only the cosines are computed below.
+// normalisation ([code]), so only the cosines are computed below.
 
 RandomFeatures RandomFeatures::draw(int dim, int M, double lengthscale, double signal_var,
                                     core::RngStream& rng) {

@@ -1,7 +1,7 @@
 #pragma once
 // Random Fourier features of the SE kernel (Rahimi & Recht 2007; Matern kernels and ARD length
 // scales: the second draw()), normalised per input as in
-// the DP-FTS-DE code (spec dp-fts-de.md section 1): phi(x)_i = sqrt(2/M) cos(s_i . x + b_i),
+// the DP-FTS-DE authors' code: phi(x)_i = sqrt(2/M) cos(s_i . x + b_i),
 // s_i ~ N(0, l^-2 I), b_i ~ U[0, 2 pi], then phi(x) <- sqrt(signal_var) phi(x) / |phi(x)|, so
 // that phi(x) . phi(x) = signal_var = k(x, x).
 #include <Eigen/Core>

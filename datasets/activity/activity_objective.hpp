@@ -1,9 +1,8 @@
 #pragma once
-// The activity-recognition objective of DP-FTS-DE (Sec. 5, App. B.2; spec dp-fts-de.md
-// section 7): agent n is UCI HAR subject n + 1 and tunes the batch size, L2 weight and learning
-// rate of a 6-class logistic regression (SoftmaxRegression) trained on half of its own rows;
-// one evaluation trains the model once and returns its validation accuracy (y = f; plots show
-// the error 1 - accuracy).
+// The activity-recognition objective of DP-FTS-DE (Sec. 5, App. B.2): agent n is UCI HAR subject n
+// + 1 and tunes the batch size, L2 weight and learning rate of a 6-class logistic regression
+// (SoftmaxRegression) trained on half of its own rows; one evaluation trains the model once and
+// returns its validation accuracy (y = f; plots show the error 1 - accuracy).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -55,7 +54,7 @@ inline constexpr schema::EnumNames<ActivitySpec::Ranges> kActivityRangesNames{
 
 /// x in [0,1]^3 -> the trained model's hyperparameters. The maps are linear, as in the FTS
 /// authors' landmine code (v = lo + u (hi - lo)); the papers give no map for HAR, and log
-/// scales are never used there (spec fts.md section 4.2, ambiguity 7).
+/// scales are never used there [choice].
 struct ActivityHyperparameters {
   int batch_size;        ///< round(lo + (hi - lo) x0), halves away from zero: an integer
   double l2;             ///< lo + (hi - lo) x1

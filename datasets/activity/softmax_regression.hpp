@@ -1,7 +1,7 @@
 #pragma once
 // Multinomial logistic regression trained by minibatch SGD with an L2 penalty: the model each
-// agent tunes in the activity-recognition experiment of DP-FTS-DE (App. B.2; spec dp-fts-de.md
-// section 7). Its hyperparameters are the batch size, the L2 weight and the learning rate.
+// agent tunes in the activity-recognition experiment of DP-FTS-DE (App. B.2). Its hyperparameters
+// are the batch size, the L2 weight and the learning rate.
 //
 // Model: p(k | x) = softmax(W^T x + b)_k, W: d x K, b: K-vector.
 // Objective of one minibatch B (|B| = m):

@@ -1,5 +1,5 @@
 #pragma once
-// The synthetic objective families of DP-FTS-DE (spec dp-fts-de.md section 7):
+// The synthetic objective families of DP-FTS-DE (Sec. 5.1, App. B.1):
 //   gp_grid:       f ~ GP(0, SE(l)) on a 1-D grid of equally spaced points on [0,1], min-max
 //                  normalised to [0,1]; agent n sees f_n(x) = f(x) + d_{n,x}, d = +-perturbation
 //                  with probability 1/2 independently per grid point (Fig. 2, 4-6, 12a).

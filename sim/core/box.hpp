@@ -1,5 +1,5 @@
 #pragma once
-// Search spaces. Every objective is normalised to the unit box [0,1]^D (spec section 1); a
+// Search spaces. Every objective is normalised to the unit box [0,1]^D (as in both papers' code); a
 // Box is an axis-aligned sub-box of it (a DE sub-region), a Domain is the unit box or a finite
 // set of points in it (the synthetic 1000-point grid).
 #include <Eigen/Core>

@@ -39,7 +39,7 @@ struct RunResult {
   double final_epsilon = 0;    ///< after everything, the final release included (= epsilon.back())
   int messages = 0;            ///< messages used by the server, all rounds
   int clipped = 0;             ///< of which clipped
-  int fallbacks = 0;           ///< BLR sampling fallbacks (spec section 2)
+  int fallbacks = 0;           ///< BLR sampling fallbacks (BlrPosterior::sample)
   double setup_seconds = 0;    ///< wall time drawing the objectives and building the run's parts
   double history_seconds = 0;  ///< of which making histories (0 when reused from another run)
   /// Wall time of each round (its queries and the server's release), rounds + 1 entries:

@@ -50,7 +50,8 @@ TEST_CASE("omega: the reconstructed line 5 at the spec's check values") {
   CHECK_THROWS_AS(curator::omega(1, 1e-5, 0), std::invalid_argument);
 }
 
-TEST_CASE("the synthetic grid: sigma_min in closed form and the branch outcomes of sec. 6.6") {
+TEST_CASE(
+    "the synthetic grid: sigma_min in closed form and the branch outcomes the paper reports") {
   const Eigen::MatrixXd X = paper_grid();
   // Closed form: the centred symmetric grid has X^T X = diag(s^2, s^2) with
   // s^2 = k a^2 sum_j (2 j / (k - 1) - 1)^2.
