@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "../surrogate/kernel_by_hand.hpp"
@@ -29,6 +30,19 @@ double loss_loop(const Eigen::VectorXd& f, const Eigen::VectorXd& y) {
     for (int k = 0; k < y.size(); ++k)
       if (j != k) L += (y[j] < y[k]) != (f[j] < f[k]);
   return L;
+}
+
+// The data without point j: the refit that a leave-one-out posterior must equal.
+std::pair<Eigen::MatrixXd, Eigen::VectorXd> without_point(const Eigen::MatrixXd& X,
+                                                          const Eigen::VectorXd& y, int j) {
+  Eigen::MatrixXd Xj(X.rows() - 1, X.cols());
+  Eigen::VectorXd yj(y.size() - 1);
+  for (int i = 0, r = 0; i < X.rows(); ++i)
+    if (i != j) {
+      Xj.row(r) = X.row(i);
+      yj[r++] = y[i];
+    }
+  return {Xj, yj};
 }
 
 // An ExactGp behind the Surrogate interface only, so target_rank_losses takes its refit path.
@@ -212,13 +226,7 @@ TEST_CASE("LeaveOneOut posteriors equal ExactGp refits without point j") {
     const ExactGp gp(2, {0.3, 1.2, noise}, o);
     const fbosim::ensemble::LeaveOneOut loo(gp, X, y);
     for (int j = 0; j < n; j += 5) {
-      Eigen::MatrixXd Xj(n - 1, 2);
-      Eigen::VectorXd yj(n - 1);
-      for (int i = 0, r = 0; i < n; ++i)
-        if (i != j) {
-          Xj.row(r) = X.row(i);
-          yj[r++] = y[i];
-        }
+      const auto [Xj, yj] = without_point(X, y, j);
       ExactGp model(2, {0.3, 1.2, noise}, o);
       model.fit(Xj, yj);
       const auto ref = model.predict_joint(X);
@@ -247,13 +255,7 @@ TEST_CASE("LeaveOneOut posteriors with Matern and ARD kernels equal dense solves
       const ExactGp gp(2, h, o);
       const fbosim::ensemble::LeaveOneOut loo(gp, X, y);
       for (int j = 0; j < n; j += 3) {
-        Eigen::MatrixXd Xj(n - 1, 2);
-        Eigen::VectorXd yj(n - 1);
-        for (int i = 0, r = 0; i < n; ++i)
-          if (i != j) {
-            Xj.row(r) = X.row(i);
-            yj[r++] = y[i];
-          }
+        const auto [Xj, yj] = without_point(X, y, j);
         const fbosim::testing::DensePosterior d =
             fbosim::testing::dense_posterior(h, Xj, yj, X, gp.diagonal_noise(), 0.4);
         const auto p = loo.posterior(j);
