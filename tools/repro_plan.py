@@ -7,9 +7,15 @@ time predicted from them, and the split of the tasks into shards.
     repro_plan.py record --table T < MEASUREMENTS       # merge new measurements into T
     repro_plan.py --self-test
 
-TASKS: one line per task, "TASK<TAB>CONFIG<TAB>CURVE<TAB>OPTIONS" (CONFIG as dp_fts_de/fig2a,
-CURVE the curve's name, OPTIONS the fbosim run options the task adds, space-separated), in the
-order reproduce.sh runs them.
+TASKS: one line per task, "TASK<TAB>CONFIG<TAB>CURVE<TAB>OPTIONS[<TAB>OUT]" (CONFIG as
+dp_fts_de/fig2a, CURVE the curve's name, OPTIONS the fbosim run options the task adds,
+space-separated; OUT its results directory), in the order reproduce.sh runs them.
+
+Resumed sittings: `plan` counts the runs an earlier sitting finished in OUT (run-R.ckpt in
+OUT/.fbosim-partial or OUT/.fbosim-runs, R below the task's runs: what fbosim reuses) and predicts
+only the rest. The files are counted, not verified: a checkpoint of another build or config is
+computed again, so the prediction is then too short; it says how many runs it took as done.
+`shard` ignores them: every shard must compute the same split, whenever it starts.
 
 The table (tab-separated, '#' lines are comments): config, curve (a name, or '*' for every
 curve of the config without a row of its own), cpu_s (user CPU-seconds of one run at the
@@ -106,7 +112,7 @@ def parse_options(words):
     return out
 
 
-Task = collections.namedtuple("Task", "name config curve options")
+Task = collections.namedtuple("Task", "name config curve options out")
 
 
 def read_tasks(stream):
@@ -115,16 +121,33 @@ def read_tasks(stream):
         line = line.rstrip("\n")
         if not line:
             continue
-        name, config, curve, options = (line.split("\t") + [""] * 4)[:4]
-        tasks.append(Task(name, config, curve, options.split()))
+        name, config, curve, options, out = (line.split("\t") + [""] * 5)[:5]
+        tasks.append(Task(name, config, curve, options.split(), out))
     return tasks
 
 
-def predict(task, rows):
-    """(CPU-seconds, 'measured' | 'scaled' | 'unknown', the row) of one task."""
+def finished_runs(out, runs):
+    """The run indices below `runs` with a checkpoint in OUT (.fbosim-partial: a sitting that
+    stopped; .fbosim-runs: a finished experiment's records), which fbosim reuses."""
+    done = set()
+    for folder in (".fbosim-partial", ".fbosim-runs"):
+        try:
+            names = os.listdir(os.path.join(out, folder)) if out else []
+        except OSError:
+            continue
+        for n in names:
+            if n.startswith("run-") and n.endswith(".ckpt") and n[4:-5].isdigit():
+                if int(n[4:-5]) < runs:
+                    done.add(int(n[4:-5]))
+    return len(done)
+
+
+def predict(task, rows, resume=False):
+    """(CPU-seconds, 'measured' | 'scaled' | 'unknown', the row, runs, runs done) of one task;
+    with `resume`, the runs checkpointed in its results directory are not counted."""
     row = rows.get((task.config, task.curve)) or rows.get((task.config, "*"))
     if row is None:
-        return None, "unknown", None
+        return None, "unknown", None, 0, 0
     o = parse_options(task.options)
     runs = o.get("runs", int(row.runs))
     agents = int(o.get("agents.count", row.agents))
@@ -137,8 +160,9 @@ def predict(task, rows):
     other = [k for k in o if k not in ("runs",) and k in
              ("agents.count", "agents.init_points", "rounds", "objective.epochs",
               "objective.grid_points", "sources.points")]
-    cpu = float(row.setup_s) + runs * float(row.cpu_s) * scale
-    return cpu, ("scaled" if other else "measured"), row
+    done = finished_runs(task.out, runs) if resume else 0
+    cpu = (float(row.setup_s) if done < runs else 0.0) + (runs - done) * float(row.cpu_s) * scale
+    return cpu, ("scaled" if other else "measured"), row, runs, done
 
 
 def schedule(costs, slots):
@@ -174,8 +198,9 @@ def duration(seconds):
 def cmd_plan(args):
     rows = read_table(args.table)
     tasks = read_tasks(sys.stdin)
-    preds = [predict(t, rows) for t in tasks]
+    preds = [predict(t, rows, resume=True) for t in tasks]
     costs = [p[0] for p in preds]
+    done, runs = sum(p[4] for p in preds), sum(p[3] for p in preds)
     known = [c for c in costs if c is not None]
     unknown = sorted({t.config for t, p in zip(tasks, preds) if p[0] is None})
     scaled = any(p[1] == "scaled" for p in preds)
@@ -183,6 +208,9 @@ def cmd_plan(args):
     threads = max(1, args.cores // args.jobs)
     wall = schedule([c / threads for c in known], args.jobs)
     approx = " (approximate: scaled from the measured size)" if scaled else ""
+    if done:
+        approx += (f"; {done} of {runs} runs already checkpointed in the results (earlier "
+                   "sittings; reused if they verify), the rest only")
     print(f"reproduce.sh: expected {duration(cpu)} of CPU ({cpu:.0f} CPU-s, {len(known)} of "
           f"{len(tasks)} task(s) with a measured cost{approx}); on {args.cores} core(s) with "
           f"--jobs {args.jobs} ({threads} thread(s) each): about {duration(wall)} of wall time "
@@ -190,18 +218,20 @@ def cmd_plan(args):
     if unknown:
         print(f"reproduce.sh: no measured cost for {', '.join(unknown)} (not in {args.table}: "
               "tools/reproduce.sh --measure-costs --only ... measures it); not counted above")
+    full = [predict(t, rows)[0] for t in tasks]  # the split ignores what is done (cmd_shard)
     if args.shards:
-        assign, load = shards_of(tasks, costs, args.shards)
+        assign, load = shards_of(tasks, full, args.shards)
         counts = collections.Counter(assign.values())
         print(f"reproduce.sh: {args.shards} shards, predicted CPU per shard: " +
               ", ".join(f"{k + 1}: {duration(load[k])} ({counts[k + 1]} tasks)"
                         for k in range(args.shards)))
     if args.list:
-        assign = shards_of(tasks, costs, args.shards)[0] if args.shards else {}
+        assign = shards_of(tasks, full, args.shards)[0] if args.shards else {}
         for i, (t, p) in enumerate(zip(tasks, preds)):
             cost = "?" if p[0] is None else f"{p[0]:.1f}"
             shard = f"  shard {assign[i]}" if assign else ""
-            print(f"  {t.name:<40} {cost:>9} CPU-s  {p[1]}{shard}")
+            done = f"  ({p[4]} of {p[3]} runs done)" if p[4] else ""
+            print(f"  {t.name:<40} {cost:>9} CPU-s  {p[1]}{shard}{done}")
     return 0
 
 
@@ -291,18 +321,32 @@ def self_test():
     assert (h.cpu_s, h.setup_s) == ("2.00", "8.00"), h
     h1 = rows[("a/h", "h1")]  # the config's setup, measured on h0
     assert (h1.cpu_s, h1.setup_s) == ("5.00", "8.00"), h1
-    tasks = [Task("figure:a/x:0", "a/x", "x0", ["--runs", "50"]),
+    tasks = [Task("figure:a/x:0", "a/x", "x0", ["--runs", "50"], ""),
              Task("figure:a/x:0t", "a/x", "x0", ["--runs", "1", "--set", "rounds=20",
-                                                 "--set", "agents.count=20"]),
-             Task("figure:a/e:3", "a/e", "e3", ["--runs", "20"]),
-             Task("figure:a/h:0", "a/h", "h0", []),
-             Task("figure:a/y:0", "a/y", "y0", [])]
+                                                 "--set", "agents.count=20"], ""),
+             Task("figure:a/e:3", "a/e", "e3", ["--runs", "20"], ""),
+             Task("figure:a/h:0", "a/h", "h0", [], ""),
+             Task("figure:a/y:0", "a/y", "y0", [], "")]
     p = [predict(x, rows) for x in tasks]
     assert p[0][:2] == (200.0, "measured"), p[0]
     assert abs(p[1][0] - 4.0 * 0.1 * 30 / 70) < 1e-9 and p[1][1] == "scaled", p[1]
     assert abs(p[2][0] - 20 * 140.0) < 1e-9, p[2]
     assert p[3][0] == 8.0 + 30 * 2.0, p[3]
     assert p[4][:2] == (None, "unknown"), p[4]
+    # Resumed: runs 0 and 3 checkpointed (run 3 in both folders, run 9 beyond --runs 5, other
+    # files): 3 of 5 runs left; all runs done: nothing left, not even the setup.
+    out = os.path.join(d, "out")
+    for f in (".fbosim-partial/run-0.ckpt", ".fbosim-partial/run-3.ckpt", ".fbosim-runs/run-3.ckpt",
+              ".fbosim-partial/run-9.ckpt", ".fbosim-partial/key", ".fbosim-runs/run-x.ckpt"):
+        os.makedirs(os.path.dirname(os.path.join(out, f)), exist_ok=True)
+        open(os.path.join(out, f), "w").close()
+    resumed = Task("figure:a/x:0", "a/x", "x0", ["--runs", "5"], out)
+    assert predict(resumed, rows)[0] == 20.0, predict(resumed, rows)
+    assert predict(resumed, rows, resume=True)[0] == 12.0 and finished_runs(out, 5) == 2
+    whole = Task("figure:a/h:0", "a/h", "h0", ["--runs", "1"], out)
+    assert predict(whole, rows, resume=True)[0] == 0.0, predict(whole, rows, resume=True)
+    assert predict(whole, rows)[0] == 10.0
+    assert finished_runs(os.path.join(d, "none"), 5) == 0
     # Longest first onto the least loaded shard: 5 -> 1, 3 -> 2, 3 -> 2 (3 < 5), 2 -> 1 (5 < 6),
     # 1 -> 2 (6 < 7).
     costs = [3.0, 5.0, 2.0, 3.0, 1.0]

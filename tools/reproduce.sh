@@ -44,6 +44,11 @@
 # anew on this machine: each curve of the figures' configs once (`--runs 1 --threads 1`, nice;
 # EMNIST at 5 rounds, scaled by evaluations; FTS's landmine curves at 1 and 3 runs, which
 # separates the sources' histories made once per process) and merges the rows into the table.
+# A curve repeats another when its resolved config differs in the name only (Fig. 9b's default
+# curve is Fig. 3f's DP-FTS-DE): it runs once and the repeat's directory becomes a link to the
+# curve that ran it (a line names them). Resumed sittings: the runs checkpointed in the results
+# (by an interrupted earlier run of the same command and program) are reused, and the prediction
+# counts only the runs left.
 # Shards (Slurm arrays or several machines on one shared results root): --shard K/N runs only
 # shard K of N, the tasks split by predicted cost (longest first, each to the least loaded
 # shard: the same split in every shard, from the table each shard reads: the first shard copies
@@ -234,12 +239,13 @@ fi
 config_key() { case $1 in */*) echo "$1" ;; *) echo "dp_fts_de/$1" ;; esac; }
 # curve_name KEY K: sets t_name to the name of curve K of config KEY (tools/run_figure.sh
 # --list, read once per config).
+# Also sets t_variant, the curve's overrides (its "# curve:" line).
 declare -A curve_list=()
 curve_name() {
-  [ -n "${curve_list[$1]:-}" ] || curve_list[$1]=$(tools/run_figure.sh "$1" --list | cut -f1 | tr '\n' ' ')
-  local names
-  read -r -a names <<<"${curve_list[$1]}"
-  t_name=${names[$2]}
+  [ -n "${curve_list[$1]:-}" ] || curve_list[$1]=$(tools/run_figure.sh "$1" --list)
+  local line
+  line=$(sed -n "$(($2 + 1))p" <<<"${curve_list[$1]}")
+  t_name=${line%%$'\t'*} t_variant=${line#*$'\t'}
 }
 # task_spec TASK: sets t_key (the config), t_curve (its curve index: a grid point runs the config
 # itself, curve 0) and t_opts (the fbosim run options of the task's scale, without --threads).
@@ -266,13 +272,24 @@ task_spec() {
       [ "$config" != fts/landmine ] || t_opts=("${fts_landmine[@]}") ;;
   esac
 }
-# plan_lines [TASK...]: the tasks as tools/repro_plan.py reads them (task, config, curve, options).
+# task_out TASK: sets t_out, the task's results directory (after task_spec and curve_name).
+task_out() {
+  local kind=${1%%:*} rest=${1#*:} c q z
+  case $kind in
+    split) t_out=$results/seeded${rest%%:*}/$t_name ;;
+    grid) IFS=: read -r c q z <<<"$rest"; t_out=$results/$(grid_prefix "$c")_q${q}_z${z} ;;
+    *) t_out=$results/$t_name ;;
+  esac
+}
+# plan_lines [TASK...]: the tasks as tools/repro_plan.py reads them (task, config, curve, options,
+# results directory: the finished runs checkpointed there are not counted again).
 plan_lines() {
   local t
   for t in "$@"; do
     task_spec "$t"
     curve_name "$t_key" "$t_curve"
-    printf '%s\t%s\t%s\t%s\n' "$t" "$t_key" "$t_name" "${t_opts[*]}"
+    task_out "$t"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$t" "$t_key" "$t_name" "${t_opts[*]}" "$t_out"
   done
 }
 
@@ -344,6 +361,62 @@ if ((measure)); then
   exit 0
 fi
 
+# Repeats: a curve whose experiment another curve of the list already runs, i.e. whose resolved
+# config differs from it in the name only (Fig. 9b's and 10b's default curves are Fig. 3f's
+# DP-FTS-DE, the q = 0.35, z = 1 point of Fig. 3c's grid too; Fig. 2b's S = 11 is Fig. 2c's
+# q = 0.25, ...). fbosim's outputs depend on the resolved config and the program, never on the
+# name (a run's streams are keyed by the seed and the run index), so each experiment runs once
+# and its repeats become links to its directory, made before the figures are drawn
+# (link_repeats). A repeat whose directory already holds results (not a link) runs as before.
+# task_digest TASK: sets t_digest, the SHA-256 of the task's resolved config without its name
+# (empty where `fbosim config` fails: such a task is never taken for a repeat).
+task_digest() {
+  local kind=${1%%:*} rest=${1#*:} cfg c q z variant=()
+  task_spec "$1"
+  curve_name "$t_key" "$t_curve"
+  task_out "$1"
+  cfg=configs/$t_key.yaml
+  if [ "$kind" = grid ]; then
+    IFS=: read -r c q z <<<"$rest"
+    variant=(--set "server.sampling_rate=$q" --set "server.noise_multiplier=$z")
+  else
+    read -r -a variant <<<"$t_variant"
+  fi
+  t_digest=$("$FBOSIM_BIN" config "$cfg" ${variant[@]+"${variant[@]}"} ${t_opts[@]+"${t_opts[@]}"} \
+    2>/dev/null | sed '/^name:/d' | sha256sum | cut -d' ' -f1) || t_digest=""
+}
+declare -A repeat_of=()  # a repeat's results directory -> the directory of the curve that runs it
+repeats=()
+if ((!measure)); then
+  declare -A runs_as=()  # digest -> the results directory of the first curve with it
+  kept=()
+  for t in "${tasks[@]}"; do
+    case ${t%%:*} in
+      figure | grid)
+        task_digest "$t"
+        if [ -n "$t_digest" ] && [ -n "${runs_as[$t_digest]:-}" ] && { [ -L "$t_out" ] || [ ! -e "$t_out" ]; }; then
+          repeat_of[$t_out]=${runs_as[$t_digest]}
+          repeats+=("$t_out")
+          continue
+        fi
+        [ -z "$t_digest" ] || [ -n "${runs_as[$t_digest]:-}" ] || runs_as[$t_digest]=$t_out ;;
+    esac
+    kept+=("$t")
+  done
+  tasks=(${kept[@]+"${kept[@]}"})
+  if ((${#repeats[@]})); then
+    echo "reproduce.sh: ${#repeats[@]} curve(s) repeat another curve's experiment (the same resolved config but the name), run once and linked: $(
+      for r in "${repeats[@]}"; do printf '%s -> %s, ' "${r##*/}" "${repeat_of[$r]##*/}"; done | sed 's/, $//')"
+  fi
+fi
+# link_repeats: each repeat's directory, a link to the directory of the curve that ran it.
+link_repeats() {
+  local r
+  for r in ${repeats[@]+"${repeats[@]}"}; do
+    ln -sfn "${repeat_of[$r]##*/}" "$r"
+  done
+}
+
 # The plan: every task with its predicted CPU time, and the total (also printed before a run).
 if ((plan)); then
   echo "reproduce.sh: ${#tasks[@]} task(s) at $scale scale${shard:+, shard $shard}"
@@ -380,6 +453,10 @@ run_task() {
   rm -f "$(done_file "$task")"
   start=$(date +%s.%N)
   task_spec "$task"
+  # A link left where this curve was a repeat (another --only) must not receive its results.
+  curve_name "$t_key" "$t_curve"
+  task_out "$task"
+  [ ! -L "$t_out" ] || rm -f "$t_out"
   if [ "$kind" = split ]; then
     FBOSIM_RESULTS=$results/seeded${rest%%:*} tools/run_figure.sh landmine --curve "$t_curve" \
       "${t_opts[@]}" --threads "$threads" --quiet >"$log" 2>&1 || status=$?
@@ -447,6 +524,7 @@ if [ -n "$shard" ]; then
 fi
 
 plot_status=0
+link_repeats
 "$python" tools/plot_figures.py --results "$results" --out "$results/figures" \
   --only "$(IFS=,; echo "${figures[*]}")" ${plot_opts[@]+"${plot_opts[@]}"} || plot_status=$?
 # The papers' claims, checked on these results (docs/FIDELITY.md for the whole set at power

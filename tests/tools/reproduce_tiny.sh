@@ -3,8 +3,9 @@
 # into a temporary results root, with no datasets, and checks that every synthetic figure
 # (Fig. 2a-d, 4, 5, 6, 7a, 7b, 12a; FTS Fig. 1a-c) was drawn as a non-empty PNG and PDF, that
 # every curve ran at the tiny scale (rounds 0..4), and that the real-world parts were skipped
-# with a line naming the missing data; then that --bare, --log and --format reach the plotting
-# script.
+# with a line naming the missing data; that a repeat (a curve whose resolved config differs from
+# another's in the name only) runs once and is linked, and runs alone under --only; then that
+# --bare, --log and --format reach the plotting script.
 # Usage: reproduce_tiny.sh FBOSIM_BINARY
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -42,6 +43,22 @@ grep -q "total .* s (tiny scale" "$tmp/out" || fail "no total time printed"
 grep -q "fig2a: FTS converges faster than standard TS" "$tmp/r/FIDELITY.md" || fail "no FIDELITY.md with the claims"
 # Issue 28 sec. 5: reproduce.sh passes the drawing options on to plot_figures.py (--bare,
 # --log, --format): fig2a again, as an SVG alone, into a fresh figures folder.
+# Repeats: Fig. 2c's q = 0.25 is Fig. 2b's S = 11 (the same resolved config but the name). It
+# runs once, and its directory is a link to the one that ran; its own run gives the same CSVs.
+grep -q "repeat another curve's experiment .*fig2c_q0.25 -> fig2b_s11" "$tmp/out" ||
+  fail "no line naming the repeat fig2c_q0.25 -> fig2b_s11"
+[ "$(readlink "$tmp/r/fig2c_q0.25")" = fig2b_s11 ] || fail "fig2c_q0.25 is not a link to fig2b_s11"
+! grep -q "^reproduce.sh: figure:fig2c:0 " "$tmp/out" || fail "the repeat fig2c_q0.25 ran"
+FBOSIM_RESULTS=$tmp/own "$root/tools/run_figure.sh" fig2c --curve 0 --runs 1 --set agents.count=10 \
+  --set rounds=4 --set objective.grid_points=200 --quiet >/dev/null 2>&1 || fail "fig2c_q0.25 alone exited $?"
+for f in trace.csv summary.csv server.csv; do
+  cmp -s "$tmp/own/fig2c_q0.25/$f" "$tmp/r/fig2b_s11/$f" || fail "fig2c_q0.25's own $f differs from fig2b_s11's"
+done
+# Alone (--only fig2c) it is no repeat: the link gives way to its own results.
+FBOSIM_DATA="$tmp/no-data" "$root/tools/reproduce.sh" --tiny --only fig2c --jobs 2 --results "$tmp/r" \
+  >"$tmp/out" 2>"$tmp/err" || fail "reproduce.sh --only fig2c exited $?"
+[ -d "$tmp/r/fig2c_q0.25" ] && [ ! -L "$tmp/r/fig2c_q0.25" ] || fail "--only fig2c: fig2c_q0.25 is still a link"
+cmp -s "$tmp/r/fig2c_q0.25/trace.csv" "$tmp/own/fig2c_q0.25/trace.csv" || fail "--only fig2c: fig2c_q0.25 differs"
 rm -rf "$tmp/r/figures"
 FBOSIM_DATA="$tmp/no-data" "$root/tools/reproduce.sh" --tiny --only fig2a --jobs 2 \
   --results "$tmp/r" --bare --log --format svg >"$tmp/out" 2>"$tmp/err" ||
