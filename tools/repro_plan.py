@@ -4,6 +4,7 @@ time predicted from them, and the split of the tasks into shards.
 
     repro_plan.py plan  --table T --cores C --jobs J [--shards N] [--list] < TASKS
     repro_plan.py shard K/N --table T < TASKS           # the tasks of shard K, one a line
+    repro_plan.py costs --table T < TASKS                # "TASK<TAB>CPU-s left", one a line
     repro_plan.py record --table T < MEASUREMENTS       # merge new measurements into T
     repro_plan.py --self-test
 
@@ -209,8 +210,8 @@ def cmd_plan(args):
     wall = schedule([c / threads for c in known], args.jobs)
     approx = " (approximate: scaled from the measured size)" if scaled else ""
     if done:
-        approx += (f"; {done} of {runs} runs already checkpointed in the results (earlier "
-                   "sittings; reused if they verify), the rest only")
+        approx += (f"; {done} of {runs} runs already in the results (checkpoints of earlier "
+                   "sittings, reused if they verify): the rest only")
     print(f"reproduce.sh: expected {duration(cpu)} of CPU ({cpu:.0f} CPU-s, {len(known)} of "
           f"{len(tasks)} task(s) with a measured cost{approx}); on {args.cores} core(s) with "
           f"--jobs {args.jobs} ({threads} thread(s) each): about {duration(wall)} of wall time "
@@ -249,6 +250,16 @@ def cmd_shard(args):
     for i, t in enumerate(tasks):
         if assign[i] == k:
             print(t.name)
+    return 0
+
+
+def cmd_costs(args):
+    """Each task's predicted CPU-seconds still to do (0 where unknown), for reproduce.sh's
+    estimate of the time left as tasks finish."""
+    rows = read_table(args.table)
+    for t in read_tasks(sys.stdin):
+        cpu = predict(t, rows, resume=True)[0]
+        print(f"{t.name}\t{0.0 if cpu is None else cpu:.1f}")
     return 0
 
 
@@ -372,11 +383,14 @@ def main():
     s = sub.add_parser("shard")
     s.add_argument("spec")
     s.add_argument("--table", required=True)
+    c = sub.add_parser("costs")
+    c.add_argument("--table", required=True)
     r = sub.add_parser("record")
     r.add_argument("--table", required=True)
     r.add_argument("--note", default="")
     args = ap.parse_args()
-    return {"plan": cmd_plan, "shard": cmd_shard, "record": cmd_record}[args.cmd](args)
+    return {"plan": cmd_plan, "shard": cmd_shard, "costs": cmd_costs,
+            "record": cmd_record}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -494,26 +494,43 @@ else
   echo "reproduce.sh: $scale scale${shard:+, shard $shard}, ${#tasks[@]} task(s), $jobs at a time, results in $results/"
   ((${#tasks[@]} == 0)) || plan_lines "${tasks[@]}" |
     "$python" tools/repro_plan.py plan --table "$costs" --cores "$cores" --jobs "$jobs"
+  # Each task's predicted CPU-seconds still to do (0 for one an earlier sitting finished), for
+  # the estimate of the rest: the elapsed time per predicted CPU-second of the finished tasks.
+  declare -A predicted=() task_of=()
+  left=0
+  if ((${#tasks[@]})); then
+    while IFS=$'\t' read -r t c; do
+      predicted[$t]=$c
+      left=$(awk -v a="$left" -v b="$c" 'BEGIN { print a + b }')
+    done < <(plan_lines "${tasks[@]}" | "$python" tools/repro_plan.py costs --table "$costs")
+  fi
+  done_cpu=0
   running=0
   done_tasks=0
-  # finished: one more task done; prints [k/N] with the elapsed time and an estimate of the rest.
+  # finished PID: its task is done; prints [k/N] with the elapsed time and an estimate of the
+  # rest (from the predictions while the finished tasks were all reused: CPU-s over the cores).
   finished() {
+    local t=${task_of[$1]:-} e
     running=$((running - 1))
     done_tasks=$((done_tasks + 1))
-    awk -v k="$done_tasks" -v n="${#tasks[@]}" -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {
-      e = b - a; printf "reproduce.sh: [%d/%d] %.0f s elapsed, ETA %.0f s\n", k, n, e, e / k * (n - k) }'
+    done_cpu=$(awk -v a="$done_cpu" -v b="${predicted[$t]:-0}" 'BEGIN { print a + b }')
+    e=$(elapsed "$t0")
+    awk -v k="$done_tasks" -v n="${#tasks[@]}" -v e="$e" -v d="$done_cpu" -v l="$left" -v c="$cores" 'BEGIN {
+      eta = d >= 1 ? e / d * (l - d) : (l - d) / c
+      printf "reproduce.sh: [%d/%d] %.0f s elapsed, ETA %.0f s\n", k, n, e, eta }'
   }
   for task in "${tasks[@]}"; do
     if ((running >= jobs)); then
-      wait -n || failed=$((failed + 1))
-      finished
+      wait -n -p pid || failed=$((failed + 1))
+      finished "$pid"
     fi
     run_task "$task" &
+    task_of[$!]=$task
     running=$((running + 1))
   done
   while ((running > 0)); do
-    wait -n || failed=$((failed + 1))
-    finished
+    wait -n -p pid || failed=$((failed + 1))
+    finished "$pid"
   done
   echo "reproduce.sh: experiments took $(elapsed "$t0") s"
 fi
