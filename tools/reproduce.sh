@@ -237,9 +237,8 @@ fi
 
 # config_key TARGET: the config a task target runs, as the cost table names it (dp_fts_de/fig2a).
 config_key() { case $1 in */*) echo "$1" ;; *) echo "dp_fts_de/$1" ;; esac; }
-# curve_name KEY K: sets t_name to the name of curve K of config KEY (tools/run_figure.sh
-# --list, read once per config).
-# Also sets t_variant, the curve's overrides (its "# curve:" line).
+# curve_name KEY K: sets t_name to the name of curve K of config KEY and t_variant to its
+# overrides (its "# curve:" line; tools/run_figure.sh --list, read once per config).
 declare -A curve_list=()
 curve_name() {
   [ -n "${curve_list[$1]:-}" ] || curve_list[$1]=$(tools/run_figure.sh "$1" --list)
