@@ -141,7 +141,7 @@ esac
 case $scale in
   full | power | landmine) emnist=() ;;
   quick) emnist=(--set agents.count=10 --set agents.init_points=3 --set objective.epochs=3) ;;
-  tiny) emnist=(--set agents.count=3 --set agents.init_points=2 --set objective.epochs=1) ;;
+  tiny) emnist=(--set agents.count=6 --set agents.init_points=2 --set objective.epochs=1) ;;
 esac
 # FTS's landmine sources make TS histories of 3 + t_n evaluations per field per process.
 case $scale in
