@@ -166,14 +166,27 @@ def predict(task, rows, resume=False):
     return cpu, ("scaled" if other else "measured"), row, runs, done
 
 
-def schedule(costs, slots):
+def schedule(costs, slots, busy=()):
     """The makespan of running the costs in order on `slots` slots, each task starting when a
-    slot frees (what reproduce.sh's --jobs loop does)."""
-    free = [0.0] * slots
+    slot frees (what reproduce.sh's --jobs loop does); `busy` are the times at which slots still
+    held by running tasks free."""
+    free = list(busy) + [0.0] * (slots - len(busy))
     for c in costs:
         i = min(range(slots), key=lambda k: (free[k], k))
         free[i] += c
     return max(free) if free else 0.0
+
+
+def time_left(running, queued, wall, pred, jobs, threads):
+    """The wall seconds a sitting has left: the running tasks' unfinished part and the queued
+    tasks in order on `jobs` slots, at the finished tasks' wall time per predicted CPU-second
+    (their `wall` seconds over their `pred` CPU-seconds); before a task with a prediction has
+    finished, at the prediction's perfect thread scaling. `running` holds (predicted CPU-s,
+    elapsed wall s) pairs. Counting what the running tasks have done keeps the estimate at the
+    first finished task of a --jobs 2 sitting from doubling."""
+    per = wall / pred if pred >= 1 else 1.0 / threads
+    busy = [max(c - e / per, 0.0) for c, e in running]
+    return per * schedule(queued, jobs, busy)
 
 
 def shards_of(tasks, costs, n):
@@ -260,6 +273,23 @@ def cmd_costs(args):
     for t in read_tasks(sys.stdin):
         cpu = predict(t, rows, resume=True)[0]
         print(f"{t.name}\t{0.0 if cpu is None else cpu:.1f}")
+    return 0
+
+
+def cmd_eta(args):
+    """stdin: "running PREDICTED ELAPSED" or "queued PREDICTED" lines, the queued in the order
+    they start; prints the wall seconds left (time_left)."""
+    running, queued = [], []
+    for line in sys.stdin:
+        f = line.split()
+        if f and f[0] == "running" and len(f) == 3:
+            running.append((float(f[1]), float(f[2])))
+        elif f and f[0] == "queued" and len(f) == 2:
+            queued.append(float(f[1]))
+        elif f:
+            sys.exit(f"repro_plan.py eta: bad line '{line.rstrip()}'")
+    threads = max(1, args.cores // args.jobs)
+    print(f"{time_left(running, queued, args.wall, args.pred, args.jobs, threads):.0f}")
     return 0
 
 
@@ -365,6 +395,20 @@ def self_test():
     assert assign == {1: 1, 0: 2, 3: 2, 2: 1, 4: 2}, assign
     assert load == [7.0, 7.0], load
     assert schedule([4, 1, 1, 1], 2) == 4 and schedule([1, 1, 1], 1) == 3
+    assert schedule([1, 1], 2, [3.0]) == 3 and schedule([2], 2, [1.0, 1.5]) == 3
+    # A --jobs 2 sitting at its first finished task (2,000 s of wall for 2,200 predicted CPU-s):
+    # the other, started 200 s later, has run 1,800 s and 12 tasks of 2,200 remain, 6 per slot:
+    # its last 200 s and 6 x 2,000 s (the old estimate, 2000/2200 x 13 x 2200 = 26,000 s, counted
+    # the running task as not started and both slots as one).
+    left = time_left([(2200.0, 1800.0)], [2200.0] * 12, 2000.0, 2200.0, 2, 1)
+    assert abs(left - 2000 / 2200 * (2200 - 1800 * 2200 / 2000 + 6 * 2200)) < 1e-6, left
+    assert abs(left - (200 + 6 * 2000)) < 1e-6, left
+    # Tasks run past their prediction: the unfinished part never goes below 0.
+    assert time_left([(100.0, 500.0)], [], 200.0, 100.0, 2, 1) == 0.0
+    # No measured task yet (the finished ones were reused): the prediction over the threads,
+    # the running tasks' elapsed wall being that many CPU-seconds per thread.
+    assert time_left([(800.0, 100.0)], [400.0, 400.0], 0.0, 0.0, 1, 2) == (600 + 800) / 2
+    assert time_left([], [], 0.0, 0.0, 2, 1) == 0.0
     print("repro_plan.py: self-test passed")
     return 0
 
@@ -385,11 +429,16 @@ def main():
     s.add_argument("--table", required=True)
     c = sub.add_parser("costs")
     c.add_argument("--table", required=True)
+    e = sub.add_parser("eta")
+    e.add_argument("--wall", type=float, required=True)
+    e.add_argument("--pred", type=float, required=True)
+    e.add_argument("--cores", type=int, required=True)
+    e.add_argument("--jobs", type=int, default=1)
     r = sub.add_parser("record")
     r.add_argument("--table", required=True)
     r.add_argument("--note", default="")
     args = ap.parse_args()
-    return {"plan": cmd_plan, "shard": cmd_shard, "costs": cmd_costs,
+    return {"plan": cmd_plan, "shard": cmd_shard, "costs": cmd_costs, "eta": cmd_eta,
             "record": cmd_record}[args.cmd](args)
 
 

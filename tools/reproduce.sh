@@ -493,43 +493,50 @@ else
   echo "reproduce.sh: $scale scale${shard:+, shard $shard}, ${#tasks[@]} task(s), $jobs at a time, results in $results/"
   ((${#tasks[@]} == 0)) || plan_lines "${tasks[@]}" |
     "$python" tools/repro_plan.py plan --table "$costs" --cores "$cores" --jobs "$jobs"
-  # Each task's predicted CPU-seconds still to do (0 for one an earlier sitting finished), for
-  # the estimate of the rest: the elapsed time per predicted CPU-second of the finished tasks.
-  declare -A predicted=() task_of=()
-  left=0
+  # Each task's predicted CPU-seconds still to do (0 for one an earlier sitting finished), and
+  # the finished tasks' own wall time and predictions, for the estimate of the rest
+  # (repro_plan.py eta: the running tasks' unfinished part and the queued tasks on the slots).
+  declare -A predicted=() task_of=() started=()
   if ((${#tasks[@]})); then
-    while IFS=$'\t' read -r t c; do
-      predicted[$t]=$c
-      left=$(awk -v a="$left" -v b="$c" 'BEGIN { print a + b }')
-    done < <(plan_lines "${tasks[@]}" | "$python" tools/repro_plan.py costs --table "$costs")
+    while IFS=$'\t' read -r t c; do predicted[$t]=$c; done < <(plan_lines "${tasks[@]}" |
+      "$python" tools/repro_plan.py costs --table "$costs")
   fi
-  done_cpu=0
   running=0
   done_tasks=0
-  # finished PID: its task is done; prints [k/N] with the elapsed time and an estimate of the
-  # rest (from the predictions while the finished tasks were all reused: CPU-s over the cores).
+  wall_sum=0
+  pred_sum=0
+  # finished PID NEXT: PID's task is done, tasks NEXT.. are queued; prints [k/N] with the elapsed
+  # time and the estimate of the rest.
   finished() {
-    local t=${task_of[$1]:-} e
+    local t=${task_of[$1]:-} p q i
+    unset "task_of[$1]"
     running=$((running - 1))
     done_tasks=$((done_tasks + 1))
-    done_cpu=$(awk -v a="$done_cpu" -v b="${predicted[$t]:-0}" 'BEGIN { print a + b }')
-    e=$(elapsed "$t0")
-    awk -v k="$done_tasks" -v n="${#tasks[@]}" -v e="$e" -v d="$done_cpu" -v l="$left" -v c="$cores" 'BEGIN {
-      eta = d >= 1 ? e / d * (l - d) : (l - d) / c
-      printf "reproduce.sh: [%d/%d] %.0f s elapsed, ETA %.0f s\n", k, n, e, eta }'
+    p=${predicted[$t]:-0}
+    read -r wall_sum pred_sum < <(awk -v w="$wall_sum" -v s="$pred_sum" -v p="$p" \
+      -v e="$(elapsed "${started[$1]}")" 'BEGIN { if (p >= 1) { w += e; s += p } print w, s }')
+    printf 'reproduce.sh: [%d/%d] %.0f s elapsed, ETA %s s\n' "$done_tasks" "${#tasks[@]}" \
+      "$(elapsed "$t0")" "$({
+        for q in "${!task_of[@]}"; do
+          echo "running ${predicted[${task_of[$q]}]:-0} $(elapsed "${started[$q]}")"
+        done
+        for ((i = $2; i < ${#tasks[@]}; i++)); do echo "queued ${predicted[${tasks[i]}]:-0}"; done
+      } | "$python" tools/repro_plan.py eta --wall "$wall_sum" --pred "$pred_sum" \
+        --cores "$cores" --jobs "$jobs")"
   }
-  for task in "${tasks[@]}"; do
+  for ((next = 0; next < ${#tasks[@]}; next++)); do
     if ((running >= jobs)); then
       wait -n -p pid || failed=$((failed + 1))
-      finished "$pid"
+      finished "$pid" "$next"
     fi
-    run_task "$task" &
-    task_of[$!]=$task
+    run_task "${tasks[next]}" &
+    task_of[$!]=${tasks[next]}
+    started[$!]=$(date +%s.%N)
     running=$((running + 1))
   done
   while ((running > 0)); do
     wait -n -p pid || failed=$((failed + 1))
-    finished "$pid"
+    finished "$pid" "${#tasks[@]}"
   done
   echo "reproduce.sh: experiments took $(elapsed "$t0") s"
 fi
