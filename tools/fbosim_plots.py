@@ -371,7 +371,11 @@ def _describe(key, value, c):
         return {"equal": "equal weights", "softmax": "softmax weights",
                 "linear": "linear weights", "quadratic": "quadratic weights"}.get(value, value)
     if key == "exploration.weights.start":
-        return f"a = {value}"
+        # Softmax weights start at a_t = a + 1 (DP-FTS-DE App. B: a = 15, a_t = 16), so the
+        # paper's a is start - 1; the linear and quadratic schemes' a is start itself
+        # (App. B.2.3: "a = 1,000 decayed to b = 1", "a = 40").
+        softmax = c.get("exploration.weights.scheme", "softmax") == "softmax"
+        return f"a = {value - 1 if softmax else value:g}"
     if key == "agents.init":
         return {"region": "local init", "domain": "whole-domain init"}.get(value, value)
     sym = SYMBOLS.get(key, key)

@@ -599,6 +599,16 @@ def self_test():
         _check(plot_all(root, out, ["fig2a", "fig4"]) == (1, 0), "fig2a drawn, fig4 missing")
         _check(all(os.path.getsize(os.path.join(out, f"fig2a.{e}")) > 0 for e in ("png", "pdf")),
                "fig2a files written")
+        # Fig. 9's legend: the paper's softmax a (start - 1) and the other schemes' a.
+        for name, scheme, start in (("weights_softmax", "softmax", 10),
+                                    ("weights_linear", "linear", 1000)):
+            config = _config(name, dp=False).replace(
+                "scheme: softmax\n", f"scheme: {scheme}\n    start: {start}\n")
+            _write_result(root, name, [(0, 0.2, 0.01, 0.8, 0.01, 0.0, 200)], config)
+        labels = legend_labels([Curve(os.path.join(root, n))
+                                for n in ("weights_softmax", "weights_linear")])
+        _check(labels == ["FTS-DE (softmax weights, a = 9)", "FTS-DE (linear weights, a = 1000)"],
+               f"weights legend {labels}")
         style_self_test(root, out)
     print("plot_figures: self-test passed")
 
