@@ -766,6 +766,35 @@ class SweepsAndResults(unittest.TestCase):
                 self.assertIn(w, str(caught.exception))
         self.assertFalse(os.path.exists(stem + "3.png"))
 
+    def test_ctrl_c_stops_a_sweep_keeping_its_finished_points(self):
+        import glob
+        py = os.path.join(self.dir, "py")
+        args = dict(grid={"server.noise_multiplier": [1, 2, 3, 4, 5, 6]}, out=py, runs=2,
+                    overrides={"rounds": 30, "agents.count": 50}, jobs=1, threads=1)
+        stop = threading.Event()
+
+        def interrupt_after_the_first_point():  # as a notebook's interrupt: this process only
+            while not stop.is_set():
+                if glob.glob(os.path.join(py, "*", "sweep.done")):
+                    os.kill(os.getpid(), signal.SIGINT)
+                    return
+                time.sleep(0.01)
+
+        watcher = threading.Thread(target=interrupt_after_the_first_point, daemon=True)
+        watcher.start()
+        try:
+            with self.assertRaisesRegex(KeyboardInterrupt, "finished points are kept in " + py):
+                quietly(lambda: fbosim.sweep(CONFIG, **args))
+        finally:
+            stop.set()
+            watcher.join()
+        finished = len(glob.glob(os.path.join(py, "*", "sweep.done")))
+        self.assertGreaterEqual(finished, 1)
+        self.assertLess(finished, 6)
+        s, err = quietly(lambda: fbosim.sweep(CONFIG, **args))
+        self.assertEqual(err.count("(finished by an earlier sweep)"), finished, err)
+        self.assertEqual(list(s["points"]["server.noise_multiplier"]), [1, 2, 3, 4, 5, 6])
+
     def test_bad_arguments_and_directories_are_named(self):
         S = fbosim.sweep
         out = os.path.join(self.dir, "never")
