@@ -22,6 +22,7 @@ data=${FBOSIM_DATA:-$root/../shared/datasets}
 golden=$root/tests/golden
 tiny=(--runs 2 --seed 0 --threads 2 --quiet --set agents.count=6 --set rounds=6)
 skip=77
+fetch="tools/fetch_datasets.sh downloads the data sets"
 
 usage() { sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
@@ -48,10 +49,10 @@ run_case() {
   local case=$1 cfg=$2 variant=$3 out=$4 extra=()
   case $(family "$cfg") in
     landmine | landmine_logistic)
-      [ -f "$data/landmine/LandmineData.mat" ] || { echo "skipped $case: no $data/landmine" >&2; return $skip; }
+      [ -f "$data/landmine/LandmineData.mat" ] || { echo "skipped $case: no $data/landmine ($fetch)" >&2; return $skip; }
       extra=(--set "datasets.root=$data") ;;
     emnist)
-      [ -d "$data/femnist_digits" ] || { echo "skipped $case: no $data/femnist_digits" >&2; return $skip; }
+      [ -d "$data/femnist_digits" ] || { echo "skipped $case: no $data/femnist_digits ($fetch)" >&2; return $skip; }
       extra=(--set "datasets.root=$data" --set objective.epochs=2) ;;
     activity)
       python3 "$golden/make_har_fixture.py" "$out.data/har/UCI HAR Dataset"

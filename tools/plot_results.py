@@ -47,7 +47,8 @@ except ImportError as missing:
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fbosim_plots import (COLOURS, STYLE, Curve, add_style_arguments, draw_rounds,  # noqa: E402
-                          draw_vs_epsilon, finish_axes, plt, save, set_style, set_title)
+                          draw_vs_epsilon, finish_axes, legend_labels, plt, save, set_style,
+                          set_title)
 from fbosim_results import ResultError, Table, check_output_stem, inside  # noqa: E402
 
 
@@ -85,9 +86,12 @@ def _same_number(got, value):
         return False
 
 
-def plot(paths, vs_epsilon=False, series=None, accountant=None, where=(), title=None, out=None):
+def plot(paths, vs_epsilon=False, series=None, accountant=None, where=(), title=None, out=None,
+         labels=None):
     """Draws the figure and returns the PNG's path; ResultError naming the file for any input
-    it cannot use (read in full before anything is drawn or written)."""
+    it cannot use (read in full before anything is drawn or written). labels (the iterations
+    plot; fbosim.plot): the legend's text, a list with one label per result in order, or a dict
+    {result directory name: label} replacing the generated labels of those it names."""
     first = os.path.normpath(paths[0])
     stem = out or os.path.join(first, os.path.basename(os.path.abspath(first)) +
                                ("_epsilon" if vs_epsilon else "_rounds"))
@@ -102,13 +106,33 @@ def plot(paths, vs_epsilon=False, series=None, accountant=None, where=(), title=
         if vs_epsilon:
             draw_vs_epsilon(ax, curves, series, accountant)
         else:
-            draw_rounds(ax, curves)
+            draw_rounds(ax, curves, labels=given_labels(curves, labels))
     except BaseException:
         plt.close(figure)
         raise
     set_title(ax, title)
     finish_axes(ax)
     return save(figure, stem)
+
+
+def given_labels(curves, labels):
+    """The legend's labels: the generated ones (None), a list of one per curve, or the generated
+    ones with a dict's {directory name: label} in place; ResultError when they do not fit."""
+    if labels is None:
+        return None
+    if isinstance(labels, dict):
+        names = [c.name for c in curves]
+        unknown = sorted(set(labels) - set(names))
+        if unknown:
+            raise ResultError(f"labels name no result: {', '.join(map(str, unknown))} (the "
+                              f"results: {', '.join(names)})")
+        return [labels.get(c.name, generated) for c, generated in
+                zip(curves, legend_labels(curves))]
+    labels = [str(label) for label in labels]
+    if len(labels) != len(curves):
+        raise ResultError(f"{len(labels)} label(s) for {len(curves)} result(s) "
+                          f"({', '.join(c.name for c in curves)})")
+    return labels
 
 
 def self_test():

@@ -13,6 +13,14 @@
     tables = fbosim.run({"algorithm": "dp_fts_de", "objective": {"inputs": 2}},
                         overrides={"rounds": 10}, objective=my_function)
 
+    # a sweep (the fbosim sweep command: the same call again resumes it, more runs grow it),
+    # its results as DataFrames (a row per point, and every point's tables), and a figure
+    s = fbosim.sweep("configs/dp_fts_de/synthetic.yaml", grid={"server.noise_multiplier": [1, 2]},
+                     runs=3, out="results/z_sweep")
+    s["points"][["server.noise_multiplier", "mean_regret", "epsilon"]]
+    fbosim.load("results/z_sweep")["summary"]                 # the same, read back later
+    fbosim.plot("results/z_sweep", labels=["z = 1", "z = 2"])  # PNG and PDF; returns the PNG
+
 `run` returns the trace, server, summary and timing tables as pandas DataFrames, read from the
 CSV files the run wrote (the bytes `fbosim run` writes). Errors in a config raise ValueError
 naming the file, the key and the value; a bad argument raises TypeError (wrong type) or
@@ -31,8 +39,11 @@ from . import _objectives
 from . import _core
 from . import _progress
 from . import privacy  # noqa: F401
+from ._plot import plot
+from ._results import load
+from ._sweep import sweep
 
-__all__ = ["run", "partition", "privacy", "version"]
+__all__ = ["run", "sweep", "load", "plot", "partition", "privacy", "version"]
 version = _core.version
 MAX_RUNS = 100000  # the config key `runs` (kMaxCount)
 MAX_THREADS = 4096  # `fbosim run --threads` (kMaxThreads)

@@ -79,7 +79,7 @@ void add_run_command(CLI::App& app) {
                   "Extra epsilon columns epsilon_<name> (overrides `server.accountants`), "
                   "e.g. rdp,pld")
       ->type_name("A,B,...");
-  cmd->add_flag("--quiet", args->quiet, "No progress line and no summary");
+  cmd->add_flag("-q,--quiet", args->quiet, "No progress line and no summary");
   cmd->add_flag("--force", args->force,
                 "Replace the results of a different config in the output directory");
   cmd->callback(guarded([args] { run(*args); }));
@@ -229,7 +229,7 @@ void add_sweep_command(CLI::App& app) {
                   "Extra epsilon columns epsilon_<name> at every point (overrides "
                   "`server.accountants`), e.g. rdp,pld")
       ->type_name("A,B,...");
-  cmd->add_flag("--quiet", args->quiet, "No progress on stderr and no summary");
+  cmd->add_flag("-q,--quiet", args->quiet, "No progress on stderr and no summary");
   cmd->add_flag("--force", args->force,
                 "Replace points whose directory holds the results of a different config, and "
                 "a sweep of other keys in DIR");
@@ -276,6 +276,27 @@ void add_keys_command(CLI::App& app) {
   cmd->callback(guarded([args] { run(*args); }));
 }
 
+// Hydra's habit, `fbosim run CONFIG key=value`: CLI11 refuses the extra word; say that an
+// override is written `--set key=value` (for a command that takes --set), with the words given.
+std::string bare_override_hint(const CLI::App& sub, int argc, char** argv,
+                               const std::string& what) {
+  if (what.find("not expected") == std::string::npos || !sub.get_option_no_throw("--set"))
+    return "";
+  std::string bare, fixed = "fbosim " + sub.get_name();
+  for (int k = 2; k < argc; ++k) {
+    const std::string arg = argv[k];  // one CLI11 lists as not expected, not an option's value
+    const CLI::Option* before =
+        argv[k - 1][0] == '-' ? sub.get_option_no_throw(argv[k - 1]) : nullptr;
+    const bool is_bare = !arg.empty() && arg[0] != '-' && arg.find('=') != std::string::npos &&
+                         what.find(arg) != std::string::npos &&
+                         (before == nullptr || before->get_type_size() == 0);
+    if (is_bare) bare += (bare.empty() ? "'" : ", '") + arg + "'";
+    fixed += (is_bare ? " --set " : " ") + arg;
+  }
+  if (bare.empty()) return "";
+  return "unexpected argument " + bare + ": override a config key with --set KEY=VALUE: " + fixed;
+}
+
 // The message of a usage error: CLI11's, or for an unknown command one naming it, each with
 // the closest command or option when one is close.
 std::string usage_message(const CLI::App& app, int argc, char** argv, const std::string& what) {
@@ -292,6 +313,8 @@ std::string usage_message(const CLI::App& app, int argc, char** argv, const std:
     return "unknown command '" + command + "'" + schema::did_you_mean(command, commands) +
            "; the commands: " + list;
   }
+  if (const std::string hint = bare_override_hint(*sub, argc, argv, what); !hint.empty())
+    return hint;
   std::vector<std::string> options;
   for (const CLI::Option* o : sub->get_options())
     for (const std::string& n : o->get_lnames()) options.push_back("--" + n);

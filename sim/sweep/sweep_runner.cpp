@@ -9,8 +9,10 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <mutex>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <thread>
 
@@ -25,6 +27,7 @@
 #include "sim/output/interrupt.hpp"
 #include "sim/output/provenance.hpp"
 #include "sim/run/experiment_runner.hpp"
+#include "sim/run/kept_runs.hpp"
 #include "sim/sweep/algorithm_grid.hpp"
 #include "sim/sweep/sweep_done.hpp"
 #include "sim/sweep/sweep_merge.hpp"
@@ -50,7 +53,32 @@ struct Prepared {
 struct DoneState {
   std::optional<double> seconds;  ///< set when the point is finished and can be skipped
   std::string rerun_reason;       ///< why a point that has a sweep.done is run again
+  std::string runs_change;        ///< instead, when only `runs` changed: "growing from 3 to 6 ..."
 };
+
+// The `runs: N` line of a resolved config; 0 when absent.
+int runs_of(const std::string& config_text) {
+  static const std::regex line("(^|\n)runs: ([0-9]+)");
+  std::smatch m;
+  return std::regex_search(config_text, m, line) ? std::stoi(m[2].str()) : 0;
+}
+
+// A point whose finished results differ from its config only in `runs` (the config the record
+// covers, read back from the point) is grown or cut by its run, which reuses the runs it kept
+// (sim/run/kept_runs.hpp): say so, rather than "its config changed". Empty otherwise.
+std::string runs_change(const Prepared& p, const std::string& build, const SweepDone& done) {
+  std::ifstream in(p.dir + "/config.resolved.yaml", std::ios::binary);
+  const std::string old{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (done.build != build || old.empty() || sweep_fingerprint(build, old) != done.fingerprint ||
+      run::growth_key(build, old) != run::growth_key(build, p.config_text))
+    return "";
+  const int from = runs_of(old), to = runs_of(p.config_text);
+  if (from == to) return "";  // the same config: its files changed, or another build's record
+  std::error_code ec;
+  const bool kept = fs::is_directory(p.dir + "/" + run::KeptRuns::kFolder, ec);
+  return fmt::format("{} from {} to {} runs (reusing {})", to > from ? "growing" : "shrinking",
+                     from, to, kept ? std::min(from, to) : 0);
+}
 
 DoneState done_state(const Prepared& p, const std::string& build, const std::string& sweep) {
   // Under the point's lock: a `fbosim run --out` into it cannot change its files between the
@@ -60,13 +88,13 @@ DoneState done_state(const Prepared& p, const std::string& build, const std::str
   if (fs::exists(fs::symlink_status(p.dir + "/" + SweepDone::kFile, ec))) lock.emplace(p.dir);
   std::string problem;
   const std::optional<SweepDone> done = SweepDone::read(p.dir, problem);
-  if (!done) return {{}, problem};
+  if (!done) return {{}, problem, ""};
   const std::string why = done->mismatch(p.dir, build, p.config_text);
-  if (!why.empty()) return {{}, why};
+  if (!why.empty()) return {{}, why, runs_change(p, build, *done)};
   // The same results reused by another sweep command (a comment edited, a --set that does not
   // change this point): the record names the sweep it is now part of, for merge.
   if (done->sweep != sweep) SweepDone::write(p.dir, build, p.config_text, sweep, done->seconds);
-  return {done->seconds, ""};
+  return {done->seconds, "", ""};
 }
 
 // The sweep.csv row of a finished point, from its summary.csv (last row) and server.csv.
@@ -308,7 +336,11 @@ class PointWorkers {
       progress_.finished(p.point.name, *done.seconds, true);
       return;
     }
-    if (!done.rerun_reason.empty()) {  // even with --quiet: never a silent re-run
+    if (!done.runs_change.empty()) {  // even with --quiet: never a silent re-run
+      std::lock_guard<std::mutex> guard(mutex_);
+      std::fprintf(stderr, "fbosim: point %s: %s\n", p.point.name.c_str(),
+                   done.runs_change.c_str());
+    } else if (!done.rerun_reason.empty()) {
       std::lock_guard<std::mutex> guard(mutex_);
       std::fprintf(stderr, "fbosim: point %s: %s: running it again\n", p.point.name.c_str(),
                    done.rerun_reason.c_str());

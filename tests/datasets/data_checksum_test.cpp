@@ -14,6 +14,7 @@
 #include "datasets/data_checksum.hpp"
 #include "datasets/emnist/femnist_data.hpp"
 #include "datasets/landmine/landmine_data.hpp"
+#include "tests/data_sets.hpp"
 
 using namespace fbosim::datasets;
 namespace fs = std::filesystem;
@@ -26,7 +27,7 @@ std::string slurp(const fs::path& path) {
   return s.str();
 }
 
-const fs::path kShared = fs::path(FBOSIM_SHARED_DIR) / "datasets";
+const fs::path kShared = fs::path(fbosim::testing::data_root());
 
 struct ScopedEnv {
   ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
@@ -81,7 +82,7 @@ TEST_CASE("the shared data files are the published ones") {
 }
 
 TEST_CASE("a landmine file with one flipped byte is refused, or used and recorded when allowed") {
-  if (!fs::exists(kShared / "landmine" / "LandmineData.mat")) return;
+  if (!fbosim::testing::have_data("landmine/LandmineData.mat")) return;
   // Byte 100,000 lies inside the doubles of field 1's features (the file is uncompressed).
   const fs::path root = flipped_copy("landmine", "landmine", "LandmineData.mat", 100000);
   const std::string path = (root / "landmine" / "LandmineData.mat").string();
@@ -104,7 +105,7 @@ TEST_CASE("a landmine file with one flipped byte is refused, or used and recorde
 }
 
 TEST_CASE("a FEMNIST file with one flipped pixel is refused, naming the file") {
-  if (!fs::exists(kShared / "femnist_digits" / "train-images-idx3-ubyte")) return;
+  if (!fbosim::testing::have_data("femnist_digits/train-images-idx3-ubyte")) return;
   const fs::path root = flipped_copy("femnist", "femnist_digits", "train-images-idx3-ubyte", 5000);
   CHECK_THROWS_WITH(load_femnist_digits((root / "femnist_digits").string()),
                     Catch::Contains("train-images-idx3-ubyte is not the published "

@@ -611,6 +611,216 @@ class Partition(unittest.TestCase):
                 self.assertIn(w, str(caught.exception))
 
 
+# Issue 43: sweeps and results from Python. The expected values are the files the fbosim
+# command writes, read here with the csv and yaml modules (not with the package's reader).
+SWEEP_CONFIG = ("algorithm: dp_fts_de\nrounds: 3\nruns: 2\nobjective: {grid_points: 100}\n"
+                "agents: {count: 4, init_points: 2}\nexploration: {subregions: 2}\n"
+                "rff: {features: 10}\nlocal_ts: {features: 10}\n"
+                "server: {dp: true, sampling_rate: 0.5}\n")
+
+
+def csv_rows(path):
+    import csv
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def same_cells(test, frame, rows, where=""):
+    """Every row and column of the CSV rows (strings) in the DataFrame, as numbers where they
+    are numbers, empty cells as NaN."""
+    test.assertEqual(len(frame), len(rows), where)
+    for i, row in enumerate(rows):
+        for key, text in row.items():
+            got = frame.iloc[i][key]
+            if text == "":
+                test.assertTrue(pd.isna(got), f"{where} row {i} {key}: {got!r} for ''")
+                continue
+            try:
+                want = float(text)
+            except ValueError:
+                test.assertEqual(str(got), text, f"{where} row {i} {key}")
+                continue
+            test.assertEqual(float(got), want, f"{where} row {i} {key}")
+
+
+def quietly(call):
+    """call() with sys.stderr captured; returns (result, the text written to it)."""
+    import contextlib
+    import io
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        result = call()
+    return result, err.getvalue()
+
+
+class SweepsAndResults(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="fbosim-py43-")
+        self.dir = self.tmp.name
+        self.cfg = os.path.join(self.dir, "tiny.yaml")
+        with open(self.cfg, "w", encoding="utf-8") as f:
+            f.write(SWEEP_CONFIG)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def cli(self, *args):
+        subprocess.run([BINARY, *args], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+
+    def test_load_a_run_gives_its_csv_files_and_config(self):
+        import yaml
+        out = os.path.join(self.dir, "run")
+        self.cli("run", self.cfg, "--quiet", "--threads", "1", "--out", out)
+        got = fbosim.load(out)
+        for name in ("trace", "server", "summary", "timing"):
+            same_cells(self, got[name], csv_rows(os.path.join(out, f"{name}.csv")), name)
+        with open(os.path.join(out, "config.resolved.yaml"), encoding="utf-8") as f:
+            self.assertEqual(got["config"], yaml.safe_load(f))
+        self.assertEqual(got["config"]["server"]["sampling_rate"], 0.5)
+        self.assertEqual(got["provenance"]["runs"], 2)
+
+    def test_sweep_is_the_command_and_load_stacks_its_points(self):
+        py = os.path.join(self.dir, "py")
+        s, err = quietly(lambda: fbosim.sweep(self.cfg, grid={"server.noise_multiplier": [1, 2.5]},
+                                              runs=2, out=py, jobs=1, threads=1))
+        self.assertIn("[2/2] done", err)  # the command's progress, relayed
+        cli = os.path.join(self.dir, "cli")
+        self.cli("sweep", self.cfg, "--grid", "server.noise_multiplier=1,2.5", "--runs", "2",
+                 "--jobs", "1", "--threads", "1", "--quiet", "--out", cli)
+        points = csv_rows(os.path.join(cli, "sweep.csv"))
+        self.assertEqual([p["dir"] for p in points],
+                         ["server.noise_multiplier=1", "server.noise_multiplier=2.5"])
+        same_cells(self, s["points"].drop(columns="seconds"),
+                   [{k: v for k, v in p.items() if k != "seconds"} for p in points], "sweep.csv")
+        self.assertEqual(s["keys"], ["server.noise_multiplier"])
+        for p in points:
+            for name in ("trace", "server", "summary", "timing"):
+                path = os.path.join(cli, p["dir"], f"{name}.csv")
+                with open(path, "rb") as a, open(os.path.join(py, p["dir"], f"{name}.csv"),
+                                                 "rb") as b:
+                    if name != "timing":  # wall times
+                        self.assertEqual(a.read(), b.read(), path)
+                part = s[name][s[name]["point"] == int(p["point"])].reset_index(drop=True)
+                self.assertTrue((part["server.noise_multiplier"] ==
+                                 float(p["server.noise_multiplier"])).all())
+                if name != "timing":
+                    same_cells(self, part.drop(columns=["point", "server.noise_multiplier"]),
+                               csv_rows(path), path)
+            self.assertEqual(s["config"][int(p["point"])]["server"]["noise_multiplier"],
+                             float(p["server.noise_multiplier"]))
+        # load() of the directory gives the same tables.
+        again = fbosim.load(py)
+        for name in ("points", "summary", "trace", "server"):
+            pd.testing.assert_frame_equal(again[name], s[name])
+
+    def test_the_same_sweep_again_resumes_and_more_runs_grow_it(self):
+        py = os.path.join(self.dir, "py")
+        grid = {"server.noise_multiplier": [1, 2]}
+        quietly(lambda: fbosim.sweep(self.cfg, grid=grid, runs=2, out=py, jobs=1, threads=1))
+        _, err = quietly(lambda: fbosim.sweep(self.cfg, grid=grid, runs=2, out=py, jobs=1,
+                                              threads=1))
+        self.assertIn("skipped", err)
+        self.assertNotIn("running it again", err)
+        s, err = quietly(lambda: fbosim.sweep(self.cfg, grid=grid, runs=3, out=py, jobs=1,
+                                              threads=1))
+        self.assertIn("growing from 2 to 3 runs (reusing 2)", err)
+        fresh = os.path.join(self.dir, "fresh")
+        self.cli("sweep", self.cfg, "--grid", "server.noise_multiplier=1,2", "--runs", "3",
+                 "--jobs", "1", "--threads", "1", "--quiet", "--out", fresh)
+        for p in csv_rows(os.path.join(fresh, "sweep.csv")):
+            with open(os.path.join(fresh, p["dir"], "summary.csv"), "rb") as a, \
+                    open(os.path.join(py, p["dir"], "summary.csv"), "rb") as b:
+                self.assertEqual(a.read(), b.read())
+        self.assertEqual(set(s["summary"]["n"]), {3 * 4})  # runs x agents
+
+    def test_plot_draws_a_sweep_with_the_given_labels(self):
+        import matplotlib
+        py = os.path.join(self.dir, "py")
+        quietly(lambda: fbosim.sweep(self.cfg, grid={"server.noise_multiplier": [1, 2]},
+                                     out=py, jobs=1, threads=1, progress=False))
+        stem = os.path.join(self.dir, "fig")
+        matplotlib.rcParams["svg.fonttype"] = "none"  # text as text, to be read back
+        try:
+            png = fbosim.plot(py, out=stem, labels=["noise one", "noise two"],
+                              formats=["png", "svg"])
+        finally:
+            matplotlib.rcParams["svg.fonttype"] = "path"
+        self.assertEqual(png, stem + ".png")
+        with open(png, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        with open(stem + ".svg", encoding="utf-8") as f:
+            svg = f.read()
+        self.assertIn("noise one", svg)
+        self.assertIn("noise two", svg)
+        # A dict names the points it relabels; the others keep their generated labels.
+        fbosim.plot(py, out=stem + "2", labels={"server.noise_multiplier=2": "the big z"},
+                    formats=["svg"])
+        with open(stem + "2.svg", encoding="utf-8") as f:
+            self.assertIn("the big z", f.read())
+        for labels, words in ((["only one"], ["1 label(s) for 2 result(s)"]),
+                              ({"nope": "x"}, ["labels name no result", "nope"])):
+            with self.assertRaises(ValueError) as caught:
+                fbosim.plot(py, out=stem + "3", labels=labels)
+            for w in words:
+                self.assertIn(w, str(caught.exception))
+        self.assertFalse(os.path.exists(stem + "3.png"))
+
+    def test_ctrl_c_stops_a_sweep_keeping_its_finished_points(self):
+        import glob
+        py = os.path.join(self.dir, "py")
+        args = dict(grid={"server.noise_multiplier": [1, 2, 3, 4, 5, 6]}, out=py, runs=2,
+                    overrides={"rounds": 30, "agents.count": 50}, jobs=1, threads=1)
+        stop = threading.Event()
+
+        def interrupt_after_the_first_point():  # as a notebook's interrupt: this process only
+            while not stop.is_set():
+                if glob.glob(os.path.join(py, "*", "sweep.done")):
+                    os.kill(os.getpid(), signal.SIGINT)
+                    return
+                time.sleep(0.01)
+
+        watcher = threading.Thread(target=interrupt_after_the_first_point, daemon=True)
+        watcher.start()
+        try:
+            with self.assertRaisesRegex(KeyboardInterrupt, "finished points are kept in " + py):
+                quietly(lambda: fbosim.sweep(CONFIG, **args))
+        finally:
+            stop.set()
+            watcher.join()
+        finished = len(glob.glob(os.path.join(py, "*", "sweep.done")))
+        self.assertGreaterEqual(finished, 1)
+        self.assertLess(finished, 6)
+        s, err = quietly(lambda: fbosim.sweep(CONFIG, **args))
+        self.assertEqual(err.count("(finished by an earlier sweep)"), finished, err)
+        self.assertEqual(list(s["points"]["server.noise_multiplier"]), [1, 2, 3, 4, 5, 6])
+
+    def test_bad_arguments_and_directories_are_named(self):
+        S = fbosim.sweep
+        out = os.path.join(self.dir, "never")
+        for call, exc, words in [
+                (lambda: S(self.cfg, grid={"rounds": [2, 3]}), TypeError, ["out="]),
+                (lambda: S(self.cfg, grid="rounds=2,3", out=out), TypeError, ["grid", "dict"]),
+                (lambda: S(self.cfg, grid={"name": ["a,b"]}, out=out), ValueError,
+                 ["grid['name']", "'a,b'"]),
+                (lambda: S(self.cfg, grid={"rounds": []}, out=out), ValueError, ["no values"]),
+                (lambda: S(self.cfg, grid={"rounds": [2]}, runs=0, out=out), ValueError,
+                 ["runs", "0"]),
+                (lambda: S(self.cfg, grid={"rounds": [2]}, overrides="rounds=3", out=out),
+                 TypeError, ["overrides"]),
+                (lambda: S(self.cfg, grid={"nonsense.key": [1]}, out=out, progress=False),
+                 RuntimeError, ["nonsense.key"]),
+                (lambda: fbosim.load(self.dir), ValueError,
+                 [self.dir, "neither a run (summary.csv) nor a sweep (sweep.csv)"]),
+                (lambda: fbosim.load(out), FileNotFoundError, [out]),
+                (lambda: fbosim.load(3), TypeError, ["directory", "3"])]:
+            with self.assertRaises(exc) as caught:
+                quietly(call)
+            self.assertIs(type(caught.exception), exc)
+            for w in words:
+                self.assertIn(w, str(caught.exception))
+        self.assertFalse(os.path.exists(os.path.join(out, "sweep.csv")))
+
 if __name__ == "__main__":
     BINARY = sys.argv.pop(1) if len(sys.argv) > 1 else os.path.join(ROOT, "build", "fbosim")
     unittest.main(verbosity=1)

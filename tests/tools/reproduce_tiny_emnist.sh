@@ -7,13 +7,14 @@
 # to the curve with its experiment; a repeat's own run gives the same CSVs (the name does not
 # enter the results, for the CNN objective too).
 # Usage: reproduce_tiny_emnist.sh FBOSIM_BINARY DATASETS_DIR (exit 77, skipped, without
-# DATASETS_DIR/femnist_digits).
+# DATASETS_DIR/femnist_digits; $FBOSIM_DATA, when set, replaces DATASETS_DIR).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 export FBOSIM_BIN=${1:?usage: reproduce_tiny_emnist.sh FBOSIM_BINARY DATASETS_DIR}
 data=${2:?usage: reproduce_tiny_emnist.sh FBOSIM_BINARY DATASETS_DIR}
+data=${FBOSIM_DATA:-$data}
 if [ ! -d "$data/femnist_digits" ]; then
-  echo "SKIP: no FEMNIST digits at $data/femnist_digits" >&2
+  echo "skipped: no FEMNIST digits at $data/femnist_digits (tools/fetch_datasets.sh downloads the data sets)" >&2
   exit 77
 fi
 tmp=$(mktemp -d)

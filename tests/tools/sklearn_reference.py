@@ -17,7 +17,8 @@ Usage:
                                                sklearn and scikit-learn's own CV folds vs the
                                                authors' SVC(probability=True) + roc_auc_score
 Exit 77 (CTest SKIP_RETURN_CODE) with a line saying why when numpy, scipy or scikit-learn is
-not importable, or the data file is absent.
+not importable, or the data file is absent ($FBOSIM_DATA/landmine/LandmineData.mat instead of
+MATFILE when FBOSIM_DATA is set, as fbosim and the other data tests look).
 """
 import os
 import subprocess
@@ -120,7 +121,7 @@ def import_sklearn(matfile):
     except ImportError as e:
         skip(f"scikit-learn not importable ({e}); install python3-sklearn (tools/setup.sh does)")
     if not os.path.isfile(matfile):
-        skip(f"no landmine data at {matfile}")
+        skip(f"no landmine data at {matfile} (tools/fetch_datasets.sh downloads the data sets)")
     data = scipy.io.loadmat(matfile)
     return data["feature"][0], data["label"][0]
 
@@ -164,13 +165,18 @@ def check_svc(binary, matfile):
     print(f"{exact} of {cases} AUCs equal scikit-learn's within 1e-12, all within 2e-3")
 
 
+def landmine_file(matfile):
+    data = os.environ.get("FBOSIM_DATA")
+    return os.path.join(data, "landmine", "LandmineData.mat") if data else matfile
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--numpy":
         check_numpy(sys.argv[2])
     elif len(sys.argv) == 4 and sys.argv[1] == "--split":
-        check_split(sys.argv[2], sys.argv[3])
+        check_split(sys.argv[2], landmine_file(sys.argv[3]))
     elif len(sys.argv) == 4 and sys.argv[1] == "--svc":
-        check_svc(sys.argv[2], sys.argv[3])
+        check_svc(sys.argv[2], landmine_file(sys.argv[3]))
     else:
         print(__doc__, file=sys.stderr)
         return 2

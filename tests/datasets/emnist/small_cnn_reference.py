@@ -172,8 +172,11 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     dump, data = sys.argv[1:]
+    if os.environ.get("FBOSIM_DATA"):  # where fbosim and the other data tests look
+        data = os.path.join(os.environ["FBOSIM_DATA"], "femnist_digits")
     if not os.path.isdir(data):
-        print(f"skipped: no FEMNIST digits at {data}")
+        print(f"skipped: no FEMNIST digits at {data} (tools/fetch_datasets.sh downloads the "
+              "data sets)")
         return 77
     ok = all([run(dump, data, *s) for s in SIZES])
     print("all agree" if ok else "FAILED")

@@ -12,6 +12,7 @@
 #include "datasets/emnist/cnn_trainer.hpp"
 #include "datasets/emnist/float_exp.hpp"
 #include "datasets/emnist/small_cnn.hpp"
+#include "tests/data_sets.hpp"
 
 using namespace fbosim;
 using namespace fbosim::datasets;
@@ -21,7 +22,7 @@ namespace {
 
 const std::vector<WriterDigits>& writers() {
   static const std::vector<WriterDigits> w =
-      load_femnist_digits(std::string(FBOSIM_SHARED_DIR) + "/datasets/femnist_digits");
+      load_femnist_digits(fbosim::testing::data_path("femnist_digits"));
   return w;
 }
 
@@ -68,6 +69,7 @@ TEST_CASE("CNN exp: within 1.4 ulp of libm's on [-87, 0], 0 below, NaN for NaN")
 }
 
 TEST_CASE("CNN gradient: each tensor's directional derivatives match central differences") {
+  if (!fbosim::testing::have_data("femnist_digits")) return;
   // Along the tensor's own gradient (the largest change: a term too large or too small shows)
   // and along a random direction (a term computed for the wrong weights shows), at PyTorch's
   // initialisation, for the default network and one with channel and unit tails.
@@ -133,6 +135,7 @@ TEST_CASE("Adam: two steps against the closed form, L2 added to the gradient") {
 }
 
 TEST_CASE("CNN training: the same accuracy on another thread, and the digits learnt") {
+  if (!fbosim::testing::have_data("femnist_digits")) return;
   const WriterDigits& w = writers()[0];
   CnnOptions o;
   const double a = cnn_accuracy(w, o, 0.01, 1e-3, 1e-4, 42);

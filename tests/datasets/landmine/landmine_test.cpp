@@ -15,11 +15,12 @@
 #include "datasets/landmine/rbf_distances.hpp"
 #include "datasets/landmine/roc_auc.hpp"
 #include "datasets/sklearn/stratified_split.hpp"
+#include "tests/data_sets.hpp"
 
 using namespace fbosim::datasets;
 
 namespace {
-const std::string kMat = std::string(FBOSIM_SHARED_DIR) + "/datasets/landmine/LandmineData.mat";
+const std::string kMat = fbosim::testing::data_path("landmine/LandmineData.mat");
 const std::vector<LandmineField>& fields() {
   static const std::vector<LandmineField> f = load_landmine(kMat);
   return f;
@@ -27,6 +28,7 @@ const std::vector<LandmineField>& fields() {
 }  // namespace
 
 TEST_CASE("the real landmine file: 29 fields of 9 features, 445-690 rows, 2.9-9.4% mines") {
+  if (!fbosim::testing::have_data("landmine/LandmineData.mat")) return;
   REQUIRE(fields().size() == 29);
   for (const LandmineField& f : fields()) {
     CHECK(f.x.cols() == 9);
@@ -51,6 +53,7 @@ TEST_CASE("a missing or non-MATLAB landmine file is a clear error naming the pat
 }
 
 TEST_CASE("the split is stratified, disjoint, complete and fixed by its seed") {
+  if (!fbosim::testing::have_data("landmine/LandmineData.mat")) return;
   const LandmineField& f = fields()[3];
   const LandmineSplit a = split_field(f, 0, 3), b = split_field(f, 0, 3), c = split_field(f, 1, 3);
   int mines = 0, train_mines = 0;
@@ -116,6 +119,7 @@ TEST_CASE("the hyperparameter maps are linear over C in [1e-4, 10] and gamma in 
 }
 
 TEST_CASE("an SVM learns a real field well above chance, reproducibly from its stream") {
+  if (!fbosim::testing::have_data("landmine/LandmineData.mat")) return;
   const LandmineSplit s = split_field(fields()[0], 0, 0);
   const Eigen::Vector2d x(0.5, 0.05);  // C ~ 5, gamma ~ 0.5
   fbosim::core::RngStream r1 = fbosim::core::RngFactory(1, 0).stream("t");
@@ -130,6 +134,7 @@ TEST_CASE("an SVM learns a real field well above chance, reproducibly from its s
 }
 
 TEST_CASE("fbosim's kernels and solver give libsvm's own decision values and AUCs, bit for bit") {
+  if (!fbosim::testing::have_data("landmine/LandmineData.mat")) return;
   // libsvm 3.24 with kernel_type RBF computes every kernel value itself in every training: the
   // same held-out and validation decision values, hence the same AUCs, over both splits, both
   // class orders, fields of several sizes, and hyperparameters from the corners of [0,1]^2 to
@@ -162,6 +167,7 @@ TEST_CASE("fbosim's kernels and solver give libsvm's own decision values and AUC
 }
 
 TEST_CASE("the vectorised exp moves the landmine AUCs by rounding only") {
+  if (!fbosim::testing::have_data("landmine/LandmineData.mat")) return;
   // fbosim's engine with core::fast_exp (within 2 ulp of exp, the same bits on every CPU)
   // against the same with std::exp (libsvm's values, above): the kernel values differ in their
   // last bits, which the solver's tolerance (eps = 1e-3) and the ranks of the AUC mostly absorb.
@@ -188,6 +194,7 @@ TEST_CASE("the vectorised exp moves the landmine AUCs by rounding only") {
 }
 
 TEST_CASE("the cached distances give libsvm's kernel values of a point and a support vector") {
+  if (!fbosim::testing::have_data("landmine/LandmineData.mat")) return;
   // libsvm's own k_function: the decision value of a model with one support vector x_c, the
   // coefficient 1 and rho 0 is exactly K(p, x_c) = exp(-gamma sum_k (p_k - x_ck)^2).
   const LandmineSplit s = split_field(fields()[5], 0, 5);
@@ -252,6 +259,7 @@ TEST_CASE("the cached distances give libsvm's kernel values of a point and a sup
 }
 
 TEST_CASE("the family gives one objective per field, refuses more agents than fields") {
+  if (!fbosim::testing::have_data("landmine/LandmineData.mat")) return;
   LandmineSpec spec;
   spec.path = kMat;
   const LandmineFamily family(spec);
@@ -309,6 +317,7 @@ TEST_CASE("pairwise coupling of three classes approaches the constrained minimis
 }
 
 TEST_CASE("the authors' split: scikit-learn's rows in its order, half of each class") {
+  if (!fbosim::testing::have_data("landmine/LandmineData.mat")) return;
   const LandmineField& f = fields()[3];
   const LandmineSplit a = authors_split(f);
   const TrainTestIndices t = stratified_train_test_split(f.y, 0.5, 0);
@@ -324,6 +333,7 @@ TEST_CASE("the authors' split: scikit-learn's rows in its order, half of each cl
 }
 
 TEST_CASE("scikit-learn's class order: grouped rows, the same model up to the solver's tolerance") {
+  if (!fbosim::testing::have_data("landmine/LandmineData.mat")) return;
   const LandmineSplit s = authors_split(fields()[7]);
   const std::vector<int> rows = problem_rows(s, SvmClassOrder::sklearn);
   std::size_t no_mines = 0;

@@ -11,13 +11,14 @@
 #include "datasets/landmine/landmine_logistic.hpp"
 #include "datasets/landmine/landmine_split.hpp"
 #include "datasets/landmine/logistic_regression.hpp"
+#include "tests/data_sets.hpp"
 
 using namespace fbosim;
 using namespace fbosim::datasets;
 
 namespace {
 
-const std::string kMat = std::string(FBOSIM_SHARED_DIR) + "/datasets/landmine/LandmineData.mat";
+const std::string kMat = fbosim::testing::data_path("landmine/LandmineData.mat");
 
 // The data of tests/tools/logistic_reference.py: 12 rows, the last column 1 / sqrt(3).
 Eigen::MatrixXd small_x() {
@@ -96,6 +97,7 @@ TEST_CASE("LogisticFeatures: fitted on the training rows, every record maps into
 TEST_CASE(
     "landmine_logistic: Kusner et al.'s Theorem 7 holds on field 0 for neighbouring validation "
     "sets with adversarial records and any evaluated hyperparameters") {
+  if (!fbosim::testing::have_data("landmine/LandmineData.mat")) return;
   // The bound (algorithms/release/convex_lipschitz_sensitivity.hpp), written out here:
   //   Delta = min(r, L (G (1/lmin - 1/lmax) + 2 tau / lmin) + r / m), G = 1, L = 1/4, r = 1.
   // For every pair of candidate lambdas (any two evaluated sets Lambda_V, Lambda_V': their

@@ -11,6 +11,7 @@
 #include "datasets/landmine/landmine_split.hpp"
 #include "datasets/landmine/svc_solver.hpp"
 #include "sim/core/rng.hpp"
+#include "tests/data_sets.hpp"
 
 using namespace fbosim::datasets;
 
@@ -18,7 +19,7 @@ namespace {
 
 const std::vector<LandmineField>& fields() {
   static const std::vector<LandmineField> f =
-      load_landmine(std::string(FBOSIM_SHARED_DIR) + "/datasets/landmine/LandmineData.mat");
+      load_landmine(fbosim::testing::data_path("landmine/LandmineData.mat"));
   return f;
 }
 
@@ -78,6 +79,7 @@ bool same_model(const std::vector<double>& k, std::size_t n, const std::vector<i
 }  // namespace
 
 TEST_CASE("train_svc trains libsvm 3.24's models bit for bit on the landmine kernels") {
+  if (!fbosim::testing::have_data("landmine/LandmineData.mat")) return;
   // Fields of several sizes; C and gamma over the objective's whole box (corners, middle,
   // random); problems of all the field's training points, in their order and shuffled, and of
   // random subsets (as the cross-validation's fold models).

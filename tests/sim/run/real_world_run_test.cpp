@@ -11,6 +11,7 @@
 #include "sim/config/config_loader.hpp"
 #include "sim/core/thread_pool.hpp"
 #include "sim/run/run_engine.hpp"
+#include "tests/data_sets.hpp"
 
 using namespace fbosim;
 using namespace fbosim::config;
@@ -63,11 +64,8 @@ TEST_CASE("keys of another family are unknown keys") {
 // Issue #27: the EMNIST CNN sums in one fixed order, so a run's trace (every accuracy, to 17
 // digits) is the same whatever the number of threads training the agents' CNNs at once.
 TEST_CASE("an EMNIST run gives the same trace on 1, 2 and 3 threads") {
-  const std::string shared = std::string(FBOSIM_SHARED_DIR) + "/datasets";
-  if (!std::filesystem::exists(shared + "/femnist_digits")) {
-    WARN("skipped: no " << shared << "/femnist_digits");
-    return;
-  }
+  const std::string shared = fbosim::testing::data_root();
+  if (!fbosim::testing::have_data("femnist_digits")) return;
   const LoadedConfig c = load_config_text(
       "rounds: 2\nruns: 1\nobjective: {family: emnist, epochs: 1}\n"
       "agents: {count: 5, init_points: 2}\nexploration: {subregions: 2, schedule: inv}\n"

@@ -12,6 +12,7 @@
 #include "datasets/objective_factory.hpp"
 #include "datasets/objective_family_entry.hpp"
 #include "sim/config/key_catalog.hpp"
+#include "tests/data_sets.hpp"
 
 using namespace fbosim;
 using Catch::Matchers::Equals;
@@ -194,11 +195,8 @@ TEST_CASE("registries: a family's traits are those of the objectives it makes") 
 }
 
 TEST_CASE("registries: the landmine entry loads the published file with its traits") {
-  const std::filesystem::path root = std::filesystem::path(FBOSIM_SHARED_DIR) / "datasets";
-  if (!std::filesystem::exists(datasets::LandmineSpec::default_path(root.string()))) {
-    WARN("no landmine data under " << root << ": skipped");
-    return;
-  }
+  const std::filesystem::path root = fbosim::testing::data_root();
+  if (!fbosim::testing::have_data("landmine/LandmineData.mat")) return;
   const datasets::ObjectiveFamilyEntry& e = *datasets::objective_registry().find("landmine");
   const auto family = e.make(e.options, root.string());
   CHECK(family->max_agents() == e.max_agents);
