@@ -32,7 +32,7 @@ const schema::Group<TimingSpec>& timing_keys() {
   using T = TimingSpec;
   using schema::at;
   using schema::Range;
-  const Range seconds = Range::left_open(0, kMaxParameterSeconds);
+  const Range positive_seconds = Range::left_open(0, kMaxParameterSeconds);
   static const auto g =
       schema::Group<T>{}
           .choice("timing.duration.model", at(&T::duration, &DurationSpec::model),
@@ -40,7 +40,7 @@ const schema::Group<TimingSpec>& timing_keys() {
                   "simulated time of one evaluation, in seconds: `constant` (mean), `uniform` "
                   "(low, high), `half_normal` (sigma), `exponential` (mean), `lognormal` (mean, "
                   "sigma of the log), `pareto` (scale = the minimum, shape > 1)")
-          .real("timing.duration.mean", at(&T::duration, &DurationSpec::mean), seconds,
+          .real("timing.duration.mean", at(&T::duration, &DurationSpec::mean), positive_seconds,
                 "the duration's mean (seconds)")
           .when(duration_is({D::constant, D::exponential, D::lognormal}))
           .real("timing.duration.sigma", at(&T::duration, &DurationSpec::sigma),
@@ -57,14 +57,14 @@ const schema::Group<TimingSpec>& timing_keys() {
           .real("timing.duration.low", at(&T::duration, &DurationSpec::low),
                 Range::closed(0, kMaxParameterSeconds), "`uniform`: the shortest (seconds)")
           .when(duration_is({D::uniform}))
-          .real("timing.duration.high", at(&T::duration, &DurationSpec::high), seconds,
+          .real("timing.duration.high", at(&T::duration, &DurationSpec::high), positive_seconds,
                 "`uniform`: the longest (seconds), > low")
           .when(duration_is({D::uniform}))
           .check([](const T& s, schema::Problems& p) {
             if (s.duration.model == D::uniform && !(s.duration.high > s.duration.low))
               p.push_back({"timing.duration.high", "must be > timing.duration.low"});
           })
-          .real("timing.duration.scale", at(&T::duration, &DurationSpec::scale), seconds,
+          .real("timing.duration.scale", at(&T::duration, &DurationSpec::scale), positive_seconds,
                 "`pareto`: the minimum duration (seconds)")
           .when(duration_is({D::pareto}))
           .real("timing.duration.shape", at(&T::duration, &DurationSpec::shape), Range::above(1),
@@ -100,10 +100,12 @@ const schema::Group<TimingSpec>& timing_keys() {
                   "exponential with means on, off), `fixed` (on, off repeated, each agent at a "
                   "random phase), `trace` (a CSV file of online intervals). An evaluation runs "
                   "only while its agent is online: it waits, and pauses while offline")
-          .real("timing.availability.on", at(&T::availability, &AvailabilitySpec::on), seconds,
+          .real("timing.availability.on", at(&T::availability, &AvailabilitySpec::on),
+                positive_seconds,
                 "online period: the mean (`exponential`) or the length (`fixed`), seconds")
           .when(availability_is({A::exponential, A::fixed}))
-          .real("timing.availability.off", at(&T::availability, &AvailabilitySpec::off), seconds,
+          .real("timing.availability.off", at(&T::availability, &AvailabilitySpec::off),
+                positive_seconds,
                 "offline period: the mean (`exponential`) or the length (`fixed`), seconds")
           .when(availability_is({A::exponential, A::fixed}))
           .text("timing.availability.trace", at(&T::availability, &AvailabilitySpec::trace),
