@@ -2,8 +2,10 @@
 // The draws behind every duration and availability period: from a core::RngStream (Boost's
 // mt19937_64 and uniform_01, integer work and one exact scaling), through portable_log and
 // core::fast_exp (the same bits on every x86-64 CPU), with only IEEE basic operations and
-// sqrt between them. Not RngStream::normal(): Boost's ziggurat calls glibc's exp and log,
-// whose bits depend on the CPU (portable_log.hpp), in its rejection steps.
+// sqrt between them. Not RngStream::normal(): Boost's ziggurat calls glibc's exp in its wedge
+// test and glibc's log for its tail values, whose bits depend on the CPU (portable_log.hpp), so
+// a rare draw could too (none of 10^7 differed with and without glibc's FMA paths on this CPU,
+// but nothing rules it out).
 #include "sim/core/rng.hpp"
 
 namespace fbosim::timeline {
