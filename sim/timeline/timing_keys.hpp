@@ -1,0 +1,17 @@
+#pragma once
+// The timing.* keys (issue 41 sec. 1), declared the schema's way on TimingSpec. NOT YET READ
+// by any config: the experiment's reader (sim/config/config_loader.cpp) does not include this
+// group, so no config can select these models yet (docs/TIME.md).
+//   timing.duration.model   constant | uniform | half_normal | exponential | lognormal | pareto
+//   timing.duration.mean / sigma / low / high / scale / shape   (only those of the model)
+//   timing.tiers.fractions, timing.tiers.slowdowns              (two lists of equal length)
+//   timing.availability.model   always | exponential | fixed | trace
+//   timing.availability.on / off  (exponential, fixed), timing.availability.trace (trace)
+#include "sim/schema/group.hpp"
+#include "sim/timeline/timing_spec.hpp"
+
+namespace fbosim::timeline {
+
+const schema::Group<TimingSpec>& timing_keys();
+
+}  // namespace fbosim::timeline

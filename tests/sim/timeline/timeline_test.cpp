@@ -1,0 +1,163 @@
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <sstream>
+#include <vector>
+
+#include "sim/core/rng.hpp"
+#include "sim/timeline/always_online.hpp"
+#include "sim/timeline/constant_duration.hpp"
+#include "sim/timeline/timeline.hpp"
+#include "sim/timeline/trace_availability.hpp"
+
+using namespace fbosim::timeline;
+using Catch::Matchers::Contains;
+using fbosim::core::RngFactory;
+
+namespace {
+TimingModel constant_model(double seconds, int agents, std::unique_ptr<Availability> a = nullptr,
+                           TierSpec tiers = {}, RngFactory rf = RngFactory(1, 0)) {
+  if (!a) a = std::make_unique<AlwaysOnline>();
+  return TimingModel(std::make_unique<ConstantDuration>(seconds), DeviceTiers(tiers, agents, rf),
+                     std::move(a), rf);
+}
+
+std::unique_ptr<Availability> trace(const std::string& text, int agents) {
+  std::istringstream in(text);
+  return std::make_unique<TraceAvailability>(OnlineTrace::parse(in, "t.csv"), agents);
+}
+
+std::vector<Completion> take(Timeline& t, std::size_t count) {
+  std::vector<Completion> out;
+  while (out.size() < count) {
+    const std::optional<Completion> c = t.next();
+    if (!c) break;
+    out.push_back(*c);
+  }
+  return out;
+}
+
+TimingSpec busy_spec() {
+  TimingSpec s;
+  s.duration.model = DurationKind::lognormal;
+  s.duration.mean = 1.0;
+  s.duration.sigma = 0.8;
+  s.tiers = TierSpec{{0.25}, {4.0}};
+  s.availability.model = AvailabilityKind::exponential;
+  s.availability.on = 5.0;
+  s.availability.off = 2.0;
+  return s;
+}
+}  // namespace
+
+TEST_CASE("timeline: equal durations give synchronous rounds in agent order") {
+  Timeline t(constant_model(1.5, 4));
+  const std::vector<Completion> c = take(t, 12);
+  REQUIRE(c.size() == 12);
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const auto round = static_cast<std::int64_t>(i / 4);
+    CHECK(c[i].agent == static_cast<int>(i % 4));
+    CHECK(c[i].evaluation == round);
+    CHECK(c[i].time == (round + 1) * 1'500'000);
+    CHECK(c[i].start == round * 1'500'000);
+  }
+  CHECK(t.completed() == 12);
+  CHECK(t.peek_time() == 6'000'000);
+}
+
+TEST_CASE("timeline: ties are broken by agent index, not by the order they were scheduled") {
+  // One of three agents twice as slow (chosen by the stream timing.tier): a seed where it is not
+  // agent 0, so that at t = 2 s the slow agent's completion was scheduled first (at time 0) and
+  // the fast agents' later (at 1 s); in agent order they still come 0, 1, 2.
+  std::uint64_t seed = 1;
+  while (DeviceTiers(TierSpec{{1.0 / 3}, {2.0}}, 3, RngFactory(seed, 0)).tier(0) != 0) ++seed;
+  Timeline t(constant_model(1.0, 3, nullptr, TierSpec{{1.0 / 3}, {2.0}}, RngFactory(seed, 0)));
+  const std::vector<Completion> c = take(t, 5);
+  REQUIRE(c.size() == 5);
+  CHECK(c[0].time == 1'000'000);
+  CHECK(c[1].time == 1'000'000);
+  for (std::size_t i = 2; i < 5; ++i) {
+    CHECK(c[i].time == 2'000'000);
+    CHECK(c[i].agent == static_cast<int>(i - 2));
+  }
+}
+
+TEST_CASE("timeline: integer ticks keep sums exact where doubles drift") {
+  Timeline t(constant_model(0.1, 1));
+  std::optional<Completion> last;
+  double sum = 0;
+  for (int i = 0; i < 100000; ++i) {
+    last = t.next();
+    sum += 0.1;
+  }
+  CHECK(last->time == 10'000'000'000);  // 100000 x 0.1 s, exactly
+  CHECK(sum != 10000.0);                // what a double clock would have said
+}
+
+TEST_CASE("timeline: an evaluation waits for its agent to be online, pauses while offline") {
+  // Online [0, 1) and [3, 5) s, then never again; each evaluation needs 0.7 s online.
+  Timeline t(constant_model(0.7, 1, trace("agent,start,end\n0,0,1\n0,3,5", 1)));
+  const std::vector<Completion> c = take(t, 10);
+  const std::vector<Completion> expected{{700'000, 0, 0, 0},
+                                         {3'400'000, 0, 1, 700'000},  // 0.3 s, pause, 0.4 s
+                                         {4'100'000, 0, 2, 3'400'000},
+                                         {4'800'000, 0, 3, 4'100'000}};
+  CHECK(c == expected);  // the fifth needs 0.7 s but has 0.2 s left: it never completes
+  // 0.5 s evaluations end exactly at the interval's end at 1 s; the next waits until 3 s.
+  Timeline u(constant_model(0.5, 1, trace("agent,start,end\n0,0,1\n0,3,5", 1)));
+  const std::vector<Completion> d = take(u, 10);
+  REQUIRE(d.size() == 6);
+  CHECK(d[1] == Completion{1'000'000, 0, 1, 500'000});
+  CHECK(d[2] == Completion{3'500'000, 0, 2, 3'000'000});
+  CHECK(d[5] == Completion{5'000'000, 0, 5, 4'500'000});
+  // An agent first online at 2 s starts then.
+  Timeline w(constant_model(1.0, 2, trace("agent,start,end\n0,0,10\n1,2,10", 2)));
+  const std::vector<Completion> e = take(w, 3);
+  CHECK(e[0] == Completion{1'000'000, 0, 0, 0});
+  CHECK(e[1] == Completion{2'000'000, 0, 1, 1'000'000});
+  CHECK(e[2] == Completion{3'000'000, 0, 2, 2'000'000});
+  CHECK(take(w, 1)[0] == Completion{3'000'000, 1, 0, 2'000'000});
+}
+
+TEST_CASE("timeline: replayable from its seed without any objective") {
+  const auto run = [](std::uint64_t seed, int agents) {
+    Timeline t(TimingModel::from_spec(busy_spec(), agents, RngFactory(seed, 0)));
+    return take(t, 5000);
+  };
+  const std::vector<Completion> a = run(3, 50);
+  CHECK(a == run(3, 50));
+  CHECK(a != run(4, 50));
+  // Events come in (time, agent) order, and each agent's evaluations in sequence.
+  std::vector<std::int64_t> next_evaluation(50, 0);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (i > 0)
+      CHECK((a[i - 1].time < a[i].time ||
+             (a[i - 1].time == a[i].time && a[i - 1].agent < a[i].agent)));
+    CHECK(a[i].evaluation == next_evaluation[static_cast<std::size_t>(a[i].agent)]++);
+    CHECK(a[i].start < a[i].time);
+  }
+}
+
+TEST_CASE("timeline: adding an agent shifts no other agent's durations or availability") {
+  TimingSpec s = busy_spec();
+  s.tiers = {};  // tiers are ranks over all agents: the one part that may move (a boundary)
+  const auto first_agents = [&](int agents) {
+    Timeline t(TimingModel::from_spec(s, agents, RngFactory(9, 0)));
+    std::vector<Completion> out;
+    while (const std::optional<Completion> c = t.next()) {
+      if (c->time > 200'000'000) break;
+      if (c->agent < 5) out.push_back(*c);
+    }
+    return out;
+  };
+  const std::vector<Completion> five = first_agents(5);
+  CHECK(five.size() > 300);
+  CHECK(five == first_agents(6));
+}
+
+TEST_CASE("timeline: a duration past the time line's end is an error naming the agent") {
+  TimingModel m = constant_model(1e9, 2, nullptr, TierSpec{{0.5}, {1e6}});
+  CHECK_THROWS_WITH(
+      Timeline(std::move(m)),
+      Contains("timing.duration: a duration of 1e+15 s is outside") && Contains("(agent "));
+}
