@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_registry.hpp"
 
 namespace fbosim::config {
 
