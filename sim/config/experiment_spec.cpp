@@ -17,12 +17,3 @@ double ExperimentSpec::delta() const {
 }
 
 }  // namespace fbosim::config
-
-namespace fbosim::config {
-
-const systems::FtsDeConfig* ExperimentSpec::fts_de() const {
-  const auto* s = dynamic_cast<const systems::FtsDeSystem*>(system.get());
-  return s ? &s->config() : nullptr;
-}
-
-}  // namespace fbosim::config
