@@ -2,7 +2,6 @@
 
 #include <stdexcept>
 
-#include "datasets/missing_data.hpp"
 #include "datasets/objective_family_entry.hpp"
 #include "sim/schema/group.hpp"
 
@@ -35,46 +34,12 @@ const schema::Group<ObjectiveSpec>& objective_keys() {
 }
 
 std::unique_ptr<ObjectiveFamily> make_objective_family(const ObjectiveSpec& spec) {
-  if (spec.settings.has_value()) {
-    const ObjectiveFamilyEntry* entry = objective_registry().find(spec.family);
-    if (!entry)
-      throw std::invalid_argument("objective.family: unknown family '" + spec.family + "'");
-    return entry->make(spec.settings, spec.data_root);
-  }
-  // A spec built in code from the typed members (the datasets' own tests).
-  if (spec.family == "gp_grid" || spec.family == "heterogeneous" || spec.family == "gp_box" ||
-      spec.family == "gp_grid2d") {
-    SyntheticSpec s = spec.synthetic;
-    s.family = spec.family;
-    return std::make_unique<SyntheticFamily>(std::move(s));
-  }
-  if (spec.family == "landmine") {
-    LandmineSpec l = spec.landmine;
-    if (l.path.empty()) l.path = LandmineSpec::default_path(spec.data_root);
-    if (auto m = missing_data(spec.family, l.path, spec.data_root)) throw std::runtime_error(*m);
-    return std::make_unique<LandmineFamily>(l);
-  }
-  if (spec.family == "emnist") {
-    EmnistSpec e = spec.emnist;
-    if (e.data_dir.empty()) e.data_dir = EmnistSpec::default_dir(spec.data_root);
-    if (auto m = missing_data(spec.family, e.data_dir, spec.data_root))
-      throw std::runtime_error(*m);
-    return std::make_unique<EmnistFamily>(e);
-  }
-  if (spec.family == "activity") {
-    ActivitySpec a = spec.activity;
-    if (a.data_dir.empty()) a.data_dir = ActivitySpec::default_dir(spec.data_root);
-    if (auto m = missing_data(spec.family, a.data_dir, spec.data_root))
-      throw std::runtime_error(*m);
-    return std::make_unique<ActivityFamily>(a);
-  }
-  // Any other registered family, built in code without settings: the entry's defaults.
-  if (const ObjectiveFamilyEntry* e = objective_registry().find(spec.family)) {
-    schema::Options o = e->options;
-    o.apply(e->presets);
-    return e->make(o, spec.data_root);
-  }
-  throw std::invalid_argument("objective.family: unknown family '" + spec.family + "'");
+  const ObjectiveFamilyEntry* entry = objective_registry().find(spec.family);
+  if (!entry) throw std::invalid_argument("objective.family: unknown family '" + spec.family + "'");
+  if (spec.settings.has_value()) return entry->make(spec.settings, spec.data_root);
+  schema::Options defaults = entry->options;
+  defaults.apply(entry->presets);
+  return entry->make(defaults, spec.data_root);
 }
 
 }  // namespace fbosim::datasets

@@ -4,11 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "datasets/activity/activity_objective.hpp"
-#include "datasets/emnist/emnist_objective.hpp"
-#include "datasets/landmine/landmine_objective.hpp"
 #include "datasets/objective_family.hpp"
-#include "datasets/synthetic/synthetic_family.hpp"
 #include "sim/schema/options.hpp"
 
 namespace fbosim::datasets {
@@ -18,13 +14,9 @@ struct ObjectiveSpec {
   std::string family = "gp_grid";
   /// datasets.root: where real data lives (default $FBOSIM_DATA, else "data").
   std::string data_root = "data";
-  SyntheticSpec synthetic;  ///< the synthetic families' settings (synthetic.family == family)
-  ActivitySpec activity;    ///< activity (data_dir is derived from data_root when empty)
-  LandmineSpec landmine;    ///< landmine (path is derived from data_root when empty)
-  EmnistSpec emnist;        ///< emnist (data_dir is derived from data_root when empty)
   /// The family's own settings as its registry entry reads them (objective_registry(): its
-  /// struct with its objective.* keys); the config loader fills it. When it holds no struct,
-  /// make_objective_family builds from the typed members above (tests that set them directly).
+  /// struct with its objective.* keys); the config loader fills it, code sets it from the entry
+  /// (`entry.options`, then `settings.as<TheSpec>()`). Empty: the entry's defaults.
   schema::Options settings;
 };
 
@@ -35,9 +27,9 @@ const schema::Group<ObjectiveSpec>& objective_keys();
 /// True for the families that need files under data_root (the registry's trait needs_data).
 bool is_real_world(const std::string& family);
 
-/// Builds the family through its registry entry (from `settings`, else from the typed members of
-/// the synthetic and real-data families, else from the entry's defaults); throws std::runtime_error
-/// naming the path when data is missing or malformed, std::invalid_argument for an unknown family.
+/// Builds the family through its registry entry, the only way (from `settings`, else from the
+/// entry's defaults and presets); throws std::runtime_error naming the path when data is missing
+/// or malformed, std::invalid_argument for an unknown family.
 std::unique_ptr<ObjectiveFamily> make_objective_family(const ObjectiveSpec& spec);
 
 }  // namespace fbosim::datasets

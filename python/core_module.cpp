@@ -21,6 +21,7 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "algorithms/privacy/epsilon_series.hpp"
 #include "algorithms/privacy/noise_calibration.hpp"
 #include "algorithms/server/dp_mechanism.hpp"

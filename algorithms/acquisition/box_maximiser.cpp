@@ -3,8 +3,6 @@
 #include <stdexcept>
 #include <utility>
 
-#include "algorithms/acquisition/score_maximiser.hpp"
-
 namespace fbosim::acq {
 
 Candidate BoxMaximiser::maximise(const rff::RandomFeatures& features, const Eigen::VectorXd& omega,
@@ -20,8 +18,7 @@ Candidate BoxMaximiser::maximise(const rff::RandomFeatures& features, const Eige
     return features.value(x, omega, grad, ws);
   };
   score.batch = [&](const Eigen::MatrixXd& X) { return features.values(X, omega); };
-  const ScoreMaximiser::Options o{options_.random_points, options_.starts, options_.max_iterations};
-  ScoreMaximiser::Result r = ScoreMaximiser(o).maximise(score, box, rng);
+  ScoreMaximiser::Result r = ScoreMaximiser(options_).maximise(score, box, rng);
   return {std::move(r.x), r.value};
 }
 

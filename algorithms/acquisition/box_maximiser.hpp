@@ -1,10 +1,11 @@
 #pragma once
 // Maximises a sampled function g(x) = phi(x) . omega over a box, as in App. B.2.6 of the
-// DP-FTS-DE paper: evaluate `random_points` uniform points, then run L-BFGS-B (optim::DenseLbfgsb) from
-// `starts` random points; keep the best of everything seen. The recipe is ScoreMaximiser's,
+// DP-FTS-DE paper: evaluate `random_points` uniform points, then run L-BFGS-B (optim::DenseLbfgsb)
+// from `starts` random points; keep the best of everything seen. The recipe is ScoreMaximiser's,
 // given g and its gradient (same draws, same result).
 #include <Eigen/Core>
 
+#include "algorithms/acquisition/score_maximiser.hpp"
 #include "algorithms/rff/random_features.hpp"
 #include "sim/core/box.hpp"
 #include "sim/core/rng.hpp"
@@ -18,11 +19,9 @@ struct Candidate {
 
 class BoxMaximiser {
  public:
-  struct Options {
-    int random_points = 1000;
-    int starts = 20;  ///< L-BFGS-B starts (the best random points are not reused as starts)
-    int max_iterations = 30;
-  };
+  /// ScoreMaximiser's own (one struct per concept: a setting added there reaches this
+  /// maximiser too; fd_step is unused, g has its gradient).
+  using Options = ScoreMaximiser::Options;
   BoxMaximiser() = default;
   explicit BoxMaximiser(Options options) : options_(options) {}
 

@@ -50,12 +50,9 @@ Eigen::VectorXd EnsembleTargetAgent::maximise(const acq::ScoreMaximiser::Score& 
                                               core::RngStream& rng) const {
   const core::Domain& d = ctx_->domain;
   if (d.is_grid()) return d.grid.row(acq::CandidateArgmax::argmax(score.batch(d.grid))).transpose();
-  const acq::BoxMaximiser::Options& m = options_.local.maximiser;
-  acq::ScoreMaximiser::Options o;
-  o.random_points = m.random_points;
-  o.starts = m.starts;
-  o.max_iterations = m.max_iterations;
-  return acq::ScoreMaximiser(o).maximise(score, core::Box::unit(d.dim), rng).x;
+  return acq::ScoreMaximiser(options_.local.maximiser)
+      .maximise(score, core::Box::unit(d.dim), rng)
+      .x;
 }
 
 protocol::Proposal EnsembleTargetAgent::propose(int /*t*/, const protocol::Broadcast& broadcast,

@@ -2,13 +2,11 @@
 // The accountant interface (house rule 4; after dp_accounting's PrivacyAccountant). The base
 // walks the event tree: NoOp composes nothing, NonPrivate leaves no finite epsilon, SelfComposed
 // and Composed recurse; every other node is a mechanism the accountant supports or not.
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "algorithms/privacy/dp_event.hpp"
-#include "sim/schema/registry.hpp"
 
 namespace fbosim::privacy {
 
@@ -59,26 +57,5 @@ class Accountant {
   int steps_ = 0;
   bool non_private_ = false;
 };
-
-/// One accountant of the registry (issue 25): the `server.accountant(s)` name, a line for the
-/// documentation, its factory, and whether its epsilon is an upper bound.
-struct AccountantEntry {
-  std::string name;
-  std::string summary;
-  std::function<std::unique_ptr<Accountant>()> make;
-  /// Whether epsilon() is an upper bound on the true privacy loss (Accountant::is_bound()): only
-  /// a sound accountant may give a run's `epsilon` column (gdp's approximation may not).
-  bool sound = true;
-};
-
-/// Every accountant, the default (moments) first; each entry is defined beside its accountant
-/// (x_accountant_entry()) and listed once in accountant.cpp.
-const schema::Registry<AccountantEntry>& accountant_registry();
-
-/// The names make_accountant knows, the default ("moments") first.
-const std::vector<std::string>& accountant_names();
-
-/// Creates an accountant by name; throws std::invalid_argument on an unknown name.
-std::unique_ptr<Accountant> make_accountant(const std::string& name);
 
 }  // namespace fbosim::privacy

@@ -12,7 +12,7 @@
 #include <optional>
 #include <vector>
 
-#include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_entry.hpp"
 
 namespace fbosim::privacy {
 

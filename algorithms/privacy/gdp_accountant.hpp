@@ -7,7 +7,7 @@
 // inverted by bisection. Not an upper bound for finite T (the CLT can under-estimate epsilon
 // for small T or large q): never the default, refused as a run's `server.accountant` (its extra
 // column is epsilon_gdp_approx), and `fbosim privacy` says so.
-#include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_entry.hpp"
 
 namespace fbosim::privacy {
 

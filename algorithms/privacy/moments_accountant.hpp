@@ -6,7 +6,7 @@
 // summed over steps and converted by epsilon = min_alpha RDP_total(alpha) + log(1/delta)/(alpha-1).
 #include <vector>
 
-#include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_entry.hpp"
 
 namespace fbosim::privacy {
 

@@ -31,7 +31,7 @@
 // convolution, so rounds with different q or z are exact too.
 #include <vector>
 
-#include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_entry.hpp"
 #include "algorithms/privacy/pld_distribution.hpp"
 
 namespace fbosim::privacy {

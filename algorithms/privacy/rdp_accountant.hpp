@@ -33,7 +33,7 @@
 #include <tuple>
 #include <vector>
 
-#include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_entry.hpp"
 
 namespace fbosim::privacy {
 

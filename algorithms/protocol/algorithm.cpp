@@ -13,4 +13,6 @@ std::vector<std::unique_ptr<const AuditableRelease>> Algorithm::auditable_releas
   return {};
 }
 
+void Algorithm::estimate(const ExperimentFacts&, ResourceEstimate&) const {}
+
 }  // namespace fbosim::protocol

@@ -16,7 +16,9 @@
 #include "algorithms/privacy/dp_event.hpp"
 #include "algorithms/protocol/agent_policy.hpp"
 #include "algorithms/protocol/auditable_release.hpp"
+#include "algorithms/protocol/experiment_facts.hpp"
 #include "algorithms/protocol/mechanism.hpp"
+#include "algorithms/protocol/resource_estimate.hpp"
 #include "sim/core/box.hpp"
 #include "sim/core/convex_lipschitz_score.hpp"
 #include "sim/core/rng.hpp"
@@ -164,6 +166,11 @@ class Algorithm {
   /// nothing private. Throws std::invalid_argument for inputs it cannot audit with.
   virtual std::vector<std::unique_ptr<const AuditableRelease>> auditable_releases(
       const AuditInputs& inputs) const;
+  /// Adds its memory and work to the estimate by which config validation refuses an absurd size
+  /// before anything is allocated (resource_estimate.hpp: the dominant terms, each naming its
+  /// keys); each system estimates itself. The default adds nothing: only the experiment's
+  /// terms count.
+  virtual void estimate(const ExperimentFacts& facts, ResourceEstimate& estimate) const;
   /// Whether any release is differentially private (server.csv and summary.csv then carry
   /// delta next to epsilon).
   bool is_private(int agents) const;

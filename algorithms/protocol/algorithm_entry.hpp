@@ -12,33 +12,11 @@
 #include <vector>
 
 #include "algorithms/protocol/algorithm.hpp"
-#include "algorithms/protocol/resource_estimate.hpp"
-#include "sim/core/box.hpp"
+#include "algorithms/protocol/experiment_facts.hpp"
 #include "sim/schema/options.hpp"
 #include "sim/schema/problem.hpp"
 
 namespace fbosim::protocol {
-
-/// What an algorithm's checks across keys may know of the rest of the experiment (the config
-/// reader fills it from the experiment's keys and the objective family's traits).
-struct ExperimentFacts {
-  std::string algorithm;  ///< the registry name being read (several share one entry's code)
-  int agents = 1;         ///< agents.count
-  std::string family;     ///< objective.family, for messages
-  core::DomainKind domain = core::DomainKind::box;
-  int dimension = 0;            ///< the objectives' input dimension
-  long long domain_points = 0;  ///< the points of a finite domain (0: a box)
-  bool real_data = false;       ///< the family reads data files (the same objectives every run)
-  int runs = 1;                 ///< runs (for the resource estimate)
-  int rounds = 1;               ///< rounds (for the resource estimate)
-  /// The objectives certify Kusner et al.'s Assumption 2 (core/convex_lipschitz_score.hpp).
-  bool convex_lipschitz_score = false;
-  /// The work of one objective evaluation in the estimate's operations (0: negligible beside
-  /// the algorithm's, as for the synthetic families), and what it is (ObjectiveFamilyEntry::
-  /// evaluation_work).
-  double evaluation_work = 0;
-  std::string evaluation_what{};
-};
 
 /// Facts about an algorithm that the experiment's reader and docs use.
 struct AlgorithmTraits {
@@ -87,9 +65,6 @@ struct AlgorithmEntry {
   /// What its name fixes: `--grid algorithm=...` sets these keys for the points of this name
   /// where the config says otherwise (sim/sweep/algorithm_grid), instead of failing.
   std::vector<Fixed> fixed;
-  /// Adds its memory and work to the estimate by which config validation refuses an absurd
-  /// size (null: only the experiment's terms count).
-  std::function<void(const Algorithm&, const ExperimentFacts&, ResourceEstimate&)> estimate;
 };
 
 /// An entry from the typed parts of one system: its Config's keys and default (the

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "algorithms/protocol/algorithm_entry.hpp"
+#include "algorithms/protocol/experiment_facts.hpp"
 
 namespace fbosim::protocol {
 

@@ -1,7 +1,7 @@
 #pragma once
 // A rough upper estimate of an experiment's memory and floating-point work (the dominant terms
 // only: dense matrices and their factorisations), each term with the keys and values that set
-// it. Each algorithm's registry entry adds its own terms (AlgorithmEntry::estimate); the config
+// it. Each algorithm adds its own terms (Algorithm::estimate); the config
 // reader (sim/config/resource_estimate.hpp) adds the experiment's and the family's and refuses
 // an absurd size with the keys of the largest term, before anything is allocated.
 #include <string>

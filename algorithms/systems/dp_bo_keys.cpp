@@ -6,7 +6,6 @@
 #include "algorithms/privacy/basic_accountant.hpp"
 #include "algorithms/protocol/algorithm_entry.hpp"
 #include "algorithms/systems/dp_bo_system.hpp"
-#include "algorithms/systems/resource_estimates.hpp"
 #include "sim/schema/group.hpp"
 #include "sim/schema/registry.hpp"
 
@@ -185,7 +184,6 @@ void register_dp_bo_algorithm(schema::Registry<protocol::AlgorithmEntry>& regist
                                         privacy::composed_delta(a.possible_events(agents))};
   };
   e.privacy_keys = {"release.epsilon", "release.delta", "release.mechanism", "agents.count"};
-  e.estimate = estimate_dp_bo;
   registry.add(std::move(e));
 }
 

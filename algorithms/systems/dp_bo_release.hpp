@@ -5,6 +5,7 @@
 //   KusnerRelease (kusner_release.hpp): Kusner et al. 2015, Algorithms 1 and 2;
 //   PapernotSteinkeRelease (papernot_steinke_release.hpp): Papernot & Steinke 2022;
 //   KusnerLipschitzRelease (kusner_lipschitz_release.hpp): Kusner et al. 2015, Algorithm 3.
+// make_dp_bo_release (dp_bo_release_factory.hpp) chooses one.
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -19,7 +20,7 @@
 
 namespace fbosim::systems {
 
-struct DpBoConfig;
+struct DpBoConfig;  // dp_bo_config.hpp: what a strategy is built from
 
 /// What one agent's GP-UCB tuning left for its final release.
 struct TunedAgent {
@@ -56,9 +57,5 @@ class DpBoRelease {
   virtual std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable(
       const TunedAgent& agent, double noise_scale) const = 0;
 };
-
-/// The strategy `config.mechanism` names; throws std::invalid_argument for settings it cannot
-/// release with.
-std::unique_ptr<const DpBoRelease> make_dp_bo_release(const DpBoConfig& config);
 
 }  // namespace fbosim::systems

@@ -1,4 +1,7 @@
 #include "algorithms/systems/dp_bo_system.hpp"
+#include "algorithms/protocol/experiment_facts.hpp"
+#include "algorithms/protocol/resource_estimate.hpp"
+#include "algorithms/systems/dp_bo_release_factory.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -9,6 +12,8 @@
 #include "algorithms/release/kusner_sensitivity.hpp"
 
 namespace fbosim::systems {
+
+using protocol::key_value;
 
 namespace {
 
@@ -135,6 +140,24 @@ std::vector<std::unique_ptr<const protocol::AuditableRelease>> DpBoSystem::audit
   agent.observations = config_.ucb.init_points + in.rounds;  // one query per round
   if (in.convex_lipschitz_score) agent.lipschitz = in.convex_lipschitz_score();
   return release_->auditable(agent, in.noise_scale);
+}
+
+// The dominant terms of its memory and work, each naming its keys (Algorithm::estimate).
+void DpBoSystem::estimate(const protocol::ExperimentFacts& s, protocol::ResourceEstimate& e) const {
+  const DpBoConfig& c = config_;
+  const double n = static_cast<double>(s.domain_points) > 0 ? static_cast<double>(s.domain_points)
+                                                            : std::pow(c.per_axis, 2.0);
+  const double t = c.ucb.init_points + static_cast<double>(s.rounds), agents = s.agents;
+  e.memory.push_back({agents * n * (t + 4) * 8,
+                      key_value("agents.count", agents) + " x candidates (the posteriors)"});
+  e.work.push_back({static_cast<double>(s.runs) * agents * t * n * (2 * t + 10),
+                    key_value("runs", s.runs) + " x " + key_value("rounds", s.rounds) +
+                        " x candidates (GP-UCB steps and the information-gain bound)"});
+  protocol::add_evaluation_work(s, static_cast<double>(s.runs) * agents * t,
+                                key_value("runs", s.runs) + " x " +
+                                    key_value("agents.count", agents) + " x (initial points + " +
+                                    key_value("rounds", s.rounds) + ")",
+                                e);
 }
 
 }  // namespace fbosim::systems

@@ -21,11 +21,9 @@
 #include <optional>
 #include <string>
 
-#include "algorithms/agents/gp_ucb_agent.hpp"
 #include "algorithms/protocol/algorithm.hpp"
-#include "algorithms/release/private_selection.hpp"
+#include "algorithms/systems/dp_bo_config.hpp"
 #include "algorithms/systems/dp_bo_release.hpp"
-#include "sim/schema/enum_names.hpp"
 #include "sim/schema/fwd.hpp"
 
 namespace fbosim::protocol {
@@ -33,33 +31,6 @@ struct AlgorithmEntry;
 }
 
 namespace fbosim::systems {
-
-enum class ReleaseMechanism { kusner, papernot_steinke, kusner_lipschitz };
-inline constexpr schema::EnumNames<ReleaseMechanism> kReleaseMechanismNames{
-    {ReleaseMechanism::kusner, "kusner"},
-    {ReleaseMechanism::papernot_steinke, "papernot_steinke"},
-    {ReleaseMechanism::kusner_lipschitz, "kusner_lipschitz"}};
-enum class Observations { noisy, noise_free };
-inline constexpr schema::EnumNames<Observations> kObservationsNames{
-    {Observations::noisy, "noisy"}, {Observations::noise_free, "noise_free"}};
-
-struct DpBoConfig {
-  std::string name = "dp_bo";
-  int per_axis = 8;  ///< candidates.per_axis (box domains)
-  /// gp.lengthscale 0.2, gp.noise_var 1e-3 (0 with noise-free observations: the reader's
-  /// derived default); delta' = delta / 3
-  agents::GpUcbOptions ucb{.hyper = {0.2, 1.0, 1e-3}};
-  ReleaseMechanism mechanism = ReleaseMechanism::kusner;  ///< release.mechanism
-  Observations observations = Observations::noisy;        ///< release.observations
-  bool hyperparameter = true;                             ///< release.hyperparameter
-  bool value = true;                                      ///< release.value
-  double epsilon = 1;              ///< release.epsilon (each Kusner release; P&S: the total)
-  double delta = 1e-3;             ///< release.delta (each Kusner release; P&S: its delta)
-  double neighbour_kernel = 0.99;  ///< release.neighbour_kernel: k_V(V, V') [input, A8]
-  bool greedy_gamma = true;        ///< release.gamma_bound: greedy | trivial
-  std::optional<double> de_freitas_a, de_freitas_tau;  ///< release.de_freitas.{a,tau}
-  release::PrivateSelectionOptions selection;  ///< release.repetitions.*, release.score_sensitivity
-};
 
 class DpBoSystem final : public protocol::Algorithm {
  public:
@@ -87,6 +58,11 @@ class DpBoSystem final : public protocol::Algorithm {
   /// `inputs.rounds` rounds on the candidates of `inputs.domain()`.
   std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable_releases(
       const protocol::AuditInputs& inputs) const override;
+
+  /// Its memory and work for the refusal of absurd sizes (the dominant terms, each naming its
+  /// keys).
+  void estimate(const protocol::ExperimentFacts& facts,
+                protocol::ResourceEstimate& estimate) const override;
 
   const DpBoConfig& config() const { return config_; }
   /// The candidate set for a domain (n x d).

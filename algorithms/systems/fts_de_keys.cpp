@@ -4,7 +4,6 @@
 #include "algorithms/protocol/algorithm_entry.hpp"
 #include "algorithms/rff/message_features.hpp"
 #include "algorithms/systems/fts_de_system.hpp"
-#include "algorithms/systems/resource_estimates.hpp"
 #include "sim/schema/group.hpp"
 #include "sim/schema/registry.hpp"
 
@@ -158,7 +157,6 @@ void register_fts_de_algorithms(schema::Registry<protocol::AlgorithmEntry>& regi
     if (p.single_region) e.fixed.push_back({"exploration.subregions", "1", "which has P = 1"});
     e.privacy_keys = {"server.noise_multiplier", "server.sampling_rate", "server.sampling",
                       "rounds", "agents.count"};
-    e.estimate = estimate_fts_de;
     registry.add(std::move(e));
   }
 }

@@ -5,11 +5,16 @@
 
 #include "algorithms/agents/exploration_schedule.hpp"
 #include "algorithms/agents/fts_de_agent.hpp"
+#include "algorithms/agents/local_ts_estimate.hpp"
+#include "algorithms/protocol/experiment_facts.hpp"
+#include "algorithms/protocol/resource_estimate.hpp"
 #include "algorithms/server/privatized_mechanism.hpp"
 #include "algorithms/server/region_aggregator.hpp"
 #include "algorithms/server/server_release_audit.hpp"
 
 namespace fbosim::systems {
+
+using protocol::key_value;
 
 FtsDeSystem::FtsDeSystem(FtsDeConfig config) : config_(std::move(config)) {
   de::WeightSchedule::validate(config_.weights);
@@ -91,6 +96,27 @@ std::vector<std::unique_ptr<const protocol::AuditableRelease>> FtsDeSystem::audi
       config_.mechanism, config_.features, in.agents, config_.subregions, config_.weights,
       in.rounds, in.noise_scale));
   return out;
+}
+
+// The dominant terms of its memory and work, each naming its keys (Algorithm::estimate).
+void FtsDeSystem::estimate(const protocol::ExperimentFacts& s,
+                           protocol::ResourceEstimate& e) const {
+  const FtsDeConfig& c = config_;
+  const double agents = s.agents, m = c.features;
+  // Each agent's posterior over the M shared features (a matrix and its factor).
+  e.memory.push_back({agents * 2 * m * m * 8, key_value("agents.count", agents) + " x " +
+                                                  key_value("rff.features", m) +
+                                                  "^2 (the agents' posteriors)"});
+  agents::estimate_local_ts_steps(s, static_cast<double>(s.runs) * agents * s.rounds,
+                                  c.agent.init_points + static_cast<double>(s.rounds), m,
+                                  c.agent.local, e);
+  protocol::add_evaluation_work(
+      s,
+      static_cast<double>(s.runs) * agents * (c.agent.init_points + static_cast<double>(s.rounds)),
+      key_value("runs", s.runs) + " x " + key_value("agents.count", agents) + " x (" +
+          key_value("agents.init_points", c.agent.init_points) + " + " +
+          key_value("rounds", s.rounds) + ")",
+      e);
 }
 
 }  // namespace fbosim::systems

@@ -58,6 +58,11 @@ class FtsDeSystem final : public protocol::Algorithm {
   std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable_releases(
       const protocol::AuditInputs& inputs) const override;
 
+  /// Its memory and work for the refusal of absurd sizes (the dominant terms, each naming its
+  /// keys).
+  void estimate(const protocol::ExperimentFacts& facts,
+                protocol::ResourceEstimate& estimate) const override;
+
   const FtsDeConfig& config() const { return config_; }
 
  private:

@@ -5,7 +5,6 @@
 #include "algorithms/protocol/algorithm_entry.hpp"
 #include "algorithms/rff/message_features.hpp"
 #include "algorithms/systems/fts_target_system.hpp"
-#include "algorithms/systems/resource_estimates.hpp"
 #include "sim/schema/group.hpp"
 #include "sim/schema/registry.hpp"
 
@@ -115,19 +114,15 @@ void register_fts_target_algorithms(schema::Registry<protocol::AlgorithmEntry>& 
   struct Named {
     const char* name;
     const char* summary;
-    bool ranking_losses;  ///< RGPE's ranking-loss samples (its resource estimate)
   };
   constexpr Named kNames[] = {
-      {"fts_target", "FTS, Algorithm 1: one target agent and N sources (Dai, Low & Jaillet 2020)",
-       false},
+      {"fts_target", "FTS, Algorithm 1: one target agent and N sources (Dai, Low & Jaillet 2020)"},
       {"rgpe",
        "RGPE adapted to FBO: ranking-weighted ensemble of the sources' RFF posteriors (FTS sec. "
-       "3.2; Feurer, Letham & Bakshy 2018)",
-       true},
+       "3.2; Feurer, Letham & Bakshy 2018)"},
       {"taf",
        "TAF adapted to FBO: transfer acquisition function over the sources' RFF posteriors (FTS "
-       "sec. 3.2; Wistuba, Schilling & Schmidt-Thieme 2018)",
-       false},
+       "sec. 3.2; Wistuba, Schilling & Schmidt-Thieme 2018)"},
   };
   for (const Named& n : kNames) {
     FtsTargetConfig defaults;
@@ -137,9 +132,6 @@ void register_fts_target_algorithms(schema::Registry<protocol::AlgorithmEntry>& 
         [](FtsTargetConfig c, const protocol::ExperimentFacts&) { return build(std::move(c)); });
     e.traits.min_agents = 2;
     e.traits.unperturbed_agents = 1;
-    e.estimate = [ranking = n.ranking_losses](
-                     const protocol::Algorithm& a, const protocol::ExperimentFacts& f,
-                     protocol::ResourceEstimate& r) { estimate_fts_target(a, f, ranking, r); };
     registry.add(std::move(e));
   }
 }

@@ -4,11 +4,16 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/agents/local_ts_estimate.hpp"
 #include "algorithms/agents/ts_agent.hpp"
+#include "algorithms/protocol/experiment_facts.hpp"
+#include "algorithms/protocol/resource_estimate.hpp"
 #include "algorithms/server/peer_forwarder.hpp"
 #include "algorithms/server/privatized_mechanism.hpp"
 
 namespace fbosim::systems {
+
+using protocol::key_value;
 
 FtsTargetSystem::FtsTargetSystem(FtsTargetConfig config) : config_(std::move(config)) {
   if (config_.name != "fts_target" && config_.name != "rgpe" && config_.name != "taf")
@@ -99,6 +104,52 @@ protocol::RunParts FtsTargetSystem::build(const protocol::RunInputs& in) const {
       std::make_unique<server::PlainMechanism>(std::make_shared<server::PeerForwarder>());
   parts.measured = {target};
   return parts;
+}
+
+// The dominant terms of its memory and work, each naming its keys (Algorithm::estimate).
+void FtsTargetSystem::estimate(const protocol::ExperimentFacts& s,
+                               protocol::ResourceEstimate& e) const {
+  const FtsTargetConfig& c = config_;
+  // RGPE draws ranking-loss samples at every target step.
+  const bool ranking_losses = c.name == "rgpe";
+  const double agents = s.agents, m = c.features;
+  // The sources' posteriors (RGPE / TAF hold an M x M matrix per source at the target too).
+  e.memory.push_back({agents * 3 * m * m * 8, key_value("agents.count", agents) + " x " +
+                                                  key_value("rff.features", m) +
+                                                  "^2 (the sources' posteriors)"});
+  // The histories: every agent's own TS task, and the target's steps in every run.
+  const double history_steps = c.history == SourceHistory::ts ? agents * c.history_points : 0.0;
+  const double target_steps = static_cast<double>(s.runs) * s.rounds;
+  agents::estimate_local_ts_steps(
+      s, history_steps * s.runs + target_steps,
+      c.target.init_points + c.history_points + static_cast<double>(s.rounds), m, c.target.local,
+      e);
+  // The objective: the sources' TS histories (once per experiment on real data, per run on the
+  // synthetic families, whose evaluations cost nothing) and the target's own evaluations.
+  const double target_evaluations =
+      static_cast<double>(s.runs) * (c.target.init_points + static_cast<double>(s.rounds));
+  const double history_evaluations =
+      c.history == SourceHistory::ts ? agents * (c.history_init + c.history_points) : 0.0;
+  protocol::add_evaluation_work(
+      s, target_evaluations + history_evaluations,
+      key_value("runs", s.runs) + " x (" + key_value("agents.init_points", c.target.init_points) +
+          " + " + key_value("rounds", s.rounds) + ") + " + key_value("agents.count", agents) +
+          " x (" + key_value("sources.init_points", c.history_init) + " + " +
+          key_value("sources.points", c.history_points) + ")",
+      e);
+  if (ranking_losses) {
+    // RGPE's ranking losses at each target step: S samples of n (n - 1) pairs per source, and
+    // the target's leave-one-out joint draws (n x n factors times n x S normals, n times).
+    const double S = c.samples, n = c.target.init_points + static_cast<double>(s.rounds);
+    const std::string ks = key_value("ensemble.samples", S);
+    e.work.push_back({target_steps * S * (agents * n * n + n * n * n),
+                      key_value("runs", s.runs) + " x " + key_value("rounds", s.rounds) + " x " +
+                          ks + " x " + key_value("agents.count", agents) +
+                          " (RGPE's ranking-loss samples)"});
+    e.memory.push_back(
+        {(agents + 1 + 2 * n) * S * 8,
+         ks + " x " + key_value("agents.count", agents) + " (RGPE's ranking-loss samples)"});
+  }
 }
 
 }  // namespace fbosim::systems

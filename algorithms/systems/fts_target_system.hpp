@@ -64,6 +64,11 @@ class FtsTargetSystem final : public protocol::Algorithm {
   /// received, floats, floats_per_message (FTS sec. 3.2's communication cost).
   std::vector<protocol::StatColumn> server_columns() const override;
 
+  /// Its memory and work for the refusal of absurd sizes (the dominant terms, each naming its
+  /// keys).
+  void estimate(const protocol::ExperimentFacts& facts,
+                protocol::ResourceEstimate& estimate) const override;
+
   const FtsTargetConfig& config() const { return config_; }
   /// The part of a history the messages condition on: TS histories drop their initial design
   /// [CODE-FTS]; with the authors' pairing, x_{floor(k/2)} goes with y_k.

@@ -4,7 +4,7 @@
 
 #include "algorithms/release/kusner_sensitivity.hpp"
 #include "algorithms/release/mechanisms.hpp"
-#include "algorithms/systems/dp_bo_system.hpp"
+#include "algorithms/systems/dp_bo_config.hpp"
 #include "algorithms/systems/release_audits.hpp"
 
 namespace fbosim::systems {

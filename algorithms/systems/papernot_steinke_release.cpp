@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "algorithms/systems/dp_bo_system.hpp"
+#include "algorithms/systems/dp_bo_config.hpp"
 #include "algorithms/systems/release_audits.hpp"
 
 namespace fbosim::systems {

@@ -5,7 +5,6 @@
 #include "algorithms/privacy/basic_accountant.hpp"
 #include "algorithms/protocol/algorithm_entry.hpp"
 #include "algorithms/systems/po_gp_ucb_system.hpp"
-#include "algorithms/systems/resource_estimates.hpp"
 #include "sim/schema/group.hpp"
 #include "sim/schema/registry.hpp"
 
@@ -107,7 +106,6 @@ void register_po_gp_ucb_algorithms(schema::Registry<protocol::AlgorithmEntry>& r
     }
     e.privacy_keys = {"curator.epsilon", "curator.delta", "agents.count"};
     e.traits.needs_finite_domain = true;
-    e.estimate = estimate_po_gp_ucb;
     registry.add(std::move(e));
   }
 }

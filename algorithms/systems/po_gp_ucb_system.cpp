@@ -1,12 +1,17 @@
 #include "algorithms/systems/po_gp_ucb_system.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "algorithms/protocol/experiment_facts.hpp"
+#include "algorithms/protocol/resource_estimate.hpp"
 #include "algorithms/systems/curator_release_audit.hpp"
 
 namespace fbosim::systems {
+
+using protocol::key_value;
 
 PoGpUcbSystem::PoGpUcbSystem(PoGpUcbConfig config) : config_(std::move(config)) {
   if (config_.name != "po_gp_ucb" && config_.name != "gp_ucb")
@@ -74,6 +79,27 @@ std::vector<std::unique_ptr<const protocol::AuditableRelease>> PoGpUcbSystem::au
       curator::normalise(domain.grid, config_.max_norm).X, config_.curator,
       config_.curator.lift == curator::Lift::paper ? "paper" : "authors"));
   return out;
+}
+
+// The dominant terms of its memory and work, each naming its keys (Algorithm::estimate).
+void PoGpUcbSystem::estimate(const protocol::ExperimentFacts& s,
+                             protocol::ResourceEstimate& e) const {
+  const PoGpUcbConfig& c = config_;
+  const double n = static_cast<double>(s.domain_points), agents = s.agents,
+               q = std::max(c.curator.r, 2);
+  const double t = c.ucb.init_points + static_cast<double>(s.rounds);
+  const std::string kn = key_value("points", n);
+  e.memory.push_back({agents * n * (q + t + 4) * 8, key_value("agents.count", agents) + " x " + kn +
+                                                        " x (" + key_value("curator.r", q) +
+                                                        " + observations) (Z and the posterior)"});
+  e.work.push_back({static_cast<double>(s.runs) * agents * t * n * (t + q + 10),
+                    key_value("runs", s.runs) + " x " + key_value("agents.count", agents) + " x " +
+                        key_value("rounds", s.rounds) + " x " + kn + " (GP-UCB steps)"});
+  protocol::add_evaluation_work(s, static_cast<double>(s.runs) * agents * t,
+                                key_value("runs", s.runs) + " x " +
+                                    key_value("agents.count", agents) + " x (initial points + " +
+                                    key_value("rounds", s.rounds) + ")",
+                                e);
 }
 
 }  // namespace fbosim::systems

@@ -3,24 +3,22 @@
 #include <cmath>
 #include <string>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "sim/schema/group.hpp"
 
 namespace fbosim::datasets::test_function {
-
-int TestFunctionSpec::dimension() const {
-  const int fixed = fixed_dimension(function);
-  return fixed > 0 ? fixed : dim;
-}
 
 Variant draw_variant(const TestFunctionSpec& spec, int agent, const core::RngFactory& rng) {
   const int d = spec.dimension();
   Variant v{Eigen::VectorXd::Zero(d), 1.0};
   if (!spec.heterogeneous() || agent < spec.unperturbed) return v;
   core::RngStream s = rng.stream("objective.test_function", static_cast<std::uint64_t>(agent));
-  const Domain box = domain(spec.function, d);
+  const TestFunction& f = spec.definition();
+  const Domain box = f.domain(d);
   const Eigen::VectorXd u =
-      ((minimiser(spec.function, d) - box.lower).array() / (box.upper - box.lower).array())
-          .matrix();
+      ((f.minimiser(d) - box.lower).array() / (box.upper - box.lower).array()).matrix();
   // Uniform on [-shift, shift] cut to [-u*_j, 1 - u*_j]: u* + delta stays in the unit box.
   for (int j = 0; j < d; ++j)
     v.delta[j] = s.uniform(std::max(-spec.shift, -u[j]), std::min(spec.shift, 1 - u[j]));
@@ -29,15 +27,24 @@ Variant draw_variant(const TestFunctionSpec& spec, int agent, const core::RngFac
   return v;
 }
 
-double value(const TestFunctionSpec& spec, const Variant& v, const Eigen::VectorXd& x) {
-  const Domain box = domain(spec.function, spec.dimension());
+namespace {
+
+double value_of(const TestFunction& f, const Domain& box, const Variant& v,
+                const Eigen::VectorXd& x) {
   const Eigen::VectorXd z =
       box.lower + ((box.upper - box.lower).array() * (x - v.delta).array()).matrix();
-  return -v.scale * test_function::value(spec.function, z);
+  return -v.scale * f.value(z);
+}
+
+}  // namespace
+
+double value(const TestFunctionSpec& spec, const Variant& v, const Eigen::VectorXd& x) {
+  const TestFunction& f = spec.definition();
+  return value_of(f, f.domain(spec.dimension()), v, x);
 }
 
 double optimum(const TestFunctionSpec& spec, const Variant& v) {
-  return -v.scale * minimum(spec.function);
+  return -v.scale * spec.definition().optimum(spec.dimension());
 }
 
 namespace {
@@ -45,12 +52,16 @@ namespace {
 class TestFunctionObjective final : public Objective {
  public:
   TestFunctionObjective(const TestFunctionSpec& spec, Variant variant)
-      : spec_(spec), variant_(std::move(variant)), noise_sd_(std::sqrt(spec.noise_var)) {
+      : spec_(spec),
+        function_(spec.definition()),
+        box_(function_.domain(spec.dimension())),
+        variant_(std::move(variant)),
+        noise_sd_(std::sqrt(spec.noise_var)) {
     domain_.dim = spec.dimension();
   }
   const core::Domain& domain() const override { return domain_; }
   double evaluate(const Eigen::VectorXd& x) const override {
-    return test_function::value(spec_, variant_, x);
+    return value_of(function_, box_, variant_, x);
   }
   double observe(const Eigen::VectorXd& x, core::RngStream& rng) const override {
     return evaluate(x) + (noise_sd_ > 0 ? noise_sd_ * rng.normal() : 0.0);
@@ -59,6 +70,8 @@ class TestFunctionObjective final : public Objective {
 
  private:
   TestFunctionSpec spec_;
+  const TestFunction& function_;
+  Domain box_;
   Variant variant_;
   double noise_sd_;
   core::Domain domain_;
@@ -75,35 +88,56 @@ std::vector<std::shared_ptr<const Objective>> TestFunctionFamily::make(
   return out;
 }
 
+namespace {
+
+// objective.function's meaning: each function with its domain, from the table.
+std::string function_meaning() {
+  std::string list;
+  for (const TestFunction& f : functions())
+    list += (list.empty() ? "" : ", ") + std::string(f.name) + " " + std::string(f.domain_text);
+  return "`test_function`: the function, on its standard domain mapped from the unit box and "
+         "negated (fbosim maximises): " +
+         list;
+}
+
+// objective.function_dim's meaning: the functions of any dimension and their bounds, and the
+// fixed dimensions, from the table.
+std::string dimension_meaning() {
+  std::string any, fixed, fixed_dims;
+  for (const TestFunction& f : functions()) {
+    const std::string n(f.name);
+    if (f.fixed_dim > 0) {
+      fixed += (fixed.empty() ? "" : ", ") + n;
+      fixed_dims += (fixed_dims.empty() ? "" : ", ") + std::to_string(f.fixed_dim);
+    } else if (!f.dims.empty()) {
+      std::string ds;
+      for (int d : f.dims) ds += (ds.empty() ? "" : ", ") + std::to_string(d);
+      any += (any.empty() ? "" : ", ") + n + " (" + ds + " only)";
+    } else {
+      any += (any.empty() ? "" : ", ") + n + " (>= " + std::to_string(f.min_dim) + ")";
+    }
+  }
+  return "`test_function`: the input dimension d of " + any + "; " + fixed + " have their own " +
+         fixed_dims + ", which is then the default";
+}
+
+}  // namespace
+
 const schema::Group<TestFunctionSpec>& test_function_keys() {
   using S = TestFunctionSpec;
   using schema::Range;
   static const auto g =
       schema::Group<S>{}
-          .choice("objective.function", &S::function, kTestFunctionNames,
-                  "`test_function`: the function, on its standard domain mapped from the unit "
-                  "box and negated (fbosim maximises): branin [-5,10]x[0,15], hartmann3 [0,1]^3, "
-                  "hartmann6 [0,1]^6, ackley [-32.768,32.768]^d, levy [-10,10]^d, rosenbrock "
-                  "[-5,10]^d")
+          .choice("objective.function", &S::function, function_names(), function_meaning())
           // A function of fixed dimension makes it the default (shown in the resolved
           // config); another value given for one is an error rather than ignored.
           .then([](S& s) {
-            if (fixed_dimension(s.function) > 0) s.dim = fixed_dimension(s.function);
+            if (s.definition().fixed_dim > 0) s.dim = s.definition().fixed_dim;
           })
-          .integer("objective.function_dim", &S::dim, Range::closed(1, 1000),
-                   "`test_function`: the input dimension d of ackley, levy (>= 1) and rosenbrock "
-                   "(>= 2); branin, hartmann3 and hartmann6 have their own 2, 3 and 6, which is "
-                   "then the default")
+          .integer("objective.function_dim", &S::dim, Range::closed(1, 1000), dimension_meaning())
           .check([](const S& s, schema::Problems& p) {
-            const int fixed = fixed_dimension(s.function);
-            const std::string name = kTestFunctionNames.name(s.function);
-            if (fixed > 0 && s.dim != fixed)
-              p.push_back({"objective.function_dim",
-                           name + " has dimension " + std::to_string(fixed) + " only"});
-            if (fixed == 0 && s.dim < min_dimension(s.function))
-              p.push_back(
-                  {"objective.function_dim",
-                   "must be >= " + std::to_string(min_dimension(s.function)) + " for " + name});
+            const std::string why = s.definition().dimension_problem(s.dim);
+            if (!why.empty()) p.push_back({"objective.function_dim", why});
           })
           .real("objective.noise_var", &S::noise_var, Range::at_least(0),
                 "observation noise variance")
@@ -120,9 +154,9 @@ const schema::Group<TestFunctionSpec>& test_function_keys() {
 void register_test_function_family(schema::Registry<ObjectiveFamilyEntry>& registry) {
   ObjectiveFamilyEntry e = make_family_entry<TestFunctionSpec>(
       "test_function",
-      "the standard BO test functions (branin, hartmann3, hartmann6, ackley, levy, rosenbrock; "
-      "Surjanovic & Bingham, as in BoTorch), negated; each agent optionally a shifted, rescaled "
-      "variant",
+      "the standard BO test functions (" + fmt::format("{}", fmt::join(function_names(), ", ")) +
+          "; Surjanovic & Bingham, as in BoTorch), negated; each agent optionally a shifted, "
+          "rescaled variant",
       test_function_keys(), TestFunctionSpec{},
       [](const TestFunctionSpec& s, const std::string&) {
         return std::make_unique<TestFunctionFamily>(s);
@@ -130,7 +164,7 @@ void register_test_function_family(schema::Registry<ObjectiveFamilyEntry>& regis
       [](const TestFunctionSpec& s) {
         return ObjectiveShape{
             core::DomainKind::box, s.dimension(), 0,
-            fixed_dimension(s.function) == 0 ? "objective.function_dim" : "objective.function"};
+            s.definition().fixed_dim == 0 ? "objective.function_dim" : "objective.function"};
       });
   e.optimum_known = true;
   e.unperturbed = [](schema::Options& o, int agents) {

@@ -6,9 +6,11 @@
 //   delta_n,j ~ U([-shift, shift] n [-u*_j, 1 - u*_j])  (u*: a minimiser in unit coordinates),
 //   a_n = exp(U[-log scale, log scale])                 (log-uniform on [1/scale, scale]),
 // drawn per run from the stream ("objective.test_function", n). The cut keeps u* + delta_n in
-// the box, and g's minimum over R^d equals its minimum on its domain, so agent n's maximum is
-// exactly -a_n g* (its regret is against its own optimum).
+// the box, and g's minimum over the inputs a shift reaches (its domain widened by its width on
+// each side: shift <= 1) equals its minimum on its domain, so agent n's maximum is exactly
+// -a_n g* (its regret is against its own optimum).
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <Eigen/Core>
@@ -20,10 +22,10 @@
 namespace fbosim::datasets::test_function {
 
 struct TestFunctionSpec {
-  /// objective.function (a default of any dimension, so that objective.function_dim's default
-  /// is its own).
-  TestFunction function = TestFunction::ackley;
-  /// objective.function_dim (ackley, levy, rosenbrock; BoTorch's default 2).
+  /// objective.function, a name of functions() (a default of any dimension, so that
+  /// objective.function_dim's default is its own).
+  std::string function = "ackley";
+  /// objective.function_dim (the functions of any dimension; BoTorch's default 2).
   int dim = 2;
   double noise_var = 0.0;  ///< observation noise variance
   double shift = 0.0;      ///< objective.shift: half-width of delta_n's box, unit coordinates
@@ -32,8 +34,10 @@ struct TestFunctionSpec {
   /// trait, not a key).
   int unperturbed = 0;
 
+  /// The function of its table (test_function.hpp).
+  const TestFunction& definition() const { return find_function(function); }
   /// The input dimension d: the function's own, else `dim`.
-  int dimension() const;
+  int dimension() const { return definition().dimension(dim); }
   /// Whether the agents differ (shift > 0 or scale > 1).
   bool heterogeneous() const { return shift > 0 || scale > 1; }
 };

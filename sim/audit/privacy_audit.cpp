@@ -10,6 +10,7 @@
 #include <boost/math/special_functions/beta.hpp>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "datasets/objective_factory.hpp"
 #include "sim/core/cancellation.hpp"
 #include "sim/core/thread_pool.hpp"

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/core/eigen_blocking.hpp"
 #include "sim/output/build_info.hpp"

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "algorithms/privacy/epsilon_series.hpp"
 #include "algorithms/privacy/noise_calibration.hpp"
 #include "algorithms/privacy/pld_accountant.hpp"

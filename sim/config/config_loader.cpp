@@ -21,6 +21,7 @@
 #include <fmt/ranges.h>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "algorithms/systems/algorithm_registry.hpp"
 #include "datasets/objective_family_entry.hpp"
 #include "sim/config/config_source.hpp"

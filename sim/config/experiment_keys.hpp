@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "algorithms/systems/algorithm_registry.hpp"
 #include "datasets/objective_factory.hpp"
 #include "sim/config/experiment_spec.hpp"

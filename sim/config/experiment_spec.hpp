@@ -10,7 +10,6 @@
 #include <memory>
 
 #include "algorithms/protocol/algorithm.hpp"
-#include "algorithms/systems/fts_de_system.hpp"
 #include "datasets/objective_factory.hpp"
 #include "datasets/objective_family_entry.hpp"
 
@@ -70,8 +69,6 @@ struct ExperimentSpec {
   double delta() const;
   /// Whether any release of a run is differentially private (delta is then reported).
   bool is_private() const { return system && system->is_private(agents); }
-  /// The DP-FTS-DE family's settings when `algorithm` is one of its presets, else null.
-  const systems::FtsDeConfig* fts_de() const;
 };
 
 }  // namespace fbosim::config

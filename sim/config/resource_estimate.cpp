@@ -171,9 +171,7 @@ ResourceEstimate estimate_resources(const ExperimentSpec& s) {
   // The traces: regret and best f per (run, round, agent), and one run's trace text.
   e.memory.push_back({(runs * 2 * kDouble + 100) * (rounds + 1) * agents,
                       r + " x " + t + " x " + a + " (the traces)"});
-  if (!s.system) return e;
-  const protocol::AlgorithmEntry* entry = systems::algorithm_registry().find(s.algorithm);
-  if (entry && entry->estimate) entry->estimate(*s.system, experiment_facts(s), e);
+  if (s.system) s.system->estimate(experiment_facts(s), e);
   return e;
 }
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_registry.hpp"
 
 namespace fbosim::config {
 

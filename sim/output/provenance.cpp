@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "sim/output/build_info.hpp"
 
 namespace fbosim::output {

@@ -32,6 +32,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "sim/config/experiment_spec.hpp"
+#include "sim/run/experiment_summary.hpp"
 
 namespace fbosim::run {
 
@@ -45,22 +46,6 @@ struct RunOptions {
   /// checkpoint; on the thread that runs the runs, so it must be quick (the Python module
   /// stores the count for its progress bar, drawn by Python's own thread).
   std::function<void(int, int, int)> on_round;
-};
-
-/// Headline numbers of a finished experiment (printed by `fbosim run`).
-struct ExperimentSummary {
-  std::string out_dir;
-  int runs = 0, rounds = 0, agents = 0;
-  double final_mean_regret = 0, final_se_regret = 0;
-  double final_mean_best_f = 0, final_se_best_f = 0;
-  double epsilon = 0;
-  double clipped_fraction = 0;
-  /// The first round whose messages the server did not aggregate (server.budget,
-  /// server.stop_p); none when it aggregated every round or no stop rule is configured.
-  std::optional<int> server_stop;
-  int fallbacks = 0;
-  int resumed_runs = 0;  ///< finished runs reused from an interrupted attempt
-  double seconds = 0;
 };
 
 ExperimentSummary run_experiment(const config::ExperimentSpec& spec, const YAML::Node& resolved,

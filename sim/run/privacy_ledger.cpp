@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "algorithms/privacy/accountant_registry.hpp"
+
 namespace fbosim::run {
 
 PrivacyLedger::PrivacyLedger(const config::ExperimentSpec& spec) : delta_(spec.delta()) {

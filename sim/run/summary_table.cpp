@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/run/experiment_runner.hpp"
+#include "sim/run/experiment_summary.hpp"
 #include "sim/run/result_files.hpp"
 
 namespace fbosim::run {

@@ -13,8 +13,11 @@
 #include <string>
 
 #include "activity/har_fixture.hpp"
+#include "datasets/activity/activity_objective.hpp"
+#include "datasets/emnist/emnist_objective.hpp"
 #include "datasets/objective_factory.hpp"
 #include "datasets/objective_family_entry.hpp"
+#include "datasets/synthetic/synthetic_family.hpp"
 
 using namespace fbosim;
 using namespace fbosim::datasets;
@@ -29,11 +32,21 @@ struct Case {
   bool available;
 };
 
-ObjectiveSpec synthetic(const std::string& family) {
+// A family's spec as its registry entry builds it (its defaults and presets): the only way a
+// family is built (the typed members and the name chain beside the registry are gone).
+ObjectiveSpec from_entry(const std::string& family) {
   ObjectiveSpec s;
   s.family = family;
-  s.synthetic.grid_points = 300;
-  s.synthetic.dim = 3;
+  const ObjectiveFamilyEntry& e = objective_registry().at(family);
+  s.settings = e.options;
+  s.settings.apply(e.presets);
+  return s;
+}
+
+ObjectiveSpec synthetic(const std::string& family) {
+  ObjectiveSpec s = from_entry(family);
+  s.settings.as<SyntheticSpec>().grid_points = 300;
+  s.settings.as<SyntheticSpec>().dim = 3;
   return s;
 }
 
@@ -54,11 +67,7 @@ const std::string& har_dir() {
 // A family added through the registry, with some of its keys set.
 ObjectiveSpec registered(const std::string& family,
                          const std::vector<std::pair<std::string, schema::Value>>& keys) {
-  ObjectiveSpec s;
-  s.family = family;
-  const ObjectiveFamilyEntry& e = objective_registry().at(family);
-  s.settings = e.options;
-  s.settings.apply(e.presets);
+  ObjectiveSpec s = from_entry(family);
   for (const auto& [path, value] : keys) s.settings.set(path, value);
   return s;
 }
@@ -97,40 +106,37 @@ std::vector<Case> cases() {
       {"gp_grid2d",
        [] {
          ObjectiveSpec s = synthetic("gp_grid2d");
-         s.synthetic.grid_side = 15;
+         s.settings.as<SyntheticSpec>().grid_side = 15;
          return s;
        },
        2, true},
       {"gp_grid2d, one function for every run",
        [] {
          ObjectiveSpec s = synthetic("gp_grid2d");
-         s.synthetic.grid_side = 15;
-         s.synthetic.same_function = true;
+         s.settings.as<SyntheticSpec>().grid_side = 15;
+         s.settings.as<SyntheticSpec>().same_function = true;
          return s;
        },
        2, true},
       {"landmine",
        [] {
-         ObjectiveSpec s;
-         s.family = "landmine";
+         ObjectiveSpec s = from_entry("landmine");
          s.data_root = kShared;
          return s;
        },
        3, landmine},
       {"activity",
        [] {
-         ObjectiveSpec s;
-         s.family = "activity";
-         s.activity.data_dir = har_dir();
+         ObjectiveSpec s = from_entry("activity");
+         s.settings.as<ActivitySpec>().data_dir = har_dir();
          return s;
        },
        3, true},
       {"emnist",
        [] {
-         ObjectiveSpec s;
-         s.family = "emnist";
+         ObjectiveSpec s = from_entry("emnist");
          s.data_root = kShared;
-         s.emnist.cnn.epochs = 1;
+         s.settings.as<EmnistSpec>().cnn.epochs = 1;
          return s;
        },
        2, emnist},
@@ -223,9 +229,9 @@ TEST_CASE("the first `unperturbed` agents of the synthetic families see f itself
   for (const char* name : {"gp_grid", "gp_box"}) {
     INFO(name);
     ObjectiveSpec s = synthetic(name);
-    s.synthetic.unperturbed = 1;
+    s.settings.as<SyntheticSpec>().unperturbed = 1;
     const auto with = make_objective_family(s);
-    s.synthetic.perturbation = 0;
+    s.settings.as<SyntheticSpec>().perturbation = 0;
     const auto base = make_objective_family(s);  // every agent sees f
     const core::RngFactory rf(9, 2);
     const auto a = with->make(3, rf), f = base->make(3, rf);
@@ -235,4 +241,26 @@ TEST_CASE("the first `unperturbed` agents of the synthetic families see f itself
     CHECK(a[0]->evaluate(x) == f[0]->evaluate(x));
     CHECK(a[1]->evaluate(x) != f[1]->evaluate(x));
   }
+}
+
+TEST_CASE("a family built without settings is its registry entry's, presets included") {
+  // make_objective_family has one path, the registry's: a spec that names only the family gets
+  // the entry's defaults with its presets (gp_grid2d: objective.lengthscale 1.25), the same
+  // family a config naming only the family reads; no second path builds from per-family
+  // members of ObjectiveSpec and the struct's bare defaults.
+  for (const char* name : {"gp_grid2d", "branin", "test_function"}) {
+    INFO(name);
+    ObjectiveSpec bare;
+    bare.family = name;
+    const auto a = make_objective_family(bare), b = make_objective_family(from_entry(name));
+    const core::RngFactory rf(5, 0);
+    const auto oa = a->make(2, rf), ob = b->make(2, rf);
+    const Eigen::VectorXd x = oa[0]->domain().is_grid()
+                                  ? Eigen::VectorXd(oa[0]->domain().grid.row(7).transpose())
+                                  : Eigen::VectorXd::Constant(oa[0]->domain().dim, 0.3);
+    for (std::size_t n = 0; n < 2; ++n) CHECK(oa[n]->evaluate(x) == ob[n]->evaluate(x));
+  }
+  ObjectiveSpec unknown;
+  unknown.family = "gp_ball";
+  CHECK_THROWS_WITH(make_objective_family(unknown), "objective.family: unknown family 'gp_ball'");
 }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "algorithms/privacy/pld_accountant.hpp"
 
 using namespace fbosim::privacy;

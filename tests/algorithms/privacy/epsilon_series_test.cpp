@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "algorithms/privacy/epsilon_series.hpp"
 
 using namespace fbosim::privacy;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "algorithms/privacy/gdp_accountant.hpp"
 #include "algorithms/privacy/moments_accountant.hpp"
 #include "algorithms/privacy/pld_accountant.hpp"

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "algorithms/privacy/moments_accountant.hpp"
 
 using namespace fbosim::privacy;

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "algorithms/privacy/noise_calibration.hpp"
 
 using namespace fbosim::privacy;

@@ -7,6 +7,7 @@
 #include <map>
 #include <vector>
 
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "algorithms/privacy/basic_accountant.hpp"
 #include "algorithms/privacy/rdp_accountant.hpp"
 #include "algorithms/privacy/repetition.hpp"

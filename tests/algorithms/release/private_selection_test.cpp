@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "algorithms/release/private_selection.hpp"
 
 using namespace fbosim;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "algorithms/privacy/accountant.hpp"
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "algorithms/release/kusner_sensitivity.hpp"
 #include "algorithms/systems/dp_bo_system.hpp"
 #include "algorithms/systems/po_gp_ucb_system.hpp"

@@ -151,3 +151,45 @@ TEST_CASE(
   c.stop.stop_p = 1.0;  // 1 - p_1 = 1 is not below 1; 1 - p_2 is
   CHECK(plan(c).server_rounds == 1);
 }
+
+TEST_CASE("each system estimates itself, built in code without its registry entry") {
+  // Algorithm::estimate (issue 40): no callback of a registry entry casting the algorithm back
+  // to its own system. FTS-DE's first memory term: agents x 2 M^2 doubles (the agents'
+  // posteriors over the M shared features), 10 x 2 x 50^2 x 8 bytes.
+  protocol::ExperimentFacts facts;
+  facts.agents = 10;
+  facts.dimension = 2;
+  facts.runs = 2;
+  facts.rounds = 5;
+  systems::FtsDeConfig de;
+  de.features = 50;
+  protocol::ResourceEstimate e;
+  systems::FtsDeSystem(de).estimate(facts, e);
+  REQUIRE_FALSE(e.memory.empty());
+  CHECK(e.memory[0].amount == 10.0 * 2 * 50 * 50 * 8);
+  CHECK(e.memory[0].what.find("rff.features = 50") != std::string::npos);
+  CHECK_FALSE(e.work.empty());
+  // RGPE adds its ranking-loss samples' work and memory; TAF, the same system otherwise, not.
+  const auto terms = [&](const char* name) {
+    systems::FtsTargetConfig c;
+    c.name = name;
+    protocol::ResourceEstimate r;
+    systems::FtsTargetSystem(c).estimate(facts, r);
+    return r.work.size() + r.memory.size();
+  };
+  CHECK(terms("rgpe") == terms("taf") + 2);
+  CHECK(terms("fts_target") == terms("taf"));
+  // The base adds nothing (an algorithm without an estimate: only the experiment's terms).
+  struct Bare final : protocol::Algorithm {
+    std::string name() const override { return "bare"; }
+    protocol::RunParts build(const protocol::RunInputs&) const override { return {}; }
+    std::vector<privacy::DpEvent> possible_events(int) const override { return {}; }
+    std::vector<privacy::DpEvent> run_events(int, int) const override { return {}; }
+    protocol::PrivacyPlan privacy_plan(int) const override { return {}; }
+    std::vector<protocol::StatColumn> server_columns() const override { return {}; }
+  };
+  protocol::ResourceEstimate none;
+  Bare().estimate(facts, none);
+  CHECK(none.memory.empty());
+  CHECK(none.work.empty());
+}

@@ -11,6 +11,7 @@
 // Two sweeps check sweep.csv's epsilon per point the same way.
 #include <catch2/catch.hpp>
 
+#include "algorithms/privacy/accountant_registry.hpp"
 #include "fbosim_process.hpp"
 
 #include <algorithm>

@@ -6,10 +6,13 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include "datasets/synthetic/synthetic_family.hpp"
+#include "fts_de_of.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/config/config_tree.hpp"
 
 using namespace fbosim::config;
+using fbosim::testing::fts_de_of;
 
 namespace {
 LoadedConfig load(const std::string& text, const std::vector<std::string>& sets = {}) {
@@ -33,10 +36,10 @@ TEST_CASE("defaults and explicit values reach the spec") {
   CHECK(c.spec.name == "test");
   CHECK(c.spec.rounds == 7);
   CHECK(c.spec.agents == 9);
-  REQUIRE(c.spec.fts_de());
-  CHECK(c.spec.fts_de()->subregions == 3);
-  CHECK(c.spec.fts_de()->mechanism.sampling_rate == 0.5);
-  CHECK(c.spec.fts_de()->mechanism.noise_multiplier == 2);
+  REQUIRE(fts_de_of(c.spec));
+  CHECK(fts_de_of(c.spec)->subregions == 3);
+  CHECK(fts_de_of(c.spec)->mechanism.sampling_rate == 0.5);
+  CHECK(fts_de_of(c.spec)->mechanism.noise_multiplier == 2);
   CHECK(c.spec.delta() == Approx(std::pow(9.0, -1.1)));
   // The resolved config holds defaults too.
   CHECK(c.resolved["rff"]["features"].as<int>() == 50);
@@ -47,11 +50,11 @@ TEST_CASE("overrides given with --set reach any key, including nested ones") {
   const LoadedConfig c = load("server: {sampling_rate: 0.25}\n",
                               {"server.sampling_rate=0.1", "rff.features=7", "algorithm=ts",
                                "exploration.weights.adaptive=false"});
-  CHECK(c.spec.fts_de()->mechanism.sampling_rate == 0.1);
-  CHECK(c.spec.fts_de()->features == 7);
+  CHECK(fts_de_of(c.spec)->mechanism.sampling_rate == 0.1);
+  CHECK(fts_de_of(c.spec)->features == 7);
   CHECK(c.spec.algorithm == "ts");
-  CHECK_FALSE(c.spec.fts_de()->server);
-  CHECK_FALSE(c.spec.fts_de()->weights.adaptive);
+  CHECK_FALSE(fts_de_of(c.spec)->server);
+  CHECK_FALSE(fts_de_of(c.spec)->weights.adaptive);
   CHECK(c.resolved["server"]["sampling_rate"].as<double>() == 0.1);
 }
 
@@ -192,12 +195,12 @@ TEST_CASE("every accountant must support the release: a supports() question, nam
 
 TEST_CASE("the papers' names are presets of the DP-FTS-DE keys, and contradictions are errors") {
   const auto dp = [](const LoadedConfig& c) {
-    return c.spec.fts_de()->server && c.spec.fts_de()->dp;
+    return fts_de_of(c.spec)->server && fts_de_of(c.spec)->dp;
   };
   CHECK(dp(load("algorithm: dp_fts_de\nexploration: {subregions: 2}\n")));
   CHECK(dp(load("algorithm: dp_fts\n")));
   CHECK_FALSE(dp(load("algorithm: fts\n")));
-  CHECK_FALSE(load("algorithm: ts\n").spec.fts_de()->server);
+  CHECK_FALSE(fts_de_of(load("algorithm: ts\n").spec)->server);
   // Issue 28: fts_de is the paper's FTS-DE, without DP; dp_fts_de (the default) is private.
   CHECK_FALSE(dp(load("algorithm: fts_de\n")));
   CHECK_FALSE(dp(load("algorithm: fts_de\nserver: {dp: false}\n")));
@@ -218,9 +221,10 @@ TEST_CASE("the papers' names are presets of the DP-FTS-DE keys, and contradictio
 }
 
 TEST_CASE("the DP-FTS-DE family's local TS step: exact on a grid family, refused on a box") {
-  CHECK(load("algorithm: ts\nlocal_ts: {method: exact}\n").spec.fts_de()->agent.local.model ==
+  CHECK(fts_de_of(load("algorithm: ts\nlocal_ts: {method: exact}\n").spec)->agent.local.model ==
         fbosim::agents::OwnModel::exact);
-  CHECK(load("algorithm: ts\n").spec.fts_de()->agent.local.model == fbosim::agents::OwnModel::rff);
+  CHECK(fts_de_of(load("algorithm: ts\n").spec)->agent.local.model ==
+        fbosim::agents::OwnModel::rff);
   CHECK_THROWS_WITH(
       load("algorithm: dp_fts_de\nlocal_ts: {method: exact}\n", {"objective.family=gp_box"}),
       Catch::Contains("local_ts.method") && Catch::Contains("grid"));
@@ -320,17 +324,17 @@ TEST_CASE("a dotted key in the file is read exactly as --set reads it, at any le
   const LoadedConfig nested = load("server: {noise_multiplier: 5}\nagents: {count: 7}\n");
   const LoadedConfig dotted = load("server.noise_multiplier: 5\nagents.count: 7\n");
   const LoadedConfig set = load("", {"server.noise_multiplier=5", "agents.count=7"});
-  CHECK(dotted.spec.fts_de()->mechanism.noise_multiplier == 5);
+  CHECK(fts_de_of(dotted.spec)->mechanism.noise_multiplier == 5);
   CHECK(dotted.spec.agents == 7);
   CHECK(YAML::Dump(dotted.resolved) == YAML::Dump(nested.resolved));
   CHECK(YAML::Dump(set.resolved) == YAML::Dump(nested.resolved));
   // Inside a mapping, and mixed with the nested spelling of other keys of the same mapping.
-  CHECK(load("exploration: {weights.scheme: linear}\n").spec.fts_de()->weights.scheme ==
-        load("exploration: {weights: {scheme: linear}}\n").spec.fts_de()->weights.scheme);
+  CHECK(fts_de_of(load("exploration: {weights.scheme: linear}\n").spec)->weights.scheme ==
+        fts_de_of(load("exploration: {weights: {scheme: linear}}\n").spec)->weights.scheme);
   const LoadedConfig mixed =
       load("server.clip_norm: 3\nserver: {noise_multiplier: 2}\nserver.sampling_rate: 0.5\n");
-  CHECK(mixed.spec.fts_de()->mechanism.noise_multiplier == 2);
-  CHECK(mixed.spec.fts_de()->mechanism.sampling_rate == 0.5);
+  CHECK(fts_de_of(mixed.spec)->mechanism.noise_multiplier == 2);
+  CHECK(fts_de_of(mixed.spec)->mechanism.sampling_rate == 0.5);
   CHECK(mixed.resolved["server"]["clip_norm"].as<double>() == 3);
   // A dotted key under a key that takes a value is that value's error, with the line.
   CHECK_THROWS_WITH(load("rounds: 2\nserver: {dp.x: 1}\n"),
@@ -543,7 +547,7 @@ TEST_CASE("config --set: the last value of a key wins, a mapping sets only the k
   const LoadedConfig c =
       load("algorithm: fts_de\nserver: {noise_multiplier: 2, sampling_rate: 0.5}\n",
            {"server={dp: false}"});
-  CHECK_FALSE(c.spec.fts_de()->dp);
+  CHECK_FALSE(fts_de_of(c.spec)->dp);
   CHECK(c.resolved["server"]["noise_multiplier"].as<double>() == 2);
   CHECK(c.resolved["server"]["sampling_rate"].as<double>() == 0.5);
   CHECK_THROWS_WITH(load("", {"server={noise_multiplier.x: 1}"}),

@@ -6,11 +6,13 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "fts_de_of.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/config/config_tree.hpp"
 
 using namespace fbosim::config;
 using Catch::Contains;
+using fbosim::testing::fts_de_of;
 
 namespace {
 // A 2-D grid family (gp_grid2d) with DP-FTS-DE, small.
@@ -24,12 +26,12 @@ using List = std::vector<double>;
 
 TEST_CASE("rff.lengthscales: a flow or block sequence, or --set's flow value, reaches the spec") {
   const LoadedConfig flow = load("rff: {lengthscales: [0.1, 0.3]}\n");
-  CHECK(flow.spec.fts_de()->rff_lengthscales == List{0.1, 0.3});
+  CHECK(fts_de_of(flow.spec)->rff_lengthscales == List{0.1, 0.3});
   const LoadedConfig block = load("rff:\n  lengthscales:\n    - 0.1\n    - 3\n");
-  CHECK(block.spec.fts_de()->rff_lengthscales == List{0.1, 3});
+  CHECK(fts_de_of(block.spec)->rff_lengthscales == List{0.1, 3});
   const LoadedConfig set = load("", {"rff.lengthscales=[0.1,0.3]"});
-  CHECK(set.spec.fts_de()->rff_lengthscales == List{0.1, 0.3});
-  CHECK(load("", {"rff.lengthscales=[0.2, 4e-1]"}).spec.fts_de()->rff_lengthscales ==
+  CHECK(fts_de_of(set.spec)->rff_lengthscales == List{0.1, 0.3});
+  CHECK(fts_de_of(load("", {"rff.lengthscales=[0.2, 4e-1]"}).spec)->rff_lengthscales ==
         List{0.2, 0.4});
   // The resolved config records the list as a flow sequence and not the scalar (not read), and
   // reads back to itself.
@@ -45,15 +47,15 @@ TEST_CASE("rff.lengthscales: a flow or block sequence, or --set's flow value, re
 
 TEST_CASE("rff.lengthscales: absent or null is the scalar rff.lengthscale, as before") {
   const LoadedConfig none = load("rff: {lengthscale: 0.2}\n");
-  CHECK(none.spec.fts_de()->rff_lengthscales.empty());
-  CHECK(none.spec.fts_de()->rff_lengthscale == 0.2);
+  CHECK(fts_de_of(none.spec)->rff_lengthscales.empty());
+  CHECK(fts_de_of(none.spec)->rff_lengthscale == 0.2);
   CHECK(none.resolved["rff"]["lengthscales"].IsNull());
   CHECK(none.resolved["rff"]["lengthscale"].as<double>() == 0.2);
   // A list in the file, switched back to the scalar from the command line.
   const LoadedConfig back =
       load("rff: {lengthscales: [0.1, 0.3]}\n", {"rff.lengthscales=~", "rff.lengthscale=0.4"});
-  CHECK(back.spec.fts_de()->rff_lengthscales.empty());
-  CHECK(back.spec.fts_de()->rff_lengthscale == 0.4);
+  CHECK(fts_de_of(back.spec)->rff_lengthscales.empty());
+  CHECK(fts_de_of(back.spec)->rff_lengthscale == 0.4);
 }
 
 TEST_CASE("rff.lengthscales: bad input names the file, the line, the key and the value") {
