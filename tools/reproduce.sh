@@ -66,7 +66,10 @@
 # only when their data is found under ${FBOSIM_DATA:-data} (and their config exists); otherwise
 # one "skipped:" line says why.
 # Environment: FBOSIM_BIN (default build/fbosim), FBOSIM_DATA, FBOSIM_PYTHON (default
-# /usr/bin/python3, Debian's, which has matplotlib and pandas).
+# /usr/bin/python3, Debian's, which has matplotlib and pandas). The papers' configs run no user
+# program; a config edited to run one (objective.family command or python) needs
+# FBOSIM_ALLOW_EXEC=1 in the environment, which reaches every fbosim this script starts
+# (docs/USER_GUIDE.md, "A config is code").
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

@@ -31,6 +31,11 @@
 # before sbatch. To run a new build on the same DIR, remove DIR/program (the points the old
 # build made then run again: a point is reused only by the build that made it).
 #
+# A config whose objective runs a program or imports a module (objective.family command or
+# python) needs consent (docs/USER_GUIDE.md, "A config is code"): --allow-exec among the sweep
+# options, or FBOSIM_ALLOW_EXEC=1 exported before sbatch (sbatch passes the environment on by
+# default; with --export=NONE give --export=FBOSIM_ALLOW_EXEC=1).
+#
 # Give your site's --partition and --account on the sbatch line, --mem from the estimate of
 # `fbosim config CONFIG --set ... --resources` (times the points a task runs at once, with a
 # margin), and --time from a measured point (the default below is 4 hours): docs/SWEEPS.md,

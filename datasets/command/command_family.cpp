@@ -17,6 +17,12 @@ namespace {
 
 using json = nlohmann::json;
 
+// A line of the program's output as quoted in a message: at most 200 characters.
+std::string shown(const std::string& line) {
+  return line.size() > 200 ? fmt::format("{}... ({} characters)", line.substr(0, 197), line.size())
+                           : line;
+}
+
 class CommandObjective final : public QueryAtObjective {
  public:
   CommandObjective(std::shared_ptr<WorkerPool> pool, const CommandSpec& spec, int agent)
@@ -38,8 +44,6 @@ Objective::Evaluation CommandObjective::query_at(const Eigen::VectorXd& x, core:
                                                  const QueryContext& where) const {
   const std::uint64_t seed = rng.engine()();
   const std::vector<double> xs(x.data(), x.data() + x.size());
-  const json request = {
-      {"agent", agent_}, {"run", where.run}, {"round", where.round}, {"seed", seed}, {"x", xs}};
   const auto fail = [&](const std::string& what, const std::string& tail) {
     throw std::runtime_error(
         fmt::format("objective.command '{}': agent {}, run {}, round {}, x = [{}]: {}{}",
@@ -48,6 +52,10 @@ Objective::Evaluation CommandObjective::query_at(const Eigen::VectorXd& x, core:
                                  : "; the end of its stderr:\n" + tail));
   };
   std::unique_ptr<WorkerProcess> worker = pool_->acquire();
+  const long long id = worker->next_query_id();
+  const json request = {{"id", id},         {"agent", agent_},
+                        {"run", where.run}, {"round", where.round},
+                        {"seed", seed},     {"x", xs}};
   std::string answer;
   using S = WorkerProcess::Status;
   const S status = worker->exchange(request.dump() + "\n", answer, timeout_);
@@ -67,6 +75,22 @@ Objective::Evaluation CommandObjective::query_at(const Eigen::VectorXd& x, core:
       case S::too_long:
         fail("an answer line longer than 1 MiB (the program was killed)", tail);
         break;
+      case S::unsolicited:
+        fail(fmt::format("the program wrote '{}' before it read this query (id {}): output that "
+                         "answers no query ({}); a program writes exactly one line per query, "
+                         "after reading it, echoing its \"id\" (the program was killed)",
+                         shown(answer), id,
+                         id == 1 ? "written before its first query"
+                                 : "a second answer to an earlier query, or output before it"),
+             tail);
+        break;
+      case S::extra:
+        fail(fmt::format("the program wrote a second line '{}' after its answer to this query "
+                         "(id {}); a program writes exactly one line per query (the program was "
+                         "killed)",
+                         shown(answer), id),
+             tail);
+        break;
       default:
         fail("the program " + how + " before answering", tail);
     }
@@ -75,16 +99,23 @@ Objective::Evaluation CommandObjective::query_at(const Eigen::VectorXd& x, core:
     const std::string tail = worker->stderr_tail();
     worker.reset();  // it may be out of step with the protocol: not reused
     pool_->release(nullptr);
-    fail(fmt::format("malformed answer '{}': {} (expected one line {{\"y\": number}} or "
-                     "{{\"y\": number, \"f\": number}})",
-                     answer.size() > 200 ? answer.substr(0, 197) + "..." : answer, why),
+    fail(fmt::format("malformed answer '{}' to query id {}: {} (expected one line {{\"id\": {}, "
+                     "\"y\": number}} or {{\"id\": {}, \"y\": number, \"f\": number}})",
+                     shown(answer), id, why, id, id),
          tail);
   };
   const json a = json::parse(answer, nullptr, false);
   if (a.is_discarded()) malformed("not valid JSON (NaN and Infinity are not JSON numbers)");
   if (!a.is_object()) malformed("not a JSON object");
   for (const auto& [key, value] : a.items())
-    if (key != "y" && key != "f") malformed("unknown key '" + key + "'");
+    if (key != "y" && key != "f" && key != "id") malformed("unknown key '" + key + "'");
+  // The id binds the answer to its query; an answer without one is taken as this query's
+  // (exchange() has checked it is the one line that followed the query).
+  if (const auto it = a.find("id"); it != a.end()) {
+    if (!it->is_number_integer()) malformed("\"id\" is not an integer");
+    if (it->get<long long>() != id)
+      malformed(fmt::format("it answers query id {}, not this query (id {})", it->dump(), id));
+  }
   Evaluation e{};
   const auto number = [&](const char* key, double& out) {
     const auto it = a.find(key);

@@ -1,8 +1,10 @@
 #include "datasets/command/worker_process.hpp"
 
 #include <fcntl.h>
+#include <linux/sockios.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -181,6 +183,34 @@ bool WorkerProcess::write_all(const std::string& data) {
   return true;
 }
 
+bool WorkerProcess::read_waiting() {
+  for (;;) {
+    char buf[8192];
+    const ssize_t n = recv(io_, buf, sizeof buf, MSG_DONTWAIT);
+    if (n > 0) {
+      pending_.append(buf, static_cast<std::size_t>(n));
+      if (pending_.size() > kMaxLine) return true;
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    return !pending_.empty();  // EOF or nothing more: a dead program is found by exchange
+  }
+}
+
+// SIOCOUTQ on a Unix stream socket: the bytes we sent that the peer has not read yet. A line
+// that arrives while our request is unread cannot be its answer (a program reads its whole
+// request line before answering it).
+bool WorkerProcess::request_unread() const {
+  int unread = 0;
+  return ioctl(io_, SIOCOUTQ, &unread) == 0 && unread > 0;
+}
+
+std::string WorkerProcess::first_line() const {
+  std::string line = pending_.substr(0, pending_.find('\n'));
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return line;
+}
+
 WorkerProcess::Status WorkerProcess::exchange(const std::string& request, std::string& answer,
                                               std::chrono::duration<double> timeout) {
   using clock = std::chrono::steady_clock;
@@ -218,12 +248,21 @@ WorkerProcess::Status WorkerProcess::exchange(const std::string& request, std::s
       exit_text_ = "ended";
     return Status::exited;
   };
+  // Output before the request: an answer to no query (a second line for the previous one, or
+  // output before the first), which would otherwise be read as this query's answer.
+  const auto refuse = [&](Status why) {
+    answer = first_line();
+    kill_and_reap();
+    return why;
+  };
+  if (read_waiting()) return refuse(Status::unsolicited);
   if (!write_all(request)) return ended();
   for (;;) {
     if (const auto nl = pending_.find('\n'); nl != std::string::npos) {
-      answer = pending_.substr(0, nl);
+      if (request_unread()) return refuse(Status::unsolicited);
+      answer = first_line();
       pending_.erase(0, nl + 1);
-      if (!answer.empty() && answer.back() == '\r') answer.pop_back();
+      if (!pending_.empty()) return refuse(Status::extra);
       return Status::ok;
     }
     if (pending_.size() > kMaxLine) {

@@ -76,6 +76,17 @@ const schema::Group<PythonSpec>& python_keys() {
   return g;
 }
 
+std::string unreproducible_reason(const schema::Options& settings) {
+  if (!settings.holds<PythonSpec>()) return "";
+  const std::string& callable = settings.as<PythonSpec>().callable;
+  if (callable.rfind(kRegisteredPrefix, 0) != 0) return "";
+  return "the objective was a Python function passed to fbosim.run that cannot be imported "
+         "again (a lambda, a closure or a function of __main__); config.resolved.yaml names it " +
+         callable +
+         ", which only that Python process knew: define it at the top level of an "
+         "importable module to record module:function";
+}
+
 void register_python_family(schema::Registry<ObjectiveFamilyEntry>& registry) {
   registry.add(make_family_entry<PythonSpec>(
       "python",

@@ -34,6 +34,13 @@ class PythonFamily final : public ObjectiveFamily {
 };
 
 const schema::Group<PythonSpec>& python_keys();
+
+/// The prefix of the names fbosim.run(objective=fn) gives a function that cannot be imported
+/// again (a lambda, a closure, a function of __main__: python/fbosim/_objectives.py).
+inline constexpr const char* kRegisteredPrefix = "fbosim._objectives:";
+/// Why a run of these settings cannot be reproduced from its files alone (config.resolved.yaml
+/// names a function that only the Python process that ran it knew), or "" when it can.
+std::string unreproducible_reason(const schema::Options& settings);
 void register_python_family(schema::Registry<ObjectiveFamilyEntry>& registry);
 
 }  // namespace fbosim::datasets::python

@@ -1,13 +1,19 @@
 #pragma once
 // A table of objective values read from a CSV file: columns agent, x0 .. x{d-1}, y and
 // optionally f (the noise-free value), in any order, one row per (agent, point). Read strictly:
-// every error names the file, the line and the column.
+// every error names the file, the line and the column, with the config reader's rules (a
+// regular file of at most kMaxTableBytes, decimal numbers only, no control characters, a
+// UTF-8 byte-order mark skipped).
+#include <cstddef>
 #include <string>
 #include <vector>
 
 #include <Eigen/Core>
 
 namespace fbosim::datasets::table {
+
+/// The largest table file read (a tabular benchmark of a million rows is about 50 MB).
+inline constexpr std::size_t kMaxTableBytes = std::size_t{256} << 20;
 
 class ValueTable {
  public:

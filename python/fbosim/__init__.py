@@ -60,7 +60,9 @@ def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, 
     strings as for --set (not one string), or a dict {key: value}. objective: a callable
     f(x, agent, seed) returning y or (y, f), evaluated for every query (the `python` objective
     family: x is a list of objective.inputs floats in [0, 1]; the GIL serialises the agents'
-    evaluations, see docs/OBJECTIVES.md). runs (1..100000), seed (0..2^64 - 1) and threads
+    evaluations, see docs/OBJECTIVES.md). config.resolved.yaml records it as module:function
+    when its module's import finds it again; otherwise (a lambda, a closure, a function of
+    __main__) provenance.yaml says the run cannot be reproduced from its files alone. runs (1..100000), seed (0..2^64 - 1) and threads
     (1..4096): None keeps the config's (threads: all cores). With out_dir the files stay there
     (as `fbosim run --out`); otherwise they are written to a temporary directory and removed.
     progress: a tqdm bar (a line on stderr without tqdm) once the run has taken a second; False
@@ -86,10 +88,15 @@ def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, 
         if not callable(objective):
             raise TypeError(f"objective must be callable f(x, agent, seed), got "
                             f"{_check.show(objective)}")
+        importable = _objectives.importable_name(objective)
+        if importable is not None:  # config.resolved.yaml records it: `fbosim run` re-runs it
+            return run(config, list(sets) + ["objective.family=python",
+                                             f"objective.callable={importable}"],
+                       runs, seed, threads, out_dir, force, progress=progress)
         name = _objectives.add(objective)
         try:
             return run(config, list(sets) + ["objective.family=python",
-                                             f"objective.callable=fbosim._objectives:{name}"],
+                                             f"objective.callable={_objectives.PREFIX}{name}"],
                        runs, seed, threads, out_dir, force, progress=progress)
         finally:
             _objectives.remove(name)

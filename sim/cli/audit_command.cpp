@@ -12,6 +12,7 @@
 
 #include "sim/audit/privacy_audit.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/user_program.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/core/thread_pool.hpp"
 #include "sim/output/csv_table.hpp"
@@ -81,6 +82,8 @@ void print_csv(const std::vector<audit::AuditResult>& results) {
 int run(const AuditArgs& a) {
   check_args(a);
   const config::LoadedConfig cfg = config::load_config(a.config, a.sets);
+  if (const auto program = objective_program(cfg.spec, a.sets))
+    check_user_programs({*program}, a.config, a.allow_exec);
   audit::AuditOptions o = a.options;
   o.threads = a.threads > 0 ? a.threads : core::ThreadPool::hardware_threads();
   std::vector<audit::AuditResult> results;

@@ -83,6 +83,10 @@ void add_run_command(CLI::App& app) {
   cmd->add_flag("-q,--quiet", args->quiet, "No progress line and no summary");
   cmd->add_flag("--force", args->force,
                 "Replace the results of a different config in the output directory");
+  cmd->add_flag("--allow-exec", args->allow_exec,
+                "Let the config file run its objective's program or import its Python module "
+                "(objective.family command or python; also FBOSIM_ALLOW_EXEC=1): a config is "
+                "code, docs/USER_GUIDE.md");
   cmd->callback(guarded([args] { run(*args); }));
 }
 
@@ -196,6 +200,10 @@ void add_audit_command(CLI::App& app) {
   cmd->add_option("--format", args->format, "text or csv")
       ->check(CLI::IsMember({"text", "csv"}))
       ->default_str("text");
+  cmd->add_flag("--allow-exec", args->allow_exec,
+                "Let the config file run its objective's program or import its Python module "
+                "(objective.family command or python; also FBOSIM_ALLOW_EXEC=1): a config is "
+                "code, docs/USER_GUIDE.md");
   cmd->callback(guarded([args] {
     const int status = run(*args);
     if (status != 0) throw CLI::RuntimeError(status);
@@ -234,6 +242,10 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_flag("--force", args->force,
                 "Replace points whose directory holds the results of a different config, and "
                 "a sweep of other keys in DIR");
+  cmd->add_flag("--allow-exec", args->allow_exec,
+                "Let the config file run its objective's program or import its Python module "
+                "(objective.family command or python; also FBOSIM_ALLOW_EXEC=1): a config is "
+                "code, docs/USER_GUIDE.md");
   cmd->callback(guarded([args] { run(*args); }));
 }
 

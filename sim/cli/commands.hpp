@@ -49,6 +49,7 @@ struct RunArgs {
   std::string accountants;
   bool quiet = false;
   bool force = false;
+  bool allow_exec = false;  ///< --allow-exec: the config file may run a program (user_program.hpp)
 };
 void run(const RunArgs& a);
 
@@ -92,6 +93,7 @@ struct AuditArgs {
   unsigned long long seed = 0;
   int threads = 0;
   std::string format = "text";
+  bool allow_exec = false;  ///< --allow-exec
 };
 /// The exit status: 3 when an audit exceeds its claimed bound, else 0.
 int run(const AuditArgs& a);
@@ -110,6 +112,7 @@ struct SweepArgs {
   bool quiet = false;
   std::string accountants;
   bool force = false;
+  bool allow_exec = false;  ///< --allow-exec
 };
 void run(const SweepArgs& a);
 

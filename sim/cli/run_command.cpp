@@ -1,5 +1,5 @@
 // fbosim run CONFIG.yaml [--set key=value]... [--runs R] [--seed S] [--threads K] [--out DIR]
-//            [--accountants A,B] [--force]
+//            [--accountants A,B] [--force] [--allow-exec]
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/user_program.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/config/resource_estimate.hpp"
 #include "sim/core/thread_pool.hpp"
@@ -23,6 +24,8 @@ void run(const RunArgs& a) {
   if (!a.accountants.empty())
     overrides.push_back(fmt::format("server.accountants=\"{}\"", a.accountants));
   const config::LoadedConfig cfg = config::load_config(a.config, overrides);
+  if (const auto program = objective_program(cfg.spec, overrides))
+    check_user_programs({*program}, a.config, a.allow_exec);
   run::RunOptions options;
   options.threads = a.threads > 0 ? a.threads : core::ThreadPool::hardware_threads();
   options.out_dir = a.out;

@@ -1,6 +1,6 @@
 // fbosim sweep CONFIG [--grid KEY=V1,V2,...]... [--set KEY=VALUE]... [--runs R] [--seed S]
 //                     [--jobs J] [--threads K] [--shard I/K] [--out DIR] [--accountants A,B]
-//                     [--quiet] [--force]
+//                     [--quiet] [--force] [--allow-exec]
 // Runs the cartesian product of the grids (and of the config's `sweep:` section), one run
 // directory per point, and writes DIR/sweep.csv (docs/SWEEPS.md).
 #include <cstdio>
@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/user_program.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/config/strict_yaml.hpp"
 #include "sim/config/sweep_plan.hpp"
@@ -20,6 +21,39 @@
 #include "sim/sweep/sweep_runner.hpp"
 
 namespace fbosim::cli {
+
+namespace {
+
+// The programs a sweep's points run: the base config's, and every value of a grid over
+// objective.command or objective.callable (a --grid is the command line's, a `sweep:` grid the
+// file's; a --grid replaces the file's grid of its key).
+std::vector<UserProgram> sweep_programs(const config::ExperimentSpec& base,
+                                        const std::vector<std::string>& overrides,
+                                        const std::vector<config::SweepGrid>& file_grids,
+                                        const std::vector<config::SweepGrid>& cli_grids) {
+  const auto on_cli = [&](const std::string& key) {
+    for (const config::SweepGrid& g : cli_grids)
+      if (g.key == key) return true;
+    return false;
+  };
+  const auto on_file = [&](const std::string& key) {
+    for (const config::SweepGrid& g : file_grids)
+      if (g.key == key) return true;
+    return false;
+  };
+  std::vector<UserProgram> out;
+  if (const auto p = objective_program(base, overrides); p && !on_cli(p->key) && !on_file(p->key))
+    out.push_back(*p);  // a grid over its key replaces it at every point
+  for (const auto* grids : {&file_grids, &cli_grids})
+    for (const config::SweepGrid& g : *grids) {
+      if (g.key != "objective.command" && g.key != "objective.callable") continue;
+      if (grids == &file_grids && on_cli(g.key)) continue;
+      for (const std::string& v : g.values) out.push_back({g.key, v, grids == &file_grids});
+    }
+  return out;
+}
+
+}  // namespace
 
 void run(const SweepArgs& a) {
   const std::string text = config::read_config_text(a.config);
@@ -41,8 +75,11 @@ void run(const SweepArgs& a) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  const config::SweepPlan plan(config::combine_grids(
-      config::grids_from_yaml(config::parse_yaml_strictly(text, a.config), a.config), cli_grids));
+  const std::vector<config::SweepGrid> file_grids =
+      config::grids_from_yaml(config::parse_yaml_strictly(text, a.config), a.config);
+  check_user_programs(sweep_programs(base.spec, overrides, file_grids, cli_grids), a.config,
+                      a.allow_exec);
+  const config::SweepPlan plan(config::combine_grids(file_grids, cli_grids));
 
   options.out_dir = a.out.empty() ? "results/" + base.spec.name + "_sweep" : a.out;
   const int hardware = core::ThreadPool::hardware_threads();

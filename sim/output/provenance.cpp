@@ -13,6 +13,7 @@
 
 #include "algorithms/privacy/accountant.hpp"
 #include "algorithms/privacy/accountant_registry.hpp"
+#include "datasets/python/python_family.hpp"
 #include "sim/output/build_info.hpp"
 
 namespace fbosim::output {
@@ -210,6 +211,12 @@ std::string provenance_text(const config::ExperimentSpec& spec, const Provenance
   y << YAML::Key << "started" << YAML::Value << p.started;
   y << YAML::Key << "finished" << YAML::Value << p.finished;
   y << YAML::Key << "resumed_runs" << YAML::Value << p.resumed_runs;
+  // Issue 39: a function passed to fbosim.run that cannot be imported again.
+  if (const std::string why = datasets::python::unreproducible_reason(spec.objective.settings);
+      !why.empty()) {
+    y << YAML::Key << "reproducible_from_files" << YAML::Value << false;
+    y << YAML::Key << "not_reproducible_because" << YAML::Value << why;
+  }
   if (!p.data.empty()) {
     y << YAML::Key << "data" << YAML::Value << YAML::BeginSeq;
     for (const DataRecord& d : p.data)

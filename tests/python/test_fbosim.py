@@ -531,8 +531,8 @@ class UserObjective(unittest.TestCase):
                         "callable: 'user_objective_module:f'}\n")
             out = os.path.join(tmp, "out")
             env = dict(os.environ, PYTHONPATH=tmp)
-            subprocess.run([BINARY, "run", cfg, "--quiet", "--threads", "2", "--out", out],
-                           check=True, env=env)
+            subprocess.run([BINARY, "run", cfg, "--quiet", "--threads", "2", "--out", out,
+                            "--allow-exec"], check=True, env=env)
             expected = pd.read_csv(os.path.join(out, "trace.csv"))
         for threads in (1, 3):
             tables = fbosim.run(self.CONFIG, overrides={"rounds": 3}, threads=threads,
@@ -549,6 +549,86 @@ class UserObjective(unittest.TestCase):
             fbosim.run(self.CONFIG, objective=bad)
         with self.assertRaisesRegex(RuntimeError, r"returned 'x' \(str\)"):
             fbosim.run(self.CONFIG, objective=lambda x, agent, seed: "x")
+
+
+class UserObjectiveIssue39(unittest.TestCase):
+    """Issue 39: os._exit in the user's function ended the process with status 0 and no
+    results; config.resolved.yaml named every function fbosim._objectives:objective_N, which
+    cannot be re-run."""
+    CONFIG = UserObjective.CONFIG
+
+    def run_script(self, body):
+        """Runs `body` (after `import fbosim, os, sys`) in a Python process of its own."""
+        script = "import os, sys\nimport fbosim\nCONFIG = %r\n%s" % (self.CONFIG, body)
+        return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              env=dict(os.environ), timeout=300)
+
+    def test_os_exit_in_the_function_is_an_error_not_status_0(self):
+        for call in ("os._exit(0)", "os._exit(3)", "__import__('posix')._exit(0)",
+                     "sys.exit(0)"):
+            with self.subTest(call=call):
+                r = self.run_script(
+                    "def quits(x, agent, seed):\n    %s\n"
+                    "try:\n    fbosim.run(CONFIG, objective=quits, progress=False)\n"
+                    "except RuntimeError as e:\n"
+                    "    print('ERROR', e, file=sys.stderr)\n"
+                    "    print('RESTORED', os._exit is __import__('posix')._exit and "
+                    "os._exit.__module__ == 'posix', file=sys.stderr)\n"
+                    "    sys.exit(7)\n" % call)
+                self.assertEqual(r.returncode, 7, r.stderr)
+                self.assertIn("agent 0, run 0, round 0", r.stderr)
+                self.assertIn("called sys.exit, which" if "sys" in call else "called os._exit(",
+                              r.stderr)
+                self.assertIn("RESTORED True", r.stderr)
+
+    def test_an_importable_function_is_recorded_by_module_and_name(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "issue39_objective.py"), "w") as f:
+                f.write(USER_OBJECTIVE)
+            sys.path.insert(0, tmp)
+            try:
+                import issue39_objective
+                out = os.path.join(tmp, "out")
+                fbosim.run(self.CONFIG, objective=issue39_objective.f, out_dir=out,
+                           progress=False)
+            finally:
+                sys.path.remove(tmp)
+            with open(os.path.join(out, "config.resolved.yaml")) as f:
+                resolved = f.read()
+            with open(os.path.join(out, "provenance.yaml")) as f:
+                provenance = f.read()
+            self.assertIn("callable: issue39_objective:f", resolved)
+            self.assertNotIn("reproducible_from_files", provenance)
+            # The recorded config re-runs with the fbosim command: the same trace.
+            again = os.path.join(tmp, "again")
+            subprocess.run([BINARY, "run", os.path.join(out, "config.resolved.yaml"), "--quiet",
+                            "--out", again, "--allow-exec"], check=True,
+                           env=dict(os.environ, PYTHONPATH=tmp))
+            for name in ("trace.csv", "summary.csv"):
+                with open(os.path.join(out, name)) as a, open(os.path.join(again, name)) as b:
+                    self.assertEqual(a.read(), b.read())
+
+    def test_a_lambda_is_recorded_as_not_reproducible_from_the_files(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out")
+            r = self.run_script("fbosim.run(CONFIG, objective=lambda x, agent, seed: -sum(x), "
+                                "out_dir=%r, progress=False)\n" % out)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("cannot be reproduced from its files alone", r.stderr)
+            with open(os.path.join(out, "config.resolved.yaml")) as f:
+                self.assertIn("callable: fbosim._objectives:objective_0", f.read())
+            with open(os.path.join(out, "provenance.yaml")) as f:
+                provenance = f.read()
+            self.assertIn("reproducible_from_files: false", provenance)
+            self.assertIn("not_reproducible_because:", provenance)
+        # A closure, a function of __main__ and a bound method cannot be imported again.
+        def closure(x, agent, seed):
+            return 0.0
+        from fbosim import _objectives
+        self.assertIsNone(_objectives.importable_name(closure))
+        self.assertIsNone(_objectives.importable_name(_user_objective))
+        self.assertIsNone(_objectives.importable_name(self.test_a_lambda_is_recorded_as_not_reproducible_from_the_files))
+        self.assertEqual(_objectives.importable_name(os.path.join), "posixpath:join")
 
 
 class Partition(unittest.TestCase):

@@ -8,10 +8,58 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "datasets/python/python_backend.hpp"
 
 namespace fbosim::datasets::python {
+
+// os._exit (posix._exit) ends the process at once, without an exception: called by a user's
+// function (or at its module's import) it ended fbosim with the status it chose, 0 included,
+// and no outputs (issue 39). While fbosim runs the user's code, it raises RuntimeError
+// instead; the first guard in replaces it, the last one out restores it (a call that releases
+// the GIL lets another agent's call in: a count, under the GIL, not a saved copy per call).
+// Hold the GIL to make or end one.
+class ExitGuard {
+ public:
+  ExitGuard() {
+    if (depth()++ > 0) return;
+    for (const char* name : {"os", "posix"}) {
+      pybind11::module_ m = pybind11::module_::import(name);
+      saved().emplace_back(m, m.attr("_exit"));
+      m.attr("_exit") = raiser();
+    }
+  }
+  ~ExitGuard() {
+    if (--depth() > 0) return;
+    for (auto& [m, fn] : saved()) {
+      if (PyObject_SetAttrString(m.ptr(), "_exit", fn.ptr()) != 0) PyErr_Clear();
+    }
+    saved().clear();
+  }
+  ExitGuard(const ExitGuard&) = delete;
+  ExitGuard& operator=(const ExitGuard&) = delete;
+
+ private:
+  static int& depth() {
+    static int d = 0;
+    return d;
+  }
+  // Leaked: Python objects must not be released after the interpreter (at process exit).
+  static std::vector<std::pair<pybind11::object, pybind11::object>>& saved() {
+    static auto* s = new std::vector<std::pair<pybind11::object, pybind11::object>>;
+    return *s;
+  }
+  static pybind11::object& raiser() {
+    static auto* r = new pybind11::object(pybind11::cpp_function([](pybind11::object status) {
+      throw std::runtime_error("called os._exit(" + pybind11::repr(status).cast<std::string>() +
+                               "), which would end fbosim at once, without its outputs (return "
+                               "a value or raise an exception)");
+    }));
+    return *r;
+  }
+};
 
 class PyCallable final : public PythonCallable {
  public:
@@ -27,6 +75,7 @@ class PyCallable final : public PythonCallable {
 
   CallResult call(const Eigen::VectorXd& x, int agent, std::uint64_t seed) const override {
     pybind11::gil_scoped_acquire gil;
+    const ExitGuard no_exit;
     try {
       pybind11::list xs(x.size());
       for (Eigen::Index i = 0; i < x.size(); ++i)
@@ -47,6 +96,11 @@ class PyCallable final : public PythonCallable {
         throw std::runtime_error("returned a non-finite value " + describe(r));
       return out;
     } catch (pybind11::error_already_set& e) {
+      if (e.matches(PyExc_SystemExit))
+        throw std::runtime_error(
+            "called sys.exit, which would end fbosim without its outputs (return a value or "
+            "raise an exception); raised " +
+            std::string(e.what()));
       throw std::runtime_error("raised " + std::string(e.what()));
     }
   }
@@ -84,6 +138,7 @@ inline pybind11::object resolve_callable(const std::string& spec) {
     throw std::runtime_error("expected 'module:function' (e.g. 'mypkg.objectives:loss'), got '" +
                              spec + "'");
   try {
+    const ExitGuard no_exit;  // the module's own code runs at its import
     pybind11::object obj = pybind11::module_::import(spec.substr(0, colon).c_str());
     std::string rest = spec.substr(colon + 1);
     for (std::size_t dot; (dot = rest.find('.')) != std::string::npos;) {

@@ -25,14 +25,16 @@ namespace {
 // A Python program in a directory of its own, removed with the object.
 struct Script {
   std::filesystem::path dir, path;
-  explicit Script(const std::string& body) {
+  // prelude: statements run before the program reads its first query.
+  explicit Script(const std::string& body, const std::string& prelude = "") {
     static int count = 0;
     dir = std::filesystem::temp_directory_path() /
           ("fbosim-command-" + std::to_string(getpid()) + "-" + std::to_string(count++));
     std::filesystem::create_directories(dir);
     path = dir / "objective.py";
     std::ofstream(path) << "import json, sys, time\n"
-                           "for line in sys.stdin:\n"
+                        << prelude
+                        << "for line in sys.stdin:\n"
                            "    q = json.loads(line)\n"
                         << body;
   }
@@ -200,6 +202,68 @@ TEST_CASE("command: malformed answers are errors quoting the answer") {
     core::RngStream rng(0);
     CHECK_THROWS_WITH(o[0]->query_at(Eigen::Vector2d(0.5, 0.25), rng, {0, 1}),
                       Contains("agent 0, run 0, round 1, x = [0.5, 0.25]") && Contains(why));
+  }
+  CHECK(children() == 0);
+}
+
+// Issue 39: a program out of step with its queries (a second line per query, a line before its
+// first query, a wrong id) shifted every later answer to the wrong query, exit 0. Each is now an
+// error naming the agent, round and the offending line.
+TEST_CASE("command: each answer is bound to its query (id, unsolicited and extra lines)") {
+  // The request carries an id, which a well-behaved program echoes.
+  const Script echo("    print(json.dumps({'id': q['id'], 'y': q['id']}), flush=True)\n");
+  {
+    const auto o = family(echo.command(), 20, 1)->make(1, core::RngFactory(0, 0));
+    core::RngStream rng(0);
+    CHECK(o[0]->query_at(Eigen::Vector2d(0.5, 0.25), rng, {0, 0}).y == 1);
+    CHECK(o[0]->query_at(Eigen::Vector2d(0.5, 0.25), rng, {0, 1}).y == 2);
+  }
+  struct Case {
+    std::string body, prelude, why, line;
+  };
+  const std::vector<Case> cases = {
+      // Two lines per query, written at once: the second is refused after the first answer.
+      {"    print(json.dumps({'y': 1}) + '\\n' + json.dumps({'y': 2}), flush=True)\n", "",
+       "a second line '{\"y\": 2}' after its answer to this query (id 1)", ""},
+      // Two lines per query, the second a moment later: refused before the next query.
+      {"    print(json.dumps({'y': 1}), flush=True); time.sleep(0.05)\n"
+       "    print(json.dumps({'y': 2}), flush=True)\n",
+       "", "the program wrote '{\"y\": 2}' before it read this query (id 2)", ""},
+      // An answer before the first query (the program starts, then writes, then reads).
+      {"    print(json.dumps({'y': 5}), flush=True)\n",
+       "time.sleep(0.3)\nprint(json.dumps({'y': 0}), flush=True)\ntime.sleep(0.3)\n",
+       "the program wrote '{\"y\": 0}' before it read this query (id 1)",
+       "written before its first query"},
+      // An answer echoing another query's id.
+      {"    print(json.dumps({'id': q['id'] + 1, 'y': 1}), flush=True)\n", "",
+       "it answers query id 2, not this query (id 1)", ""},
+      {"    print(json.dumps({'id': 'one', 'y': 1}), flush=True)\n", "", "\"id\" is not an integer",
+       ""},
+  };
+  for (const Case& c : cases) {
+    INFO(c.body << c.prelude);
+    const Script s(c.body, c.prelude);
+    const auto o = family(s.command(), 20, 1)->make(2, core::RngFactory(0, 0));
+    core::RngStream rng(0);
+    const auto twice = [&] {
+      o[1]->query_at(Eigen::Vector2d(0.5, 0.25), rng, {0, 3});
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      o[1]->query_at(Eigen::Vector2d(0.5, 0.25), rng, {0, 4});
+    };
+    CHECK_THROWS_WITH(twice(),
+                      Contains("agent 1, run 0, round") && Contains(c.why) && Contains(c.line));
+  }
+  // A huge offending line is quoted in part, with its length.
+  const Script huge("    print(json.dumps({'y': 1}) + '\\n' + 'z' * 100000, flush=True)\n");
+  const auto o = family(huge.command(), 20, 1)->make(1, core::RngFactory(0, 0));
+  core::RngStream rng(0);
+  try {
+    o[0]->query_at(Eigen::Vector2d(0.5, 0.25), rng, {0, 3});
+    FAIL("no error");
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    CHECK_THAT(what, Contains("zzz... (") && Contains(" characters)"));
+    CHECK(what.size() < 2000);
   }
   CHECK(children() == 0);
 }

@@ -3,6 +3,7 @@
 // bad function (exception, wrong return type, NaN, missing module) an error naming it.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "datasets/objective_family_entry.hpp"
@@ -48,7 +50,22 @@ const std::filesystem::path& module_dir() {
                                                       "    return math.nan\n"
                                                       "def inf_f(x, agent, seed):\n"
                                                       "    return (1.0, math.inf)\n"
-                                                      "not_callable = 3\n";
+                                                      "not_callable = 3\n"
+                                                      "import os, sys\n"
+                                                      "def exits(x, agent, seed):\n"
+                                                      "    os._exit(0)\n"
+                                                      "def exits_posix(x, agent, seed):\n"
+                                                      "    import posix; posix._exit(0)\n"
+                                                      "def sys_exit(x, agent, seed):\n"
+                                                      "    sys.exit(0)\n"
+                                                      "def exit_caught(x, agent, seed):\n"
+                                                      "    try:\n"
+                                                      "        os._exit(0)\n"
+                                                      "    except RuntimeError:\n"
+                                                      "        return 1.0\n";
+    std::ofstream(d / "fbosim_test_exits_at_import.py") << "import os\nos._exit(0)\n"
+                                                           "def f(x, agent, seed):\n"
+                                                           "    return 0.0\n";
     setenv("PYTHONPATH", d.c_str(), 1);
     return d;
   }();
@@ -136,6 +153,64 @@ TEST_CASE("python: bad functions are errors naming the callable, agent, round an
         return e.make(o, "");
       }(),
       Contains("No module named 'no_such_module_xyz'"));
+}
+
+// Issue 39: os._exit(0) in the function (or at its module's import) ended the process with
+// status 0 and no outputs. While the user's code runs, it raises instead; then it is restored.
+// Each case runs in a child process, which reports by its exit status: os._exit(0) ended the
+// test process itself with status 0 before the change, which ctest takes for a pass.
+int in_child(const std::function<void()>& body, const std::vector<std::string>& words) {
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    int code = 10;  // no error at all
+    try {
+      body();
+    } catch (const std::exception& e) {
+      code = 42;
+      for (const std::string& w : words)
+        if (std::string(e.what()).find(w) == std::string::npos) code = 11;
+      if (code != 42) std::fprintf(stderr, "%s\n", e.what());
+    }
+    std::fflush(nullptr);
+    _exit(code);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST_CASE("python: os._exit and sys.exit in the user's code are errors, not an exit") {
+  (void)objectives("total", 1);  // the interpreter starts in this process, before the forks
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"exits", "called os._exit(0), which would end fbosim at once, without its outputs"},
+      {"exits_posix", "called os._exit(0)"},
+      {"sys_exit", "called sys.exit, which would end fbosim without its outputs"},
+  };
+  for (const auto& [fn, why] : cases) {
+    INFO(fn);
+    const std::string name = fn;
+    CHECK(in_child(
+              [&name] {
+                const auto o = objectives(name, 2);
+                core::RngStream rng(0);
+                o[1]->query_at(Eigen::Vector2d(0.5, 0.25), rng, {0, 3});
+              },
+              {"objective.callable 'fbosim_test_objectives:" + fn + "': agent 1, run 0, round 3",
+               why}) == 42);
+  }
+  CHECK(in_child(
+            [] {
+              const ObjectiveFamilyEntry& e = objective_registry().at("python");
+              schema::Options o = e.options;
+              o.set("objective.callable", std::string("fbosim_test_exits_at_import:f"));
+              e.make(o, "");
+            },
+            {"objective.callable 'fbosim_test_exits_at_import:f'", "called os._exit(0)"}) == 42);
+  // A function that catches the error goes on: the guard changes nothing else.
+  core::RngStream rng(0);
+  CHECK(objectives("exit_caught", 1)[0]->query_at(Eigen::Vector2d(0.5, 0.25), rng, {0, 0}).y ==
+        1.0);
 }
 #else
 TEST_CASE("python: built without the plugin, the family says so") {

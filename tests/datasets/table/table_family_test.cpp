@@ -2,6 +2,7 @@
 // with the file, line and column named.
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -120,6 +121,56 @@ TEST_CASE("table: malformed tables are refused naming the file, line and column"
         return e.make(o, "");
       }(),
       Contains("/nonexistent/values.csv: cannot open"));
+}
+
+// Issue 39: the table reader lacked the config reader's rules. /dev/zero and a FIFO hung it,
+// strtod took hexadecimal and read 1e-400 as 0, a NUL byte ended a field silently, a UTF-8
+// byte-order mark made the header's first column unknown, and a message echoed a 10 MB field.
+TEST_CASE("table: read with the config reader's rules (files, numbers, text, messages)") {
+  const auto make = [](const std::string& path) {
+    const ObjectiveFamilyEntry& e = objective_registry().at("table");
+    schema::Options o = e.options;
+    o.set("objective.table", path);
+    return e.make(o, "");
+  };
+  CHECK_THROWS_WITH(make("/dev/zero"), Contains("/dev/zero: is not a regular file"));
+  const TempCsv dir("");
+  const std::string fifo = (dir.dir / "fifo.csv").string();
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  CHECK_THROWS_WITH(make(fifo), Contains(fifo + ": is not a regular file"));
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
+  CHECK_THROWS_WITH(make(dir.dir.string()), Contains("is a directory"));
+
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"agent,x0,y\n0,0.5,0x10\n", ":2: column y: is not a number"},
+      {"agent,x0,y\n0,0x1p-2,1\n", ":2: column x0: is not a number"},
+      {"agent,x0,y\n0,0.5,1e-400\n", ":2: column y: is below the smallest double"},
+      {"agent,x0,y\n0,0.5,-1e400\n", ":2: column y: is out of the range of a double"},
+      {"agent,x0,y\n0,0.5,infinity\n", ":2: column y: must be a finite number"},
+      {"agent,x0,y\n0,0.5,1_000\n", ":2: column y: is not a number"},
+      {"agent,x0,y\n0,0.5,.\n", ":2: column y: is not a number"},
+      {std::string("agent,x0,y\n0,0.5,1\0\n", 20), ":2: a NUL byte at character 8"},
+      {std::string("agent,x0,y\n0,0.5,1\x01\n", 20), ":2: the control character 0x01"},
+  };
+  for (const auto& [text, message] : cases) {
+    INFO(text);
+    const TempCsv csv(text);
+    CHECK_THROWS_WITH(family(csv), Contains(csv.path.string()) && Contains(message));
+  }
+  // A byte-order mark is skipped; a BOM elsewhere is no column name.
+  const TempCsv bom("\xEF\xBB\xBF" + std::string(kGood));
+  CHECK(family(bom)->make(2, core::RngFactory(0, 0))[0]->domain().grid.rows() == 3);
+  // A huge field is quoted in part, with its length.
+  const TempCsv huge("agent,x0,y\n0,0.5," + std::string(10'000'000, '7') + "x\n");
+  try {
+    family(huge);
+    FAIL("no error");
+  } catch (const std::runtime_error& e) {
+    const std::string what = e.what();
+    CHECK_THAT(what, Contains("is not a number") && Contains("... (10000001 characters)"));
+    CHECK(what.size() < 400);
+  }
 }
 
 // Not run by default ([.]): the per-evaluation cost of a table lookup (docs/OBJECTIVES.md):

@@ -953,7 +953,7 @@ std::vector<Case> all_cases() {
              user + "objective: {family: table, table: '{in}/t.csv', grid_points: 50}\n");
   const auto command = [&](const std::string& program, const std::string& extra,
                            std::vector<std::string> words) {
-    run("issue 25 section 2 command", "run {cfg} --quiet", std::move(words), 1,
+    run("issue 25 section 2 command", "run {cfg} --quiet --allow-exec", std::move(words), 1,
         user + "objective: {family: command, inputs: 2, command: \"" + program + "\"" + extra +
             "}\n");
   };
@@ -969,7 +969,8 @@ std::vector<Case> all_cases() {
   for (const std::string v : {"0", "-1", ".nan", "abc", ""})
     command("cat", ", timeout: " + v, key_words("objective.timeout", v));
   for (const std::string v : {"0", "1001", "1.5", "abc", ""})
-    run("issue 25 section 2 command", "run {cfg} --quiet", key_words("objective.inputs", v), 1,
+    run("issue 25 section 2 command", "run {cfg} --quiet --allow-exec",
+        key_words("objective.inputs", v), 1,
         user + "objective: {family: command, command: cat, inputs: " + v + "}\n");
   for (const std::string v : {"-1", "5000", "abc"})
     command("cat", ", workers: " + v, key_words("objective.workers", v));
@@ -982,7 +983,7 @@ std::vector<Case> all_cases() {
   const auto python = [&](const std::string& callable, const std::string& body,
                           std::vector<std::string> words) {
     cases.push_back(
-        {"issue 25 section 2 python", "run {cfg} --quiet",
+        {"issue 25 section 2 python", "run {cfg} --quiet --allow-exec",
          user + "objective: {family: python, inputs: 2, callable: '" + callable + "'}\n", 1,
          std::move(words), module(body)});
   };

@@ -100,8 +100,8 @@ TEST_CASE("every registered objective family runs through the engine, the same f
       const fs::path out = dir / (e.name + "-" + std::to_string(k));
       // The python family finds contract_objective.py on PYTHONPATH.
       const auto r = fbosim_test::fbosim_with_env(
-          "PYTHONPATH=" + dir.string(), "run " + cfg + " --quiet --force --out " + out.string() +
-                                            " --threads " + (k ? "3" : "1"));
+          "PYTHONPATH=" + dir.string(), "run " + cfg + " --quiet --force --allow-exec --out " +
+                                            out.string() + " --threads " + (k ? "3" : "1"));
       INFO(r.text);
       REQUIRE(r.status == 0);
       traces[k] = slurp(out / "trace.csv");
@@ -195,7 +195,8 @@ TEST_CASE("python objectives in a sweep of parallel points start the interpreter
   for (int k = 0; k < 5; ++k) {
     const auto r = fbosim_test::fbosim_with_env(
         "PYTHONPATH=" + dir.string(), "sweep " + cfg +
-                                          " --quiet --force --grid seed=1,2,3,4 --jobs 4 --out " +
+                                          " --quiet --force --allow-exec --grid seed=1,2,3,4 "
+                                          "--jobs 4 --out " +
                                           (dir / "out").string());
     INFO(r.text);
     REQUIRE(r.status == 0);

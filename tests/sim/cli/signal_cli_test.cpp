@@ -173,7 +173,7 @@ TEST_CASE("Ctrl-C during a hanging command objective stops within a second, no p
   // A sleep of a duration of its own, to find it (and its shell) by.
   const std::string marker = "sleep 1" + std::to_string(getpid());
   const Stopped s = run_and_signal(
-      "run cfg.yaml --quiet --threads 2 --out r",
+      "run cfg.yaml --quiet --threads 2 --out r --allow-exec",
       "rounds: 2\nruns: 1\nagents: {count: 2}\nobjective: {family: command, inputs: 2, "
       "command: '" +
           marker + "'}\n",
@@ -202,7 +202,7 @@ TEST_CASE("Ctrl-C during a hanging python objective ends fbosim within a second"
   setenv("PYTHONPATH", dir.c_str(), 1);
   for (const char* fn : {"sleeps", "spins"}) {
     const Stopped s = run_and_signal(
-        "run cfg.yaml --quiet --threads 2 --out r",
+        "run cfg.yaml --quiet --threads 2 --out r --allow-exec",
         std::string("rounds: 2\nruns: 1\nagents: {count: 2}\nobjective: {family: python, "
                     "inputs: 2, callable: 'hanging_objective:") +
             fn + "'}\n",
