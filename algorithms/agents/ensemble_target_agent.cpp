@@ -55,7 +55,9 @@ Eigen::VectorXd EnsembleTargetAgent::maximise(const acq::ScoreMaximiser::Score& 
   o.random_points = m.random_points;
   o.starts = m.starts;
   o.max_iterations = m.max_iterations;
-  return acq::ScoreMaximiser(o).maximise(score, core::Box::unit(d.dim), rng).x;
+  return acq::maximise_score(options_.local.acquisition, acq::ScoreMaximiser(o), score,
+                             core::Box::unit(d.dim), rng)
+      .x;
 }
 
 protocol::Proposal EnsembleTargetAgent::propose(int /*t*/, const protocol::Broadcast& broadcast,
