@@ -5,7 +5,13 @@ run by run (the same run index sees the same functions and initial points: commo
 numbers), its standard error over runs, and a verdict:
   better      holds if the difference exceeds 2 standard errors in the claimed direction,
               contradicted if it exceeds 2 standard errors the other way, else not resolved;
-  comparable  holds if the difference is within 2 standard errors, else contradicted.
+  comparable  two one-sided tests (TOST, 5 % each) against the claim's equivalence margin m:
+              holds if the 90 % interval diff +- t(0.95, n - 1) s.e. lies inside (-m, m),
+              contradicted if it lies wholly beyond m or -m, else not resolved (the interval
+              is too wide to show either). m: `margin` in the claims file (metric units), or
+              `margin_fraction` (default 0.5) of the absolute difference measured for the
+              "better" claim `margin_from` names (an effect the paper reports in the same or a
+              sister figure); without a result for that claim, not resolved.
 Utility: simple regret on the synthetic functions, best validation error 1 - best_f on real
 data (per run: the mean over the measured agents: every agent, or the target of FTS's
 target-agent runs).
@@ -25,15 +31,17 @@ train/validation split per field, i.e. six or 29 fixed landscapes, and the stand
 runs cannot see how much a claim depends on them. --splits names further result roots with the
 same curve names, each run on another split (objective.split: seeded with objective.split_seed
 k; tools/reproduce.sh --landmine-study writes them); every claim whose curves exist in --results
-and in each of them is also checked pooled: runs are nested in splits, the estimate is the mean
-over the S splits of each split's paired mean difference, and its standard error is the
-standard deviation of those S means over sqrt(S). That standard error contains the
-split-to-split variance and the run-to-run noise in the proportions they have in the estimate,
-needs no estimate of either alone (a variance-component estimate can come out negative) and
-holds with unequal run counts; its cost is S - 1 degrees of freedom, so the verdict compares
-the mean with t(0.975, S - 1) standard errors instead of 2. The table also gives, for scale,
-the split-to-split and within-split standard deviations of a one-way random-effects
-decomposition and the naive standard error that treats all runs as independent.
+and in each of them is also checked pooled: runs are nested in splits, and the S splits' paired
+mean differences y_i, each with its within-split variance v_i (its standard error squared over
+its own runs; the pooled within-split variance over n_i when a split's runs all agree), are
+pooled by DerSimonian-Laird random effects: tau^2 = max(0, (Q - (S - 1)) / c) from Cochran's Q
+of the inverse-variance weights, then weights 1 / (v_i + tau^2), estimate sum w y / sum w and
+standard error sqrt(1 / sum w). That standard error cannot fall below what the within-split
+noise allows (before issue 44 it was the standard deviation of the S means over sqrt(S), which
+five close split means can make several times smaller). Verdicts compare with t(0.975, S - 1)
+standard errors ("better") or run the TOST at t(0.95, S - 1) ("comparable"). The table also
+gives tau, the pooled within-split standard deviation, the split means' own standard error and
+the naive standard error that treats all runs as independent.
 """
 import argparse
 import glob
@@ -63,8 +71,11 @@ text makes (docs/claims/*.yaml quotes it): the per-run utility of both curves av
 iterations shown, their paired difference run by run (the same run index sees the same
 functions and initial points), its standard error over runs, and the verdict: a "better" claim
 holds when the difference exceeds 2 standard errors in the claimed direction and is
-contradicted when it exceeds 2 the other way; a "comparable" claim holds when the difference is
-within 2 standard errors. Utility: simple regret (synthetic), best error 1 - score (real data).
+contradicted when it exceeds 2 the other way; a "comparable" claim holds when two one-sided
+tests show the difference inside its equivalence margin (the 90 % interval, t(0.95, runs - 1)
+s.e., inside +- the margin shown), is contradicted when the interval lies wholly beyond the
+margin, and is not resolved otherwise. Utility: simple regret (synthetic), best error
+1 - score (real data).
 What drives the contradicted claims, with the alternatives tried: docs/CLAIMS.md.
 
 """
@@ -108,8 +119,22 @@ def per_run(directory, metric, rounds):
     return window.groupby("run")["value"].mean().to_dict(), metric, int(window["round"].max())
 
 
-def evaluate(claim, results, default_rounds, where="claim"):
-    """The verdict of one claim (checked by check_claim); where names it in errors."""
+def equivalence(mean, se, df, margin):
+    """Two one-sided tests (TOST, level 0.05 each) of |difference| < margin: holds when the
+    90 % interval mean +- t(0.95, df) se lies inside (-margin, margin); contradicted when it lies
+    wholly beyond one of them (the difference exceeds the margin); else not resolved."""
+    k = t95(df)
+    lo, hi = mean - k * se, mean + k * se
+    if -margin < lo and hi < margin:
+        return "holds"
+    if lo > margin or hi < -margin:
+        return "contradicted"
+    return "not resolved"
+
+
+def evaluate(claim, results, default_rounds, where="claim", margin=None):
+    """The verdict of one claim (checked by check_claim); where names it in errors. A
+    "comparable" claim needs its margin (resolve_margin); without one it is not resolved."""
     rounds = claim.get("rounds", default_rounds)
     metric = claim.get("metric", "auto")
     paths = [inside(results, claim[k], f"{where}: {k}") for k in ("better", "worse")]
@@ -129,12 +154,12 @@ def evaluate(claim, results, default_rounds, where="claim"):
     if n < 2:  # no standard error from one run: nothing is resolved, "comparable" included
         verdict = "not resolved"
     elif claim.get("kind", "better") == "comparable":
-        verdict = "holds" if abs(mean) <= 2 * se else "contradicted"
+        verdict = "not resolved" if margin is None else equivalence(mean, se, n - 1, margin)
     else:
         verdict = "holds" if mean > 2 * se else ("contradicted" if mean < -2 * se else "not resolved")
     return {"verdict": verdict, "runs": n, "diff": mean, "se": se, "metric": metric,
             "better": sum(better[r] for r in runs) / n, "worse": sum(worse[r] for r in runs) / n,
-            "rounds": rounds, "d": d}
+            "rounds": rounds, "d": d, "margin": margin}
 
 
 # t(0.975, df) for df = 1..30 (two-sided 95 %); beyond 30 the normal's 1.96 is within 4 %.
@@ -147,62 +172,126 @@ def t975(df):
     return T975[df - 1] if df <= len(T975) else 2.0
 
 
-def pooled(claim, roots, default_rounds):
-    """The claim over several splits (one results root each): runs nested in splits."""
+# t(0.95, df) for df = 1..30 (one-sided 95 %, the equivalence tests); beyond 30, 1.70 is above
+# every t(0.95, df) (1.697 at 30, 1.645 in the limit).
+T95 = [6.314, 2.920, 2.353, 2.132, 2.015, 1.943, 1.895, 1.860, 1.833, 1.812, 1.796, 1.782,
+       1.771, 1.761, 1.753, 1.746, 1.740, 1.734, 1.729, 1.725, 1.721, 1.717, 1.714, 1.711,
+       1.708, 1.706, 1.703, 1.701, 1.699, 1.697]
+
+
+def t95(df):
+    return T95[df - 1] if df <= len(T95) else 1.70
+
+
+MARGIN_FRACTION = 0.5
+
+
+def resolve_margin(claim, spec, diff_of):
+    """A "comparable" claim's equivalence margin, in the metric's units: `margin` as given, or
+    `margin_fraction` (default 0.5) of the absolute difference that diff_of(claim) measures for
+    the "better" claim `margin_from` of the same file (an effect the paper reports in the same
+    or the sister figure); None when that claim has no result."""
+    if "margin" in claim:
+        return float(claim["margin"])
+    ref = next(c for c in spec["claims"] if c.get("id") == claim["margin_from"])
+    r = diff_of(ref)
+    if r.get("diff") is None:
+        return None
+    return claim.get("margin_fraction", MARGIN_FRACTION) * abs(r["diff"])
+
+
+def dersimonian_laird(means, variances):
+    """Random-effects pooling of per-split estimates (DerSimonian & Laird 1986): the
+    between-split variance tau^2 by the method of moments, then weights 1 / (v_i + tau^2).
+    Returns (estimate, its standard error, tau^2)."""
+    k = len(means)
+    w = [1.0 / v for v in variances]
+    sw = sum(w)
+    fixed = sum(wi * y for wi, y in zip(w, means)) / sw
+    q = sum(wi * (y - fixed) ** 2 for wi, y in zip(w, means))
+    c = sw - sum(wi * wi for wi in w) / sw
+    tau2 = max(0.0, (q - (k - 1)) / c)
+    ws = [1.0 / (v + tau2) for v in variances]
+    est = sum(wi * y for wi, y in zip(ws, means)) / sum(ws)
+    return est, math.sqrt(1.0 / sum(ws)), tau2
+
+
+def pooled(claim, roots, default_rounds, margin=None):
+    """The claim over several splits (one results root each): runs nested in splits, pooled by
+    DerSimonian-Laird random effects with each split's own within-split variance."""
     per_split = [evaluate(claim, root, default_rounds) for root in roots]
     if any(r["verdict"] == "missing results" for r in per_split) or len(per_split) < 2:
         return {"verdict": "missing results"}
     means = [r["diff"] for r in per_split]
     s = len(means)
-    mean = sum(means) / s
-    se = math.sqrt(sum((m - mean) ** 2 for m in means) / (s - 1) / s)
-    # One-way random-effects decomposition, for scale: within-split variance of the per-run
-    # differences (pooled), and the split-to-split variance left in the per-split means.
+    mean_of_means = sum(means) / s
+    means_se = math.sqrt(sum((m - mean_of_means) ** 2 for m in means) / (s - 1) / s)
+    # Pooled within-split variance of the per-run differences (for scale, and for a split whose
+    # own runs all agree: a zero variance would give it all the weight).
     within_ss = sum(sum((x - r["diff"]) ** 2 for x in r["d"]) for r in per_split)
     within_df = sum(len(r["d"]) - 1 for r in per_split)
     within = within_ss / within_df if within_df > 0 else float("nan")
-    between = max(0.0, sum((m - mean) ** 2 for m in means) / (s - 1) -
-                  sum(within / len(r["d"]) for r in per_split) / s)
+    own = [r["se"] ** 2 for r in per_split]
+    if all(v > 0 and math.isfinite(v) for v in own):
+        variances = own
+    elif within > 0:
+        variances = [within / len(r["d"]) for r in per_split]
+    else:
+        variances = None
+    if variances is None:  # no within-split noise at all: the split means are exact
+        mean, se, tau2 = mean_of_means, means_se, means_se ** 2 * s
+    else:
+        mean, se, tau2 = dersimonian_laird(means, variances)
     all_d = [x for r in per_split for x in r["d"]]
     n = len(all_d)
     grand = sum(all_d) / n
     naive = math.sqrt(sum((x - grand) ** 2 for x in all_d) / (n - 1) / n)
     k = t975(s - 1)
     if claim.get("kind", "better") == "comparable":
-        verdict = "holds" if abs(mean) <= k * se else "contradicted"
+        k = t95(s - 1)  # the TOST's one-sided quantile
+        verdict = "not resolved" if margin is None else equivalence(mean, se, s - 1, margin)
     else:
         verdict = "holds" if mean > k * se else ("contradicted" if mean < -k * se else "not resolved")
     return {"verdict": verdict, "splits": s, "runs": n, "diff": mean, "se": se, "t": k,
-            "split_sd": math.sqrt(between), "run_sd": math.sqrt(within), "naive_se": naive,
-            "split_diffs": means, "rounds": per_split[0]["rounds"]}
+            "split_sd": math.sqrt(tau2), "run_sd": math.sqrt(within), "naive_se": naive,
+            "means_se": means_se, "split_diffs": means, "rounds": per_split[0]["rounds"],
+            "margin": margin}
 
 
 def pooled_table(claim_files, roots):
     lines = ["### Pooled over splits", "",
-             f"Result roots, one split each: {', '.join(f'`{r}`' for r in roots)}. Estimate: "
-             "the mean over splits of each split's paired mean difference; s.e.: their standard "
-             "deviation over sqrt(S) (runs nested in splits); verdict at t(0.975, S - 1) s.e. "
-             "Split sd and run sd: the random-effects components of the per-run difference; "
-             "naive s.e.: all runs as if independent (ignores the splits).", "",
+             f"Result roots, one split each: {', '.join(f'`{r}`' for r in roots)}. Estimate "
+             "and s.e.: DerSimonian-Laird random-effects pooling of the splits' paired mean "
+             "differences, each weighted by 1 / (its within-split variance + tau^2), so the "
+             "s.e. includes the run-to-run noise of every split; a \"better\" claim's verdict "
+             "at t(0.975, S - 1) s.e., a \"comparable\" claim's by two one-sided tests at "
+             "t(0.95, S - 1) against its margin. Split sd: tau, the between-split sd; run sd: "
+             "the pooled within-split sd of the per-run difference; means s.e.: the sd of the S "
+             "split means over sqrt(S) (the estimate before issue 44, blind to the within-split "
+             "noise); naive s.e.: all runs as if independent (ignores the splits).", "",
              "| claim | splits | runs | iterations | per-split differences | worse - better "
-             "(+- s.e.) | t | split sd | run sd | naive s.e. | verdict |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "(+- s.e.) | t | split sd | run sd | means s.e. | naive s.e. | verdict |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     rows = 0
     for path in claim_files:
-        with open(path, encoding="utf-8") as fh:
-            spec = yaml.safe_load(fh)
+        spec = check_claims_file(path)
+        rounds = spec.get("rounds", [1, 40])
         for c in spec["claims"]:
-            r = pooled(c, roots, spec.get("rounds", [1, 40]))
+            margin = None
+            if c.get("kind") == "comparable":
+                margin = resolve_margin(c, spec, lambda ref: pooled(ref, roots, rounds))
+            r = pooled(c, roots, rounds, margin)
             if r["verdict"] == "missing results":
                 continue
             rows += 1
             per = ", ".join(f"{x:+.4f}" for x in r["split_diffs"])
-            lines.append(f"| {c['figure']}: {c['text']} | {r['splits']} | {r['runs']} | "
-                         f"{r['rounds'][0]}-{r['rounds'][1]} | {per} | {r['diff']:+.4f} +- "
-                         f"{r['se']:.4f} | {r['t']:.2f} | {r['split_sd']:.4f} | "
-                         f"{r['run_sd']:.4f} | {r['naive_se']:.4f} | **{r['verdict']}** |")
+            lines.append(f"| {c['figure']}: {c['text']}{kind_text(c, margin)} | {r['splits']} | "
+                         f"{r['runs']} | {r['rounds'][0]}-{r['rounds'][1]} | {per} | "
+                         f"{r['diff']:+.4f} +- {r['se']:.4f} | {r['t']:.2f} | "
+                         f"{r['split_sd']:.4f} | {r['run_sd']:.4f} | {r['means_se']:.4f} | "
+                         f"{r['naive_se']:.4f} | **{r['verdict']}** |")
     if not rows:
-        lines.append("| (no claim has results in every root) | | | | | | | | | | |")
+        lines.append("| (no claim has results in every root) | | | | | | | | | | | |")
     lines.append("")
     return "\n".join(lines)
 
@@ -214,6 +303,41 @@ def _rounds(value, where):
         raise ResultError(f"{where}: rounds must be [FIRST, LAST] with 0 <= FIRST <= LAST, got "
                           f"{value!r}")
     return value
+
+
+def _check_margin(c, claims, where):
+    """A "comparable" claim states its equivalence margin: `margin` (> 0, metric units) or
+    `margin_from` (the id of a "better" claim of the same file) with an optional
+    `margin_fraction` in (0, 1]; a "better" claim has neither."""
+    keys = {"margin", "margin_from", "margin_fraction"} & set(c)
+    if c.get("kind", "better") != "comparable":
+        if keys:
+            raise ResultError(f"{where}: {', '.join(sorted(keys))} only for kind: comparable")
+        return
+    if ("margin" in c) == ("margin_from" in c):
+        raise ResultError(f"{where}: a comparable claim needs exactly one of margin and "
+                          "margin_from (its equivalence margin)")
+    if "margin" in c:
+        m = c["margin"]
+        if isinstance(m, bool) or not isinstance(m, (int, float)) or not m > 0 or \
+                not math.isfinite(m):
+            raise ResultError(f"{where}: margin must be a number > 0, got {m!r}")
+        if "margin_fraction" in c:
+            raise ResultError(f"{where}: margin_fraction only with margin_from")
+        return
+    ref = [x for x in claims if isinstance(x, dict) and x.get("id") == c["margin_from"]]
+    if len(ref) != 1 or ref[0].get("kind", "better") != "better":
+        raise ResultError(f"{where}: margin_from must name the id of one \"better\" claim of "
+                          f"the file, got {c['margin_from']!r}")
+    f = c.get("margin_fraction", MARGIN_FRACTION)
+    if isinstance(f, bool) or not isinstance(f, (int, float)) or not 0 < f <= 1:
+        raise ResultError(f"{where}: margin_fraction must be in (0, 1], got {f!r}")
+
+
+def kind_text(c, margin):
+    if c.get("kind") != "comparable":
+        return ""
+    return " (comparable, margin " + ("unknown" if margin is None else f"{margin:.4f}") + ")"
 
 
 def check_claims_file(path):
@@ -239,11 +363,13 @@ def check_claims_file(path):
             if not isinstance(c.get(key), str) or not c[key].strip():
                 raise ResultError(f"{where}: {key} must be a non-empty text, got "
                                   f"{c.get(key)!r}")
-        unknown = set(c) - {"id", "figure", "text", "better", "worse", "kind", "metric", "rounds"}
+        unknown = set(c) - {"id", "figure", "text", "better", "worse", "kind", "metric", "rounds",
+                            "margin", "margin_from", "margin_fraction"}
         if unknown:
             raise ResultError(f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))}")
         if c.get("kind", "better") not in ("better", "comparable"):
             raise ResultError(f"{where}: kind must be better or comparable, got {c['kind']!r}")
+        _check_margin(c, spec["claims"], where)
         if c.get("metric", "auto") not in ("auto", "regret", "error"):
             raise ResultError(f"{where}: metric must be auto, regret or error, got "
                               f"{c['metric']!r}")
@@ -259,10 +385,14 @@ def table(claim_files, results):
         lines += [f"### {spec['paper']}", "",
                   "| claim | runs | iterations | better | worse | worse - better (+- s.e.) | verdict |",
                   "|---|---|---|---|---|---|---|"]
+        rounds = spec.get("rounds", [1, 40])
         for i, c in enumerate(spec["claims"]):
-            r = evaluate(c, results, spec.get("rounds", [1, 40]), f"{path}: claims[{i}]")
-            kind = " (comparable)" if c.get("kind") == "comparable" else ""
-            head = f"| {c['figure']}: {c['text']}{kind} "
+            where = f"{path}: claims[{i}]"
+            margin = None
+            if c.get("kind") == "comparable":
+                margin = resolve_margin(c, spec, lambda ref: evaluate(ref, results, rounds, where))
+            r = evaluate(c, results, rounds, where, margin)
+            head = f"| {c['figure']}: {c['text']}{kind_text(c, margin)} "
             if r["verdict"] == "missing results":
                 lines.append(head + "| | | | | | missing results |")
                 continue
@@ -298,26 +428,123 @@ def self_test():
         se = math.sqrt(sum((x - mean) ** 2 for x in d) / 2 / 3)
         ok = abs(r["diff"] - mean) < 1e-12 and abs(r["se"] - se) < 1e-12 and r["verdict"] == "holds"
         ok = ok and evaluate({"better": "b", "worse": "a"}, root, [1, 2])["verdict"] == "contradicted"
-        ok = ok and evaluate({"better": "a", "worse": "b", "kind": "comparable"}, root,
-                             [1, 2])["verdict"] == "contradicted"
+        # Comparable: d's 90 % interval is 1/6 +- t(0.95, 2) 0.0167 = [0.118, 0.215]: beyond a
+        # margin of 0.05 (contradicted), inside 0.3 (holds), straddling 0.2 (not resolved); no
+        # margin, no verdict; identical curves are equivalent under any margin.
+        comparable = {"better": "a", "worse": "b", "kind": "comparable"}
+        ok = ok and evaluate(comparable, root, [1, 2], margin=0.05)["verdict"] == "contradicted"
+        ok = ok and evaluate(comparable, root, [1, 2], margin=0.3)["verdict"] == "holds"
+        ok = ok and evaluate(comparable, root, [1, 2], margin=0.2)["verdict"] == "not resolved"
+        ok = ok and evaluate(comparable, root, [1, 2])["verdict"] == "not resolved"
         ok = ok and evaluate({"better": "a", "worse": "a", "kind": "comparable"}, root,
-                             [1, 2])["verdict"] == "holds"
+                             [1, 2], margin=1e-6)["verdict"] == "holds"
         ok = ok and evaluate({"better": "a", "worse": "zz"}, root, [1, 2])["verdict"] == "missing results"
         ok = ok and evaluate({"better": "a", "worse": "b"}, root, [5, 9])["verdict"] == "missing results"
         # One run: no standard error, so no verdict (a "comparable" claim must not "hold").
         write("one_a", [[0.9, 0.2, 0.1]])
         write("one_b", [[0.9, 0.2, 0.1]])
         ok = ok and evaluate({"better": "one_a", "worse": "one_b", "kind": "comparable"}, root,
-                             [1, 2])["verdict"] == "not resolved"
+                             [1, 2], margin=1.0)["verdict"] == "not resolved"
+        ok = ok and equivalence_self_test(root, write)
         ok = ok and pooled_self_test(root, write)
+        ok = ok and dersimonian_laird_self_test(root, write)
     print("claims self-test: " + ("ok" if ok else "FAILED"))
     return 0 if ok else 1
+
+
+def equivalence_self_test(root, write):
+    """TOST on d = 0.01, 0.02, 0, 0.01 (mean 0.01, s.e. sqrt(0.0002 / 3) / 2 = 0.004082, 90 %
+    interval 0.01 +- 2.353 x 0.004082 = [0.000394, 0.019606], hand-computed), the t tables and
+    the verdicts against scipy.stats where it is installed, and margins taken from a claim."""
+    import tempfile
+    ok = True
+    d = [0.01, 0.02, 0.0, 0.01]
+    write("eq_base", [[0.9, 0.5] for _ in d])
+    write("eq_alt", [[0.9, 0.5 + x] for x in d])
+    claim = {"better": "eq_base", "worse": "eq_alt", "kind": "comparable"}
+    r = evaluate(claim, root, [1, 1], margin=0.03)
+    ok = ok and abs(r["diff"] - 0.01) < 1e-12 and abs(r["se"] - 0.0040824829) < 1e-9
+    want = {0.03: "holds", 0.015: "not resolved", 0.0003: "contradicted"}
+    for m, verdict in want.items():
+        ok = ok and evaluate(claim, root, [1, 1], margin=m)["verdict"] == verdict
+    ok = ok and equivalence(0.01, 0.0040824829, 3, 0.0197) == "holds"  # 0.019606 < 0.0197
+    ok = ok and equivalence(0.01, 0.0040824829, 3, 0.0195) == "not resolved"
+    ok = ok and equivalence(-0.01, 0.0040824829, 3, 0.0003) == "contradicted"
+    try:
+        from scipy import stats
+    except ImportError:
+        stats = None
+    if stats is not None:
+        ok = ok and all(abs(T95[k - 1] - stats.t.ppf(0.95, k)) < 6e-4 for k in range(1, 31))
+        ok = ok and all(abs(T975[k - 1] - stats.t.ppf(0.975, k)) < 6e-4 for k in range(1, 31))
+        ok = ok and all(stats.t.ppf(0.95, k) < 1.70 for k in range(31, 400))
+        for m, verdict in want.items():  # TOST as two scipy one-sample t-tests at 5 %
+            lower = stats.ttest_1samp(d, -m, alternative="greater").pvalue < 0.05
+            upper = stats.ttest_1samp(d, m, alternative="less").pvalue < 0.05
+            beyond = (stats.ttest_1samp(d, m, alternative="greater").pvalue < 0.05 or
+                      stats.ttest_1samp(d, -m, alternative="less").pvalue < 0.05)
+            ok = ok and verdict == ("holds" if lower and upper else
+                                    "contradicted" if beyond else "not resolved")
+    # margin_from: half the measured difference of the named "better" claim (a vs b: 1/6).
+    spec = {"paper": "p", "claims": [
+        {"id": "ab", "figure": "f", "text": "t", "better": "a", "worse": "b"},
+        {"id": "eq", "figure": "f", "text": "t", "better": "eq_base", "worse": "eq_alt",
+         "kind": "comparable", "margin_from": "ab"}]}
+    m = resolve_margin(spec["claims"][1], spec, lambda c: evaluate(c, root, [1, 2]))
+    ok = ok and abs(m - 0.5 / 6) < 1e-12
+    spec["claims"][1]["margin_fraction"] = 0.1
+    m = resolve_margin(spec["claims"][1], spec, lambda c: evaluate(c, root, [1, 2]))
+    ok = ok and abs(m - 0.1 / 6) < 1e-12
+    # A claims file whose comparable claim states no margin, or names a missing claim, is refused.
+    with tempfile.TemporaryDirectory() as tmp:
+        bad = [dict(spec["claims"][1], margin_from="nope"),
+               {k: v for k, v in spec["claims"][1].items() if k not in ("margin_from", "margin_fraction")},
+               dict(spec["claims"][1], margin=0.1),
+               dict(spec["claims"][0], margin=0.1)]
+        for i, c in enumerate(bad):
+            path = os.path.join(tmp, f"bad{i}.yaml")
+            with open(path, "w", encoding="utf-8") as fh:
+                yaml.safe_dump({"paper": "p", "claims": [spec["claims"][0], c]}, fh)
+            try:
+                check_claims_file(path)
+                ok = False
+            except ResultError:
+                pass
+    return ok
+
+
+def dersimonian_laird_self_test(root, write):
+    """Three splits with unequal run counts and variances: y = 0.2, 0.1, 0.4, v = 1/600, 1/300,
+    1/200; by hand (exact fractions): fixed-effect mean 23/110, Q = 120/11, c = 7200/11,
+    tau^2 = 49/3600 (tau = 7/60), estimate 25279/111270 = 0.227186, s.e. sqrt(44957/8011440) =
+    0.074911, against the split means' own s.e. 0.088192."""
+    diffs = {"u1": [0.1, 0.3, 0.2, 0.2], "u2": [0.0, 0.1, 0.2], "u3": [0.5, 0.3, 0.4, 0.6, 0.2]}
+    for split, d in diffs.items():
+        write(os.path.join(split, "good"), [[0.9, 0.5] for _ in d])
+        write(os.path.join(split, "bad"), [[0.9, 0.5 + x] for x in d])
+    est, se, tau2 = dersimonian_laird([0.2, 0.1, 0.4], [1 / 600, 1 / 300, 1 / 200])
+    ok = (abs(est - 25279 / 111270) < 1e-12 and abs(se - math.sqrt(44957 / 8011440)) < 1e-12
+          and abs(tau2 - 49 / 3600) < 1e-12)
+    roots = [os.path.join(root, s) for s in diffs]
+    r = pooled({"better": "good", "worse": "bad"}, roots, [1, 1])
+    ok = ok and abs(r["diff"] - 25279 / 111270) < 1e-9 and abs(r["se"] - 0.0749106161) < 1e-9
+    ok = ok and abs(r["split_sd"] - 7 / 60) < 1e-9 and abs(r["means_se"] - 0.0881917104) < 1e-9
+    # 0.227 / 0.0749 = 3.03 s.e. < t(0.975, 2) = 4.30: not resolved.
+    ok = ok and r["verdict"] == "not resolved"
+    # With no between-split variance (Q <= k - 1) the pooling is the inverse-variance mean and
+    # its s.e. is sqrt(1 / sum w): splits 0.1 +- 0.1 / sqrt(n) with the same noise.
+    est, se, tau2 = dersimonian_laird([0.1, 0.11, 0.09], [0.01, 0.01, 0.01])
+    ok = ok and tau2 == 0.0 and abs(est - 0.1) < 1e-12 and abs(se - math.sqrt(0.01 / 3)) < 1e-12
+    return ok
 
 
 def pooled_self_test(root, write):
     """Three splits whose per-run differences are fixed by construction; the pooled estimate,
     its standard error and the variance components against a computation that shares no code
-    with pooled() (pandas group means, numpy-free sums written out), and the verdicts."""
+    with pooled() (pandas group means, numpy-free sums written out), and the verdicts. Split s3's
+    runs agree exactly, so each split's variance is the pooled within-split one over its 3 runs:
+    with equal variances DerSimonian-Laird's tau^2 is the one-way ANOVA's between-split
+    component and its s.e. that of the split means (both checked here)."""
     # d per split (worse - better at round 1, one round): s1 .1 .2 .3, s2 0 0 .3, s3 .3 .3 .3
     diffs = {"s1": [0.1, 0.2, 0.3], "s2": [0.0, 0.0, 0.3], "s3": [0.3, 0.3, 0.3]}
     for split, d in diffs.items():
@@ -341,7 +568,9 @@ def pooled_self_test(root, write):
     ok = ok and r["verdict"] == "not resolved" and r["diff"] > 4.3 * r["naive_se"]
     ok = ok and pooled({"better": "bad", "worse": "good"}, roots, [1, 1])["verdict"] == "not resolved"
     ok = ok and pooled({"better": "good", "worse": "good", "kind": "comparable"}, roots,
-                       [1, 1])["verdict"] == "holds"
+                       [1, 1], margin=1e-6)["verdict"] == "holds"
+    ok = ok and pooled({"better": "good", "worse": "good", "kind": "comparable"}, roots,
+                       [1, 1])["verdict"] == "not resolved"  # no margin
     ok = ok and pooled({"better": "good", "worse": "bad"}, roots[:1], [1, 1])["verdict"] == \
         "missing results"
     ok = ok and pooled({"better": "good", "worse": "nope"}, roots, [1, 1])["verdict"] == \

@@ -16,7 +16,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # configure step looks for it (the tests' targets are declared, not built, by the quick start).
 build_packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libyaml-cpp-dev libcli11-dev
                 libboost-dev libfmt-dev liblbfgspp-dev libsvm-dev libmatio-dev libfftw3-dev
-                libssl-dev nlohmann-json3-dev catch2)
+                libssl-dev nlohmann-json3-dev libnlopt-dev catch2)
 # What the tests, the figures and the Python module need besides (tools/run_tests.sh, or
 # tools/setup.sh with no target).
 test_packages=(python3-matplotlib python3-pandas python3-numpy python3-scipy pybind11-dev

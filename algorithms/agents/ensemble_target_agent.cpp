@@ -50,8 +50,9 @@ Eigen::VectorXd EnsembleTargetAgent::maximise(const acq::ScoreMaximiser::Score& 
                                               core::RngStream& rng) const {
   const core::Domain& d = ctx_->domain;
   if (d.is_grid()) return d.grid.row(acq::CandidateArgmax::argmax(score.batch(d.grid))).transpose();
-  return acq::ScoreMaximiser(options_.local.maximiser)
-      .maximise(score, core::Box::unit(d.dim), rng)
+  return acq::maximise_score(options_.local.acquisition,
+                             acq::ScoreMaximiser(options_.local.maximiser), score,
+                             core::Box::unit(d.dim), rng)
       .x;
 }
 

@@ -63,11 +63,14 @@ Eigen::VectorXd FtsDeAgent::server_step(const protocol::RegionSamples& broadcast
   share.random_points = std::max(1, (share.random_points + P - 1) / P);
   share.starts = std::max(1, (share.starts + P - 1) / P);
   const acq::BoxMaximiser maximiser(share);
+  // acquisition.method: direct shares its evaluation budget the same way.
+  acq::AcquisitionMethod how = options_.local.acquisition;
+  how.direct.max_evaluations = std::max(1, (how.direct.max_evaluations + P - 1) / P);
   double best_value = -std::numeric_limits<double>::infinity();
   Eigen::VectorXd best_x;
   for (int i = 0; i < P; ++i) {
-    const acq::Candidate c =
-        maximiser.maximise(ctx_->features, broadcast.omegas[i], ctx_->region_boxes[i], rng);
+    const acq::Candidate c = acq::maximise_sample(how, maximiser, ctx_->features,
+                                                  broadcast.omegas[i], ctx_->region_boxes[i], rng);
     if (c.value > best_value) {
       best_value = c.value;
       best_x = c.x;

@@ -61,7 +61,9 @@ protocol::Proposal FtsTargetAgent::propose(int t, const protocol::Broadcast& bro
   } else {
     const int n = sources[rng.uniform_int(sources.size())];
     const auto& omega = std::get<protocol::RffSample>(*samples_[static_cast<std::size_t>(n)]).omega;
-    p = {ctx_->argmax(omega, acq::BoxMaximiser(options_.local.maximiser), rng), "peer"};
+    p = {ctx_->argmax(omega, acq::BoxMaximiser(options_.local.maximiser), rng,
+                      options_.local.acquisition),
+         "peer"};
     used_[static_cast<std::size_t>(n)] = true;
     ++peer_steps_;
   }

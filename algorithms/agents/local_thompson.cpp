@@ -189,8 +189,8 @@ Eigen::VectorXd LocalThompson::argmax(const rff::RandomFeatures& features,
   if (grid_) return domain_.grid.row(rff::grid_argmax(features, *grid_, omega)).transpose();
   if (domain_.is_grid())
     return domain_.grid.row(rff::grid_argmax(features, domain_.grid, omega)).transpose();
-  return acq::BoxMaximiser(options_.maximiser)
-      .maximise(features, omega, core::Box::unit(domain_.dim), rng)
+  return acq::maximise_sample(options_.acquisition, acq::BoxMaximiser(options_.maximiser), features,
+                              omega, core::Box::unit(domain_.dim), rng)
       .x;
 }
 

@@ -23,6 +23,7 @@
 
 #include <Eigen/Core>
 
+#include "algorithms/acquisition/acquisition_method.hpp"
 #include "algorithms/acquisition/box_maximiser.hpp"
 #include "algorithms/gp/hyper_fitter.hpp"
 #include "algorithms/gp/hyper_sampler.hpp"
@@ -103,6 +104,7 @@ struct LocalTsOptions {
   /// so fits and steps see y - m0; the step's argmax of m0 + g is that of g.
   double prior_mean = 0.0;
   acq::BoxMaximiser::Options maximiser;
+  acq::AcquisitionMethod acquisition;  ///< acquisition.method, acquisition.direct.*
 };
 
 /// local_ts.*, gp.* (the hyperparameters, gp::se_hyper_keys(), the kernel and their fits) and

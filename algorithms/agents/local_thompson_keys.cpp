@@ -81,7 +81,8 @@ const schema::Group<LocalTsOptions>& local_ts_keys() {
                    Range::closed(0, 100000), "then L-BFGS-B from this many random starts")
           .integer("acquisition.max_iterations",
                    at(&L::maximiser, &acq::BoxMaximiser::Options::max_iterations),
-                   Range::closed(1, 100000), "L-BFGS-B iterations per start");
+                   Range::closed(1, 100000), "L-BFGS-B iterations per start")
+          .include(acq::acquisition_method_keys(), &L::acquisition);
   return g;
 }
 

@@ -33,6 +33,11 @@ void estimate_local_ts_steps(const protocol::ExperimentFacts& s, double agent_st
     e.work.push_back(
         {agent_steps * n * (m + ml),
          per + " x objective.grid_points = " + fmt::format("{:g}", n) + " (the acquisition)"});
+  } else if (local.acquisition.method == acq::Method::direct) {
+    const double evaluations = local.acquisition.direct.max_evaluations;
+    e.work.push_back({agent_steps * evaluations * (m + ml) * dim,
+                      per + " x " + key_value("acquisition.direct.max_evaluations", evaluations) +
+                          " (the acquisition)"});
   } else {
     const auto& q = local.maximiser;
     const double evaluations = q.random_points + static_cast<double>(q.starts) * q.max_iterations;

@@ -43,14 +43,14 @@ Eigen::VectorXd SharedContext::feature(const Eigen::VectorXd& x) const {
 }
 
 Eigen::VectorXd SharedContext::argmax(const Eigen::VectorXd& omega,
-                                      const acq::BoxMaximiser& maximiser,
-                                      core::RngStream& rng) const {
+                                      const acq::BoxMaximiser& maximiser, core::RngStream& rng,
+                                      const acq::AcquisitionMethod& how) const {
   if (domain.is_grid()) {
     Eigen::Index best = 0;
     (grid_features * omega).maxCoeff(&best);
     return domain.grid.row(best).transpose();
   }
-  return maximiser.maximise(features, omega, core::Box::unit(domain.dim), rng).x;
+  return acq::maximise_sample(how, maximiser, features, omega, core::Box::unit(domain.dim), rng).x;
 }
 
 }  // namespace fbosim::agents

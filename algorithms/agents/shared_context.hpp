@@ -9,6 +9,7 @@
 
 #include <Eigen/Core>
 
+#include "algorithms/acquisition/acquisition_method.hpp"
 #include "algorithms/acquisition/box_maximiser.hpp"
 #include "algorithms/de/partition.hpp"
 #include "algorithms/gp/kernel.hpp"
@@ -33,9 +34,9 @@ struct SharedContext {
   /// must be a grid point, or the nearest is taken), else features.feature(x).
   Eigen::VectorXd feature(const Eigen::VectorXd& x) const;
   /// argmax over the domain of phi(x) . omega (M-vector): exhaustive on a grid (ties to the
-  /// lowest row), else `maximiser` over the unit box with draws from rng.
+  /// lowest row), else over the unit box by `how`: `maximiser` with draws from rng, or DIRECT.
   Eigen::VectorXd argmax(const Eigen::VectorXd& omega, const acq::BoxMaximiser& maximiser,
-                         core::RngStream& rng) const;
+                         core::RngStream& rng, const acq::AcquisitionMethod& how = {}) const;
   /// Grid domains: the grid row maximising phi(x) . omegas[i[x]] (one M-vector per sub-region,
   /// i[x] the sub-region of x; ties to the lower region, then the lower row; -1 when no value
   /// compares greater than -infinity, e.g. all NaN). The server step of DP-FTS-DE (Algo. 2):

@@ -106,6 +106,11 @@ const schema::Group<FtsTargetConfig>& fts_target_keys() {
                    "agent 0 then sees the base function f itself while the sources see f + "
                    "perturbation (FTS sec. 5.1)")
           .include(rff::message_feature_keys(), target_message_features())
+          .choice("rff.shared_draw", &C::shared_draw, kSharedDrawNames,
+                  "the shared random features of the messages: `per_run` draws them for each run "
+                  "(stream `rff.shared` of the run); `per_experiment` draws them once, run 0's "
+                  "draw for every run, so every run and method (same seed) sees the same "
+                  "features, as the FTS authors' one saved draw RF_M_100.pkl [code]")
           .include(agents::local_ts_keys(), at(&C::target, &FtsTargetOptions::local));
   return g;
 }

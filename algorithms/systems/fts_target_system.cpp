@@ -76,7 +76,10 @@ protocol::RunParts FtsTargetSystem::build(const protocol::RunInputs& in) const {
     throw std::invalid_argument("FTS needs a target and at least one source: agents.count >= 2");
   const int target = in.run % std::min(c.target_agents, in.agents);
   const core::Domain& domain = *in.domain;
-  core::RngStream shared_rng = in.streams->stream("rff.shared");
+  // rff.shared_draw: per_experiment takes run 0's draw for every run (run 0 is unchanged).
+  const core::RngFactory experiment(in.streams->seed(), 0);
+  core::RngStream shared_rng =
+      (c.shared_draw == SharedDraw::per_experiment ? experiment : *in.streams).stream("rff.shared");
   auto ctx = std::make_shared<const agents::SharedContext>(
       domain,
       agents::shared_features(domain.dim, c.features, c.rff_lengthscale, c.rff_lengthscales,

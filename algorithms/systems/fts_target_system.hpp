@@ -23,6 +23,12 @@ namespace fbosim::systems {
 enum class SourceHistory { random, ts };
 inline constexpr schema::EnumNames<SourceHistory> kSourceHistoryNames{
     {SourceHistory::random, "random"}, {SourceHistory::ts, "ts"}};
+/// rff.shared_draw: the shared random features of the messages drawn for each run (stream
+/// "rff.shared" of the run) or once for the experiment (that stream of run 0, for every run: the
+/// FTS authors used one saved draw, RF_M_100.pkl, for every run and method) [code].
+enum class SharedDraw { per_run, per_experiment };
+inline constexpr schema::EnumNames<SharedDraw> kSharedDrawNames{
+    {SharedDraw::per_run, "per_run"}, {SharedDraw::per_experiment, "per_experiment"}};
 enum class HistoryPairing { aligned, authors };
 inline constexpr schema::EnumNames<HistoryPairing> kHistoryPairingNames{
     {HistoryPairing::aligned, "aligned"}, {HistoryPairing::authors, "authors"}};
@@ -33,7 +39,8 @@ struct FtsTargetConfig {
   double rff_lengthscale = 0.01;         ///< rff.lengthscale
   std::vector<double> rff_lengthscales;  ///< rff.lengthscales (empty: rff.lengthscale)
   double message_lambda = 1e-6;          ///< rff.lambda: sigma^2 of eqs. 2-3 for the messages
-  int target_agents = 1;                 ///< target.agents: run r's target is agent r mod this
+  SharedDraw shared_draw = SharedDraw::per_run;  ///< rff.shared_draw
+  int target_agents = 1;            ///< target.agents: run r's target is agent r mod this
   agents::FtsTargetOptions target;  ///< agents.init_points, target.schedule, local_ts.*, gp.*, ...
   /// rgpe / taf: ensemble.variant, ensemble.samples (RGPE), ensemble.bandwidth (TAF).
   ensemble::Variant variant = ensemble::Variant::authors;
@@ -54,7 +61,8 @@ class FtsTargetSystem final : public protocol::Algorithm {
   explicit FtsTargetSystem(FtsTargetConfig config);
 
   std::string name() const override { return config_.name; }
-  /// Streams: "rff.shared"; the histories come from the engine (history_request()).
+  /// Streams: "rff.shared" (of run 0 with rff.shared_draw: per_experiment); the histories come
+  /// from the engine (history_request()).
   protocol::RunParts build(const protocol::RunInputs& inputs) const override;
   std::optional<protocol::HistoryRequest> history_request() const override;
   std::vector<privacy::DpEvent> possible_events(int) const override { return {}; }

@@ -21,9 +21,9 @@ std::shared_ptr<const agents::SharedContext> context() {
 }
 
 // The summary a source sends after observing `n` points of g.
-std::shared_ptr<const protocol::Message> summary(const std::shared_ptr<const agents::SharedContext>& ctx,
-                                                 double (*g)(const Eigen::VectorXd&), int n,
-                                                 std::uint64_t seed) {
+std::shared_ptr<const protocol::Message> summary(
+    const std::shared_ptr<const agents::SharedContext>& ctx, double (*g)(const Eigen::VectorXd&),
+    int n, std::uint64_t seed) {
   core::RngStream rng(seed);
   protocol::History h{Eigen::MatrixXd(n, 2), Eigen::VectorXd(n)};
   for (int k = 0; k < n; ++k) {
@@ -75,6 +75,43 @@ TEST_CASE("RGPE and TAF weigh a source that ranks the target's data well above a
     if (m == Method::rgpe) CHECK(w.sum() == Approx(1.0));
     if (m == Method::taf) CHECK(w[2] == 0.75);
     CHECK(((p.x.array() >= 0) && (p.x.array() <= 1)).all());
+  }
+}
+
+TEST_CASE("acquisition.method direct: RGPE / TAF maximise by DIRECT, which draws nothing") {
+  // TAF (corrected) draws nothing but the maximiser's points, so with DIRECT two streams give
+  // the same proposal, and it is a DIRECT centre: each coordinate an odd multiple of 1 / (2 3^j).
+  const auto ctx = context();
+  protocol::PeerMessages peers;
+  peers.messages = {nullptr, summary(ctx, f, 150, 1), summary(ctx, noise, 150, 2)};
+  const core::RngFactory streams(1, 0);
+  agents::EnsembleOptions o;
+  o.method = Method::taf;
+  o.variant = ensemble::Variant::corrected;
+  o.message_lambda = 0.01;
+  o.local.hyper = {0.3, 1.0, 1e-4};
+  o.local.acquisition.method = acq::Method::direct;
+  o.local.acquisition.direct.max_evaluations = 3000;
+  auto propose = [&](std::uint64_t seed) {
+    agents::EnsembleTargetAgent a(0, ctx, o);
+    core::RngStream data(3);
+    for (int k = 0; k < 12; ++k) {
+      const Eigen::VectorXd x(Eigen::Vector2d(data.uniform(), data.uniform()));
+      a.observe(x, f(x));
+    }
+    core::RngStream rng(seed);
+    return a.propose(1, peers, rng, streams).x;
+  };
+  const Eigen::VectorXd x = propose(5);
+  CHECK(propose(6) == x);
+  for (int i = 0; i < 2; ++i) {
+    bool centre = false;
+    for (int j = 0; j <= 20 && !centre; ++j) {
+      const double k = x[i] * 2 * std::pow(3.0, j);
+      centre = std::abs(k - std::round(k)) < 1e-6 * std::pow(3.0, j) &&
+               static_cast<long long>(std::round(k)) % 2 == 1;
+    }
+    CHECK(centre);
   }
 }
 

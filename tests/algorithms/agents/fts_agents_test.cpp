@@ -8,6 +8,7 @@
 #include <Eigen/LU>
 
 #include "../grid_domain.hpp"
+#include "algorithms/acquisition/direct_maximiser.hpp"
 #include "algorithms/agents/fts_source_agent.hpp"
 #include "algorithms/agents/fts_target_agent.hpp"
 
@@ -81,6 +82,33 @@ TEST_CASE("a peer step maximises one source's sample over the grid") {
     CHECK(p.x[0] == Approx(expected).margin(1e-12));
   }
   CHECK(peer > 3);  // about half of the 20 coins
+}
+
+TEST_CASE("acquisition.method direct: a peer step on a box is DIRECT's maximiser of the sample") {
+  core::Domain d;
+  d.dim = 2;
+  auto ctx = context(d, 40, 0.2);
+  agents::FtsTargetOptions o;
+  o.schedule = ExplorationSchedule::inv;  // p_1 = 0.5
+  o.local.acquisition.method = acq::Method::direct;
+  o.local.acquisition.direct.max_evaluations = 2000;
+  core::RngStream gen(5);
+  const Eigen::VectorXd omega = gen.normal_vector(40);
+  const Eigen::VectorXd expected = acq::DirectMaximiser(o.local.acquisition.direct)
+                                       .maximise(ctx->features, omega, core::Box::unit(2))
+                                       .x;
+  int peer = 0;
+  for (std::uint64_t seed = 0; seed < 12; ++seed) {
+    agents::FtsTargetAgent a(0, ctx, o);
+    a.observe(Eigen::Vector2d(0.123, 0.456), 0.0);
+    core::RngStream rng(seed);
+    const core::RngFactory streams(1, seed);
+    const protocol::Proposal p = a.propose(1, peers({omega}), rng, streams);
+    if (std::string(p.source) != "peer") continue;
+    ++peer;
+    CHECK(p.x == expected);
+  }
+  CHECK(peer > 2);
 }
 
 TEST_CASE("simple setting: each source's sample is used once, then only own steps") {

@@ -8,6 +8,7 @@
 
 #include "../grid_domain.hpp"
 #include "../surrogate/kernel_by_hand.hpp"
+#include "algorithms/acquisition/direct_maximiser.hpp"
 #include "algorithms/agents/local_thompson.hpp"
 #include "algorithms/rff/fixed_feature_blr.hpp"
 #include "algorithms/rff/grid_argmax.hpp"
@@ -124,6 +125,41 @@ TEST_CASE("refit: the box maximiser and the exact model still run, deterministic
   core::RngStream rng(3);
   const Eigen::VectorXd x = exact.step(rng, streams);
   CHECK(x.size() == 1);
+}
+
+TEST_CASE("acquisition.method direct: the own step on a box is DIRECT's maximiser of the sample") {
+  core::Domain box;
+  box.dim = 2;
+  LocalTsOptions o;
+  o.features = 25;
+  o.redraw = Redraw::refit;
+  o.hyper = {0.2, 1.0, 0.01};
+  o.acquisition.method = acq::Method::direct;
+  o.acquisition.direct.max_evaluations = 2000;
+  const int id = 2;
+  LocalThompson lt(id, box, o);
+  const core::RngFactory streams(9, 0);
+  lt.observe(Eigen::Vector2d(0.3, 0.7), 0.5);
+  for (int t = 0; t < 4; ++t) {
+    core::RngStream rng = streams.stream("agent.step", id, t), copy = rng;
+    // The refit step written out, maximised by DIRECT on the unit box.
+    core::RngStream base = streams.stream("agent.local_features", static_cast<std::uint64_t>(id));
+    rff::FixedFeatureBlr blr(rff::RandomFeatures::draw(2, o.features, 1.0, 1.0, base));
+    blr.set_hyper(o.hyper.lengthscale, o.hyper.signal_var,
+                  std::max(o.hyper.noise_var, o.noise_floor));
+    const Eigen::VectorXd y = Eigen::Map<const Eigen::VectorXd>(
+        lt.outputs().data(), static_cast<Eigen::Index>(lt.outputs().size()));
+    blr.add(lt.data(), y);
+    const Eigen::VectorXd omega = blr.sample(copy);
+    const Eigen::VectorXd want = acq::DirectMaximiser(o.acquisition.direct)
+                                     .maximise(blr.features(), omega, core::Box::unit(2))
+                                     .x;
+    const Eigen::VectorXd x = lt.step(rng, streams);
+    INFO("step " << t);
+    CHECK(x == want);
+    CHECK(rng.uniform() == copy.uniform());  // DIRECT drew nothing after the sample
+    lt.observe(x, x.sum());
+  }
 }
 
 TEST_CASE("exact: the circulant sampler of a uniform grid picks points as the dense sampler does") {

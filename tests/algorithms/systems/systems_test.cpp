@@ -93,6 +93,32 @@ TEST_CASE("a target-agent run: run r's target is agent r mod target.agents, the 
   CHECK_THROWS(system.build({0, 5, &d, nullptr, nullptr}));  // no histories
 }
 
+TEST_CASE("rff.shared_draw: per_experiment gives every run run 0's shared features") {
+  // An RGPE source's message (nu, Sigma^-1) is a function of the shared features and its
+  // history only, so equal messages mean equal features.
+  systems::FtsTargetConfig c;
+  c.name = "rgpe";
+  c.features = 16;
+  const core::Domain d = grid_domain(50);
+  std::vector<protocol::History> histories(3, indexed_history(4));
+  auto message = [&](const systems::FtsTargetConfig& config, int run) {
+    const core::RngFactory streams(7, static_cast<std::uint64_t>(run));
+    const protocol::RunParts parts =
+        systems::FtsTargetSystem(config).build({run, 3, &d, &streams, &histories});
+    core::RngStream rng(1);
+    const auto m = parts.agents[1]->report(0, rng);
+    REQUIRE(m);
+    return std::get<protocol::GpSummary>(*m).nu;
+  };
+  REQUIRE(c.shared_draw == systems::SharedDraw::per_run);  // the default
+  const Eigen::VectorXd run0 = message(c, 0);
+  CHECK(message(c, 1) != run0);
+  c.shared_draw = systems::SharedDraw::per_experiment;
+  CHECK(message(c, 0) == run0);  // run 0 keeps its draw
+  CHECK(message(c, 1) == run0);
+  CHECK(message(c, 5) == run0);
+}
+
 TEST_CASE("the DP-FTS-DE presets: no server for TS, the DP wrapper only with server.dp") {
   const core::Domain d = grid_domain(40);
   const core::RngFactory streams(1, 0);

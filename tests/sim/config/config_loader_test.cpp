@@ -253,6 +253,41 @@ TEST_CASE("FTS's target-agent keys: sources, target, and keys of other algorithm
                     Catch::Contains("agents.count"));
 }
 
+TEST_CASE("acquisition.method and rff.shared_draw: defaults, the authors' settings, errors") {
+  const std::string base =
+      "algorithm: fts_target\nagents: {count: 11, init_points: 1}\n"
+      "objective: {family: gp_box}\nsources: {history: random, points: 40}\n";
+  const LoadedConfig plain = load(base);
+  CHECK(plain.resolved["acquisition"]["method"].as<std::string>() == "random_lbfgsb");
+  CHECK_FALSE(plain.resolved["acquisition"]["direct"]);  // read only with method: direct
+  CHECK(plain.resolved["rff"]["shared_draw"].as<std::string>() == "per_run");
+  // `direct` alone is the FTS authors' scipydirect call: original DIRECT, maxf 20000, eps 1e-4.
+  const LoadedConfig d =
+      load(base, {"acquisition.method=direct", "rff.shared_draw=per_experiment"});
+  CHECK(d.resolved["acquisition"]["direct"]["algorithm"].as<std::string>() == "orig_direct");
+  CHECK(d.resolved["acquisition"]["direct"]["max_evaluations"].as<int>() == 20000);
+  CHECK(d.resolved["acquisition"]["direct"]["eps"].as<double>() == 1e-4);
+  CHECK(d.resolved["rff"]["shared_draw"].as<std::string>() == "per_experiment");
+  CHECK_NOTHROW(
+      load(base, {"acquisition.method=direct", "acquisition.direct.algorithm=orig_direct_l",
+                  "acquisition.direct.max_evaluations=500", "acquisition.direct.eps=0"}));
+  CHECK_THROWS_WITH(load(base, {"acquisition.direct.eps=0.001"}),
+                    Catch::Contains("acquisition.direct.eps"));
+  CHECK_THROWS_WITH(load(base, {"acquisition.method=nelder_mead"}),
+                    Catch::Contains("acquisition.method") && Catch::Contains("nelder_mead"));
+  CHECK_THROWS_WITH(
+      load(base, {"acquisition.method=direct", "acquisition.direct.max_evaluations=0"}),
+      Catch::Contains("acquisition.direct.max_evaluations"));
+  CHECK_THROWS_WITH(load(base, {"acquisition.method=direct", "acquisition.direct.eps=-1"}),
+                    Catch::Contains("acquisition.direct.eps"));
+  CHECK_THROWS_WITH(load(base, {"rff.shared_draw=per_agent"}),
+                    Catch::Contains("rff.shared_draw") && Catch::Contains("per_agent"));
+  // The shared draw is the FTS target family's: DP-FTS-DE refuses the key.
+  CHECK_THROWS_WITH(load("algorithm: fts_de\nagents: {count: 3}\nobjective: {family: gp_box}\n",
+                         {"rff.shared_draw=per_experiment"}),
+                    Catch::Contains("rff.shared_draw"));
+}
+
 TEST_CASE("PO-GP-UCB keys: the variants' defaults, the accounting they set, errors naming keys") {
   const std::string base =
       "algorithm: po_gp_ucb\nagents: {count: 1}\n"

@@ -72,13 +72,16 @@ bool same_value(const std::string& a, const std::string& b) {
 
 TEST_CASE("every catalog entry is read by some algorithm, with the defaults the catalog states") {
   std::set<std::string> read;
-  // Keys read only in some settings: sources.init_points with TS histories.
-  const std::vector<std::vector<std::string>> settings = {{}, {"sources.history=ts"}};
+  // Keys read only in some settings: sources.init_points with TS histories, acquisition.direct.*
+  // with acquisition.method: direct. A setting applies where its key is read.
+  const std::vector<std::vector<std::string>> settings = {
+      {}, {"sources.history=ts"}, {"acquisition.method=direct"}};
   for (const std::string& algorithm : fbosim::systems::algorithm_registry().names())
     for (const std::string& family : kFamilies)
       for (const auto& sets : settings) {
         if (!runs_on(algorithm, family)) continue;
-        if (!sets.empty() && !key_catalog().find("sources.history")->read_by(algorithm)) continue;
+        const std::string gate = sets.empty() ? "" : sets[0].substr(0, sets[0].find('='));
+        if (!sets.empty() && !key_catalog().find(gate)->read_by(algorithm)) continue;
         INFO(algorithm << " on " << family);
         const LoadedConfig c = minimal(algorithm, family, sets);
         std::map<std::string, std::string> values;
@@ -91,8 +94,7 @@ TEST_CASE("every catalog entry is read by some algorithm, with the defaults the 
           CHECK(doc->applies_to_family(family));
           const auto want = doc->default_for(algorithm, family);
           if (!want || !doc->doc.default_note.empty() || key == "algorithm" ||
-              key == "agents.count" || key == "objective.family" ||
-              (!sets.empty() && key == "sources.history"))
+              key == "agents.count" || key == "objective.family" || (!sets.empty() && key == gate))
             continue;
           INFO(key << " = " << value << ", catalog default " << want->text);
           CHECK(same_value(value, want->text));
