@@ -15,7 +15,7 @@
 # notebooks, tools/, tests/ and docs change no result, so a sweep's finished points stay reused
 # when a user writes them (sweep.done binds a point to this id).
 set(commit "unknown")
-set(inputs CMakeLists.txt cmake sim algorithms datasets python)
+set(inputs CMakeLists.txt cmake core schema sim algorithms datasets python)
 set(pathspec -- ${inputs})
 # A build directory inside one of them that .gitignore does not cover is not a source change
 # (its files change at every build).

@@ -3,7 +3,7 @@
 // (cmake/objective_families.cmake) from the fbosim_objective_family() call in each family
 // folder's CMakeLists.txt: explicit calls in the declared ORDER.
 #include "datasets/objective_family_entry.hpp"
-#include "sim/schema/registry.hpp"
+#include "schema/registry.hpp"
 
 namespace fbosim::datasets {
 

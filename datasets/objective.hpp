@@ -6,9 +6,9 @@
 
 #include <Eigen/Core>
 
-#include "sim/core/box.hpp"
-#include "sim/core/convex_lipschitz_score.hpp"
-#include "sim/core/rng.hpp"
+#include "core/box.hpp"
+#include "core/convex_lipschitz_score.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::datasets {
 

@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "datasets/objective_family_entry.hpp"
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::datasets {
 

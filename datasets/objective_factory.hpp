@@ -5,7 +5,7 @@
 #include <string>
 
 #include "datasets/objective_family.hpp"
-#include "sim/schema/options.hpp"
+#include "schema/options.hpp"
 
 namespace fbosim::datasets {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "datasets/objective.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::datasets {
 

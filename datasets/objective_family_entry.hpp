@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "datasets/objective_family.hpp"
-#include "sim/core/box.hpp"
-#include "sim/schema/options.hpp"
-#include "sim/schema/registry.hpp"
+#include "core/box.hpp"
+#include "schema/options.hpp"
+#include "schema/registry.hpp"
 
 namespace fbosim::datasets {
 

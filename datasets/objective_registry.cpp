@@ -5,8 +5,8 @@
 // family touches only its folder.
 #include "datasets/builtin_families.hpp"
 #include "datasets/objective_family_entry.hpp"
-#include "sim/schema/group.hpp"
-#include "sim/schema/registry.hpp"
+#include "schema/group.hpp"
+#include "schema/registry.hpp"
 
 namespace fbosim::datasets {
 

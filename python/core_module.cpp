@@ -28,9 +28,9 @@
 #include "datasets/partition/partitioner.hpp"
 #include "datasets/python/embed/py_callable.hpp"
 #include "sim/config/config_loader.hpp"
-#include "sim/core/cancellation.hpp"
-#include "sim/core/eigen_blocking.hpp"
-#include "sim/core/thread_pool.hpp"
+#include "core/cancellation.hpp"
+#include "core/eigen_blocking.hpp"
+#include "core/thread_pool.hpp"
 #include "sim/output/build_info.hpp"
 #include "sim/run/experiment_runner.hpp"
 

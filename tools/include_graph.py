@@ -7,7 +7,7 @@
   folders: a module is a folder library (sim/run, algorithms/privacy, datasets/branin, the rest
            of datasets/ as one library); loops as above, and the includes from a lower layer to
            a higher one (docs/ARCHITECTURE.md: core, schema < algorithms, datasets < config <
-           output, audit < run < sweep < cli, python).
+           output, audit < run < sweep < cli, python; timeline beside config).
 
 Prints each loop with the includes that close it and each upward include; exits 1 if there is
 any. Usage: include_graph.py [ROOT] | --self-test.
@@ -47,7 +47,7 @@ def layer(folder):
         return 0
     if folder.startswith(('algorithms', 'datasets')):
         return 1
-    return {'config': 2, 'output': 3, 'audit': 3, 'run': 4, 'sweep': 5, 'cli': 6,
+    return {'config': 2, 'timeline': 2, 'output': 3, 'audit': 3, 'run': 4, 'sweep': 5, 'cli': 6,
             'python': 6}[name]
 
 
@@ -150,7 +150,7 @@ def self_test():
         'algorithms/privacy/impl.hpp': '#include "algorithms/privacy/base.hpp"\n',
         'algorithms/agents/a.hpp': '#include "sim/run/r.hpp"\n#include <vector>\n',
         'sim/run/r.hpp': '#include "algorithms/agents/a.hpp"\n#include "nowhere/x.hpp"\n',
-        'sim/core/c.hpp': '',
+        'core/c.hpp': '',
     }
     with tempfile.TemporaryDirectory() as root:
         for p, text in files.items():
@@ -169,9 +169,9 @@ def self_test():
             '#include "algorithms/privacy/base.hpp"\n')
         open(os.path.join(root, 'algorithms/privacy/registry.cpp'), 'w').write(
             '#include "algorithms/privacy/impl.hpp"\n')
-        open(os.path.join(root, 'algorithms/agents/a.hpp'), 'w').write('#include "sim/core/c.hpp"\n')
+        open(os.path.join(root, 'algorithms/agents/a.hpp'), 'w').write('#include "core/c.hpp"\n')
         assert report(root) == 0
-        assert layer('core') == layer('sim/core') == 0
+        assert layer('core') == layer('core') == 0
     print('include_graph self-test: ok')
     return 0
 

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::acq {
 

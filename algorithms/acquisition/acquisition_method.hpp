@@ -8,8 +8,8 @@
 #include "algorithms/acquisition/box_maximiser.hpp"
 #include "algorithms/acquisition/direct_maximiser.hpp"
 #include "algorithms/acquisition/score_maximiser.hpp"
-#include "sim/schema/enum_names.hpp"
-#include "sim/schema/fwd.hpp"
+#include "schema/enum_names.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::acq {
 

@@ -7,8 +7,8 @@
 
 #include "algorithms/acquisition/score_maximiser.hpp"
 #include "algorithms/rff/random_features.hpp"
-#include "sim/core/box.hpp"
-#include "sim/core/rng.hpp"
+#include "core/box.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::acq {
 

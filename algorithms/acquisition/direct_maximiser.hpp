@@ -14,8 +14,8 @@
 #include "algorithms/acquisition/box_maximiser.hpp"
 #include "algorithms/acquisition/score_maximiser.hpp"
 #include "algorithms/rff/random_features.hpp"
-#include "sim/core/box.hpp"
-#include "sim/schema/enum_names.hpp"
+#include "core/box.hpp"
+#include "schema/enum_names.hpp"
 
 namespace fbosim::acq {
 

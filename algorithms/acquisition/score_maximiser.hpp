@@ -9,8 +9,8 @@
 
 #include <Eigen/Core>
 
-#include "sim/core/box.hpp"
-#include "sim/core/rng.hpp"
+#include "core/box.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::acq {
 

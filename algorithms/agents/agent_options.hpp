@@ -3,7 +3,7 @@
 // agent with schedule = local.
 #include "algorithms/agents/exploration_schedule.hpp"
 #include "algorithms/agents/local_thompson.hpp"
-#include "sim/schema/fwd.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::agents {
 

@@ -1,5 +1,5 @@
 #include "algorithms/agents/agent_options.hpp"
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::agents {
 

@@ -9,7 +9,7 @@
 // All of them give p_1 = 0: the first BO round always follows the server, as in the code.
 #include <string>
 
-#include "sim/schema/enum_names.hpp"
+#include "schema/enum_names.hpp"
 
 namespace fbosim::agents {
 

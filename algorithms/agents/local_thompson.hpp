@@ -32,10 +32,10 @@
 #include "algorithms/rff/fixed_feature_blr.hpp"
 #include "algorithms/rff/grid_argmax.hpp"
 #include "algorithms/surrogate/circulant_grid_gp.hpp"
-#include "sim/core/box.hpp"
-#include "sim/core/rng.hpp"
-#include "sim/schema/enum_names.hpp"
-#include "sim/schema/fwd.hpp"
+#include "core/box.hpp"
+#include "core/rng.hpp"
+#include "schema/enum_names.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::protocol {
 struct ExperimentFacts;

@@ -1,7 +1,7 @@
 #include "algorithms/agents/agent_options.hpp"
 #include "algorithms/agents/local_thompson.hpp"
 #include "algorithms/protocol/algorithm_entry.hpp"
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::agents {
 

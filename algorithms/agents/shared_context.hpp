@@ -14,7 +14,7 @@
 #include "algorithms/de/partition.hpp"
 #include "algorithms/gp/kernel.hpp"
 #include "algorithms/rff/random_features.hpp"
-#include "sim/core/box.hpp"
+#include "core/box.hpp"
 
 namespace fbosim::agents {
 

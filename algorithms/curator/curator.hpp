@@ -10,7 +10,7 @@
 // doubt"; tests/algorithms/curator/privacy_doubt_test.cpp, `fbosim audit`).
 #include <Eigen/Core>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::curator {
 

@@ -9,7 +9,7 @@
 
 #include <Eigen/Core>
 
-#include "sim/core/box.hpp"
+#include "core/box.hpp"
 
 namespace fbosim::de {
 

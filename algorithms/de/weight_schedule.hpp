@@ -20,8 +20,8 @@
 
 #include <Eigen/Core>
 
-#include "sim/schema/enum_names.hpp"
-#include "sim/schema/fwd.hpp"
+#include "schema/enum_names.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::de {
 

@@ -1,5 +1,5 @@
 #include "algorithms/de/weight_schedule.hpp"
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::de {
 

@@ -12,7 +12,7 @@
 #include "algorithms/ensemble/leave_one_out.hpp"
 #include "algorithms/surrogate/exact_gp.hpp"
 #include "algorithms/surrogate/joint_gaussian.hpp"
-#include "sim/core/cancellation.hpp"
+#include "core/cancellation.hpp"
 
 namespace fbosim::ensemble {
 

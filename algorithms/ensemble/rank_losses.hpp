@@ -12,7 +12,7 @@
 
 #include "algorithms/ensemble/source_posterior.hpp"
 #include "algorithms/surrogate/surrogate.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::ensemble {
 

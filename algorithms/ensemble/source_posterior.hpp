@@ -16,7 +16,7 @@
 
 #include "algorithms/ensemble/feature_point.hpp"
 #include "algorithms/surrogate/surrogate.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::ensemble {
 

@@ -3,7 +3,7 @@
 // sec. 3.2). The paper only says "plug the RFF posteriors into the original algorithms"; the
 // authors' released code is the only precise definition and departs from the original papers
 // in several ways (each listed with the `authors` variant below).
-#include "sim/schema/enum_names.hpp"
+#include "schema/enum_names.hpp"
 
 namespace fbosim::ensemble {
 

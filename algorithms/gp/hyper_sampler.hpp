@@ -14,8 +14,8 @@
 
 #include "algorithms/gp/kernel.hpp"
 #include "algorithms/gp/slice_sampler.hpp"
-#include "sim/core/rng.hpp"
-#include "sim/schema/fwd.hpp"
+#include "core/rng.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::gp {
 

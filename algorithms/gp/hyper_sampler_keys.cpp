@@ -1,5 +1,5 @@
 #include "algorithms/gp/hyper_sampler.hpp"
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::gp {
 

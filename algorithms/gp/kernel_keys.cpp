@@ -1,5 +1,5 @@
 #include "algorithms/gp/kernel.hpp"
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::gp {
 

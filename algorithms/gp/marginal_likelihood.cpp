@@ -10,8 +10,8 @@
 
 #include <Eigen/Core>
 
-#include "sim/core/fast_exp.hpp"
-#include "sim/core/simd_clones.hpp"
+#include "core/fast_exp.hpp"
+#include "core/simd_clones.hpp"
 
 namespace fbosim::gp {
 

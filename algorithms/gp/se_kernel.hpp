@@ -2,7 +2,7 @@
 // Isotropic squared-exponential kernel k(x, x') = signal_var * exp(-|x - x'|^2 / (2 l^2)).
 #include <Eigen/Core>
 
-#include "sim/schema/fwd.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::gp {
 

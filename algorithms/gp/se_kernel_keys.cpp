@@ -1,5 +1,5 @@
 #include "algorithms/gp/se_kernel.hpp"
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::gp {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "algorithms/privacy/accountant_entry.hpp"
-#include "sim/schema/registry.hpp"
+#include "schema/registry.hpp"
 
 namespace fbosim::privacy {
 

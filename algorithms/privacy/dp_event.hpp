@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "sim/schema/enum_names.hpp"
+#include "schema/enum_names.hpp"
 
 namespace fbosim::privacy {
 

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "algorithms/privacy/accountant_registry.hpp"
-#include "sim/core/cancellation.hpp"
+#include "core/cancellation.hpp"
 
 namespace fbosim::privacy {
 

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <unsupported/Eigen/FFT>
 
-#include "sim/core/cancellation.hpp"
+#include "core/cancellation.hpp"
 
 namespace fbosim::privacy {
 

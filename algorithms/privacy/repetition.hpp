@@ -15,7 +15,7 @@
 // for, and the accountants use the mean of that gamma (never below the requested one).
 #include <cstdint>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::privacy {
 

@@ -9,7 +9,7 @@
 #include <Eigen/Core>
 
 #include "algorithms/protocol/broadcast.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::protocol {
 

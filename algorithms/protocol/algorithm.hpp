@@ -19,9 +19,9 @@
 #include "algorithms/protocol/experiment_facts.hpp"
 #include "algorithms/protocol/mechanism.hpp"
 #include "algorithms/protocol/resource_estimate.hpp"
-#include "sim/core/box.hpp"
-#include "sim/core/convex_lipschitz_score.hpp"
-#include "sim/core/rng.hpp"
+#include "core/box.hpp"
+#include "core/convex_lipschitz_score.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::protocol {
 

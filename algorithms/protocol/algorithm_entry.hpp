@@ -13,8 +13,8 @@
 
 #include "algorithms/protocol/algorithm.hpp"
 #include "algorithms/protocol/experiment_facts.hpp"
-#include "sim/schema/options.hpp"
-#include "sim/schema/problem.hpp"
+#include "schema/options.hpp"
+#include "schema/problem.hpp"
 
 namespace fbosim::protocol {
 

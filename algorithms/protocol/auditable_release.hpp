@@ -17,9 +17,9 @@
 #include <vector>
 
 #include "algorithms/privacy/dp_event.hpp"
-#include "sim/core/box.hpp"
-#include "sim/core/convex_lipschitz_score.hpp"
-#include "sim/core/rng.hpp"
+#include "core/box.hpp"
+#include "core/convex_lipschitz_score.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::protocol {
 

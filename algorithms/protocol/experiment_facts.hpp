@@ -4,7 +4,7 @@
 // read it, and neither includes the other's file for it.
 #include <string>
 
-#include "sim/core/box.hpp"
+#include "core/box.hpp"
 
 namespace fbosim::protocol {
 

@@ -11,7 +11,7 @@
 
 #include "algorithms/privacy/dp_event.hpp"
 #include "algorithms/protocol/broadcast.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::protocol {
 

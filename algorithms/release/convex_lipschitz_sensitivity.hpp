@@ -35,7 +35,7 @@
 // released maximum may come from any two hyperparameters of the range (Definition 5). If the
 // paper's eq. (10) sums the training losses instead of averaging them, its w_lambda (and its
 // constant) differ from ours; this bound is for the objective the model certifies.
-#include "sim/core/convex_lipschitz_score.hpp"
+#include "core/convex_lipschitz_score.hpp"
 
 namespace fbosim::release {
 

@@ -13,7 +13,7 @@
 // their releases are (epsilon, delta) events (kusner_sensitivity.hpp).
 #include <Eigen/Core>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::release {
 

@@ -15,7 +15,7 @@
 
 #include "algorithms/privacy/dp_event.hpp"
 #include "algorithms/privacy/repetition.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::release {
 

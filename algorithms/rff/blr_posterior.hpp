@@ -8,7 +8,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::rff {
 

@@ -9,7 +9,7 @@
 // For n >= M it is BlrPosterior's sample.
 #include <Eigen/Core>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::rff {
 

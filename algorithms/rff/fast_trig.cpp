@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "algorithms/rff/trig_lanes.hpp"
-#include "sim/core/simd_clones.hpp"
+#include "core/simd_clones.hpp"
 
 namespace fbosim::rff {
 

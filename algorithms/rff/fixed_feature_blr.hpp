@@ -14,7 +14,7 @@
 
 #include "algorithms/rff/blr_posterior.hpp"
 #include "algorithms/rff/random_features.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::rff {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "algorithms/rff/fast_trig.hpp"
-#include "sim/core/simd_clones.hpp"
+#include "core/simd_clones.hpp"
 
 namespace fbosim::rff {
 

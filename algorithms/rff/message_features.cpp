@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::rff {
 

@@ -5,8 +5,8 @@
 // group through a lens that gathers them (schema::Group::include), so the keys are declared once.
 #include <vector>
 
-#include "sim/schema/fwd.hpp"
-#include "sim/schema/problem.hpp"
+#include "schema/fwd.hpp"
+#include "schema/problem.hpp"
 
 namespace fbosim::rff {
 

@@ -9,7 +9,7 @@
 
 #include "algorithms/rff/fast_trig.hpp"
 #include "algorithms/rff/trig_lanes.hpp"
-#include "sim/core/simd_clones.hpp"
+#include "core/simd_clones.hpp"
 
 // The 4-lane kernels below return vectors by value from always-inlined functions: no call, so
 // no ABI to warn about in the baseline clone (GCC reports it at the end of the file, after any

@@ -7,7 +7,7 @@
 #include <Eigen/Core>
 
 #include "algorithms/gp/kernel.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::rff {
 

@@ -19,7 +19,7 @@
 // composing the two events overstates the cost only slightly when sigma_b >> z (the count's Renyi
 // divergence at q = 1 is alpha / (2 sigma_b^2), next to the messages' alpha / (2 z^2)).
 #include "algorithms/privacy/dp_event.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::server {
 

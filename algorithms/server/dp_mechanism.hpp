@@ -21,8 +21,8 @@
 // round from a noisy count; the noise std z w_max C_t / g follows it, so z keeps its meaning,
 // and the event composes the count's subsampled Gaussian with the messages'.
 #include "algorithms/server/weighted_release.hpp"
-#include "sim/core/rng.hpp"
-#include "sim/schema/fwd.hpp"
+#include "core/rng.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::server {
 

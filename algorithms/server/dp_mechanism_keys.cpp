@@ -1,5 +1,5 @@
 #include "algorithms/server/dp_mechanism.hpp"
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::server {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "algorithms/server/weighted_release.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::server {
 

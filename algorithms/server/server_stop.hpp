@@ -13,7 +13,7 @@
 // receive nothing and take their own TS step every round, as `ts` does.
 #include <optional>
 
-#include "sim/schema/fwd.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::server {
 

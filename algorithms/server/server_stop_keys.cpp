@@ -1,5 +1,5 @@
 #include "algorithms/server/server_stop.hpp"
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::server {
 

@@ -29,7 +29,7 @@
 
 #include "algorithms/gp/kernel.hpp"
 #include "algorithms/gp/se_kernel.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::surrogate {
 

@@ -2,7 +2,7 @@
 // Draws from a multivariate normal given by its mean and (possibly semi-definite) covariance.
 #include <Eigen/Core>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::surrogate {
 

@@ -7,7 +7,7 @@
 
 #include <Eigen/Core>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::surrogate {
 

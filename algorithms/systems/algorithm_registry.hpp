@@ -5,7 +5,7 @@
 // self-registration: the order is fixed (it is the order of the docs, of `fbosim keys` and of
 // the choices in messages), and a linker never drops an entry whose file nothing else uses.
 #include "algorithms/protocol/algorithm_entry.hpp"
-#include "sim/schema/registry.hpp"
+#include "schema/registry.hpp"
 
 namespace fbosim::systems {
 

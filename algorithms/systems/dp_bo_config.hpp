@@ -6,7 +6,7 @@
 
 #include "algorithms/agents/gp_ucb_agent.hpp"
 #include "algorithms/release/private_selection.hpp"
-#include "sim/schema/enum_names.hpp"
+#include "schema/enum_names.hpp"
 
 namespace fbosim::systems {
 

@@ -6,8 +6,8 @@
 #include "algorithms/privacy/basic_accountant.hpp"
 #include "algorithms/protocol/algorithm_entry.hpp"
 #include "algorithms/systems/dp_bo_system.hpp"
-#include "sim/schema/group.hpp"
-#include "sim/schema/registry.hpp"
+#include "schema/group.hpp"
+#include "schema/registry.hpp"
 
 namespace fbosim::systems {
 

@@ -16,7 +16,7 @@
 
 #include "algorithms/privacy/dp_event.hpp"
 #include "algorithms/protocol/algorithm.hpp"
-#include "sim/core/convex_lipschitz_score.hpp"
+#include "core/convex_lipschitz_score.hpp"
 
 namespace fbosim::systems {
 

@@ -24,7 +24,7 @@
 #include "algorithms/protocol/algorithm.hpp"
 #include "algorithms/systems/dp_bo_config.hpp"
 #include "algorithms/systems/dp_bo_release.hpp"
-#include "sim/schema/fwd.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::protocol {
 struct AlgorithmEntry;

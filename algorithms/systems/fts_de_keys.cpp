@@ -4,8 +4,8 @@
 #include "algorithms/protocol/algorithm_entry.hpp"
 #include "algorithms/rff/message_features.hpp"
 #include "algorithms/systems/fts_de_system.hpp"
-#include "sim/schema/group.hpp"
-#include "sim/schema/registry.hpp"
+#include "schema/group.hpp"
+#include "schema/registry.hpp"
 
 namespace fbosim::systems {
 

@@ -13,7 +13,7 @@
 #include "algorithms/protocol/algorithm.hpp"
 #include "algorithms/server/dp_mechanism.hpp"
 #include "algorithms/server/server_stop.hpp"
-#include "sim/schema/fwd.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::protocol {
 struct AlgorithmEntry;

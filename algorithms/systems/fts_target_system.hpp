@@ -11,8 +11,8 @@
 #include "algorithms/agents/fts_source_agent.hpp"
 #include "algorithms/agents/fts_target_agent.hpp"
 #include "algorithms/protocol/algorithm.hpp"
-#include "sim/schema/enum_names.hpp"
-#include "sim/schema/fwd.hpp"
+#include "schema/enum_names.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::protocol {
 struct AlgorithmEntry;

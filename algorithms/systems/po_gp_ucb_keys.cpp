@@ -5,8 +5,8 @@
 #include "algorithms/privacy/basic_accountant.hpp"
 #include "algorithms/protocol/algorithm_entry.hpp"
 #include "algorithms/systems/po_gp_ucb_system.hpp"
-#include "sim/schema/group.hpp"
-#include "sim/schema/registry.hpp"
+#include "schema/group.hpp"
+#include "schema/registry.hpp"
 
 namespace fbosim::systems {
 

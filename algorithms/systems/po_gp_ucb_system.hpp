@@ -18,8 +18,8 @@
 #include "algorithms/agents/gp_ucb_agent.hpp"
 #include "algorithms/curator/curator.hpp"
 #include "algorithms/protocol/algorithm.hpp"
-#include "sim/schema/enum_names.hpp"
-#include "sim/schema/fwd.hpp"
+#include "schema/enum_names.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::protocol {
 struct AlgorithmEntry;

@@ -12,8 +12,8 @@
 #include "datasets/activity/subject_data.hpp"
 #include "datasets/objective.hpp"
 #include "datasets/objective_family.hpp"
-#include "sim/schema/enum_names.hpp"
-#include "sim/schema/fwd.hpp"
+#include "schema/enum_names.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::datasets {
 

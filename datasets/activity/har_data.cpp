@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "datasets/data_checksum.hpp"
-#include "sim/core/cancellation.hpp"
+#include "core/cancellation.hpp"
 
 namespace fbosim::datasets {
 

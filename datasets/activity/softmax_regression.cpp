@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::datasets {
 

@@ -15,7 +15,7 @@
 // is usually trained with, and twice the speed of double) and double for gradient checks.
 #include <Eigen/Core>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::datasets {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::datasets::branin {
 

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "datasets/query_at_objective.hpp"
-#include "sim/core/cancellation.hpp"
-#include "sim/schema/group.hpp"
+#include "core/cancellation.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::datasets::command {
 

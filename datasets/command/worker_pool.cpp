@@ -1,6 +1,6 @@
 #include "datasets/command/worker_pool.hpp"
 
-#include "sim/core/cancellation.hpp"
+#include "core/cancellation.hpp"
 
 namespace fbosim::datasets::command {
 

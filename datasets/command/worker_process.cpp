@@ -21,7 +21,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "sim/core/cancellation.hpp"
+#include "core/cancellation.hpp"
 
 namespace fbosim::datasets::command {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "sim/core/simd_clones.hpp"
+#include "core/simd_clones.hpp"
 
 namespace fbosim::datasets::cnn {
 

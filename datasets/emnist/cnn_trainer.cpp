@@ -6,7 +6,7 @@
 
 #include "datasets/emnist/adam.hpp"
 #include "datasets/emnist/small_cnn.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::datasets {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The vector type of the EMNIST CNN's kernels: eight floats, the width of AVX2. The kernels are
-// compiled twice (sim/core/simd_clones.hpp): the AVX2 clone runs a Vec8 as one register, the
+// compiled twice (core/simd_clones.hpp): the AVX2 clone runs a Vec8 as one register, the
 // baseline clone as two SSE halves, with the same operation on each lane. Neither clone fuses
 // a multiply and an add (no FMA; the kernel sources are also compiled with -ffp-contract=off),
 // so every lane rounds the same way in both: the results are the same bits on every x86-64

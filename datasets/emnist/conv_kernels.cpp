@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "datasets/emnist/cnn_vector.hpp"
-#include "sim/core/simd_clones.hpp"
+#include "core/simd_clones.hpp"
 
 namespace fbosim::datasets::cnn {
 

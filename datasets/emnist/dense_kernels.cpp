@@ -1,7 +1,7 @@
 #include "datasets/emnist/dense_kernels.hpp"
 
 #include "datasets/emnist/cnn_vector.hpp"
-#include "sim/core/simd_clones.hpp"
+#include "core/simd_clones.hpp"
 
 namespace fbosim::datasets::cnn {
 

@@ -8,8 +8,8 @@
 #include "datasets/emnist/small_cnn.hpp"
 #include "datasets/missing_data.hpp"
 #include "datasets/objective_family_entry.hpp"
-#include "sim/schema/group.hpp"
-#include "sim/schema/registry.hpp"
+#include "schema/group.hpp"
+#include "schema/registry.hpp"
 
 namespace fbosim::datasets {
 

@@ -11,7 +11,7 @@
 #include "datasets/emnist/cnn_trainer.hpp"
 #include "datasets/emnist/femnist_data.hpp"
 #include "datasets/objective_family.hpp"
-#include "sim/schema/fwd.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::datasets {
 

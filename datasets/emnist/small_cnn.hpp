@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "datasets/emnist/conv_kernels.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::datasets::cnn {
 

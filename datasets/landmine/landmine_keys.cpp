@@ -5,8 +5,8 @@
 #include "datasets/landmine/landmine_objective.hpp"
 #include "datasets/missing_data.hpp"
 #include "datasets/objective_family_entry.hpp"
-#include "sim/schema/group.hpp"
-#include "sim/schema/registry.hpp"
+#include "schema/group.hpp"
+#include "schema/registry.hpp"
 
 namespace fbosim::datasets {
 

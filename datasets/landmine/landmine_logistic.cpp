@@ -9,9 +9,9 @@
 #include "datasets/missing_data.hpp"
 #include "datasets/objective_family_entry.hpp"
 #include "datasets/score_objective.hpp"
-#include "sim/core/cancellation.hpp"
-#include "sim/schema/group.hpp"
-#include "sim/schema/registry.hpp"
+#include "core/cancellation.hpp"
+#include "schema/group.hpp"
+#include "schema/registry.hpp"
 
 namespace fbosim::datasets {
 

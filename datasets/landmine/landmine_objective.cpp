@@ -14,8 +14,8 @@
 #include "datasets/landmine/rbf_kernels.hpp"
 #include "datasets/landmine/roc_auc.hpp"
 #include "datasets/score_objective.hpp"
-#include "sim/core/cancellation.hpp"
-#include "sim/core/rng.hpp"
+#include "core/cancellation.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::datasets {
 

@@ -32,8 +32,8 @@
 #include "datasets/landmine/landmine_data.hpp"
 #include "datasets/landmine/landmine_split.hpp"
 #include "datasets/objective_family.hpp"
-#include "sim/schema/enum_names.hpp"
-#include "sim/schema/fwd.hpp"
+#include "schema/enum_names.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::datasets {
 

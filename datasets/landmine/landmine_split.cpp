@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "datasets/sklearn/stratified_split.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::datasets {
 

@@ -17,7 +17,7 @@
 
 #include "datasets/landmine/landmine_data.hpp"
 #include "datasets/landmine/rbf_distances.hpp"
-#include "sim/schema/enum_names.hpp"
+#include "schema/enum_names.hpp"
 
 namespace fbosim::datasets {
 

@@ -6,8 +6,8 @@
 #include <memory>
 #include <stdexcept>
 
-#include "sim/core/fast_exp.hpp"
-#include "sim/core/simd_clones.hpp"
+#include "core/fast_exp.hpp"
+#include "core/simd_clones.hpp"
 
 namespace fbosim::datasets {
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "sim/core/simd_clones.hpp"
+#include "core/simd_clones.hpp"
 
 // The 4-lane helpers below return vectors by value but are always inlined: no call, so no ABI
 // to warn about in the baseline clone (GCC reports it at the end of the file, after any

@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 #include <boost/random/gamma_distribution.hpp>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::datasets::partition {
 

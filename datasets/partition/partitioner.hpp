@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/schema/enum_names.hpp"
+#include "schema/enum_names.hpp"
 
 namespace fbosim::datasets::partition {
 

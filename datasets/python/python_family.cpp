@@ -6,7 +6,7 @@
 #include <fmt/ranges.h>
 
 #include "datasets/query_at_objective.hpp"
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::datasets::python {
 

@@ -6,7 +6,7 @@
 
 #include <Eigen/Cholesky>
 
-#include "sim/core/cancellation.hpp"
+#include "core/cancellation.hpp"
 
 namespace fbosim::datasets {
 

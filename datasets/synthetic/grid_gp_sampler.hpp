@@ -3,7 +3,7 @@
 // domain of the synthetic experiments (App. B.1.1: |X| = 1000, l = 0.03).
 #include <Eigen/Core>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::datasets {
 

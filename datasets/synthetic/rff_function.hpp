@@ -6,7 +6,7 @@
 // Used by the continuous gp_box family, where an exact GP draw has no finite grid to live on.
 #include <Eigen/Core>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::datasets {
 

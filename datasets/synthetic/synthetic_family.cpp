@@ -9,7 +9,7 @@
 #include "datasets/synthetic/grid2d_objective.hpp"
 #include "datasets/synthetic/grid_gp_sampler.hpp"
 #include "datasets/synthetic/grid_objective.hpp"
-#include "sim/core/cancellation.hpp"
+#include "core/cancellation.hpp"
 
 namespace fbosim::datasets {
 

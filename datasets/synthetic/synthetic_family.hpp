@@ -19,8 +19,8 @@
 
 #include "datasets/objective.hpp"
 #include "datasets/objective_family.hpp"
-#include "sim/core/rng.hpp"
-#include "sim/schema/fwd.hpp"
+#include "core/rng.hpp"
+#include "schema/fwd.hpp"
 
 namespace fbosim::datasets {
 

@@ -1,8 +1,8 @@
 // The synthetic families' keys and registry entries.
 #include "datasets/objective_family_entry.hpp"
 #include "datasets/synthetic/synthetic_family.hpp"
-#include "sim/schema/group.hpp"
-#include "sim/schema/registry.hpp"
+#include "schema/group.hpp"
+#include "schema/registry.hpp"
 
 namespace fbosim::datasets {
 

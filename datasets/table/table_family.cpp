@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::datasets::table {
 

@@ -19,7 +19,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "sim/core/text.hpp"
+#include "core/text.hpp"
 
 namespace fbosim::datasets::table {
 

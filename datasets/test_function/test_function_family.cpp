@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::datasets::test_function {
 

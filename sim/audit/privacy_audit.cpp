@@ -12,8 +12,8 @@
 #include "algorithms/privacy/accountant.hpp"
 #include "algorithms/privacy/accountant_registry.hpp"
 #include "datasets/objective_factory.hpp"
-#include "sim/core/cancellation.hpp"
-#include "sim/core/thread_pool.hpp"
+#include "core/cancellation.hpp"
+#include "core/thread_pool.hpp"
 
 namespace fbosim::audit {
 

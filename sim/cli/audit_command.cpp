@@ -14,7 +14,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/user_program.hpp"
 #include "sim/config/config_loader.hpp"
-#include "sim/core/thread_pool.hpp"
+#include "core/thread_pool.hpp"
 #include "sim/output/csv_table.hpp"
 
 namespace fbosim::cli {

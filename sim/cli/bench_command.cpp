@@ -25,7 +25,7 @@
 #include "datasets/objective_factory.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/config/config_loader.hpp"
-#include "sim/core/thread_pool.hpp"
+#include "core/thread_pool.hpp"
 #include "sim/output/interrupt.hpp"
 #include "sim/run/run_engine.hpp"
 

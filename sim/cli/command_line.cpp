@@ -14,9 +14,9 @@
 #include "algorithms/privacy/accountant.hpp"
 #include "algorithms/privacy/accountant_registry.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/core/eigen_blocking.hpp"
+#include "core/eigen_blocking.hpp"
 #include "sim/output/build_info.hpp"
-#include "sim/schema/suggest.hpp"
+#include "schema/suggest.hpp"
 
 namespace fbosim::cli {
 

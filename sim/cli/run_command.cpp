@@ -11,7 +11,7 @@
 #include "sim/cli/user_program.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/config/resource_estimate.hpp"
-#include "sim/core/thread_pool.hpp"
+#include "core/thread_pool.hpp"
 #include "sim/run/experiment_runner.hpp"
 
 namespace fbosim::cli {

@@ -16,7 +16,7 @@
 #include "sim/config/config_loader.hpp"
 #include "sim/config/strict_yaml.hpp"
 #include "sim/config/sweep_plan.hpp"
-#include "sim/core/thread_pool.hpp"
+#include "core/thread_pool.hpp"
 #include "sim/output/interrupt.hpp"
 #include "sim/sweep/sweep_runner.hpp"
 

@@ -9,7 +9,7 @@
 #include "datasets/command/command_family.hpp"
 #include "datasets/python/python_family.hpp"
 #include "sim/config/config_reader.hpp"
-#include "sim/core/text.hpp"
+#include "core/text.hpp"
 
 namespace fbosim::cli {
 

@@ -31,10 +31,10 @@
 #include "sim/config/resource_estimate.hpp"
 #include "sim/config/run_epsilon.hpp"
 #include "sim/config/sweep_plan.hpp"
-#include "sim/core/cancellation.hpp"
-#include "sim/schema/catalog.hpp"
-#include "sim/schema/record.hpp"
-#include "sim/schema/suggest.hpp"
+#include "core/cancellation.hpp"
+#include "schema/catalog.hpp"
+#include "schema/record.hpp"
+#include "schema/suggest.hpp"
 
 namespace fbosim::config {
 
@@ -157,7 +157,7 @@ void check_resources(const ConfigSource& src, const ExperimentSpec& s) {
   if (!why.empty()) throw ConfigError(src.source() + ": " + why);
 }
 
-// Reads every key through the schemas (sim/schema): the experiment's keys, the family's
+// Reads every key through the schemas (schema): the experiment's keys, the family's
 // (its registry entry), agents.count, the algorithm's (its registry entry, presets first),
 // the conditions across keys (the entry's validate), the build, then the accounting keys
 // (with the defaults that follow from the built algorithm) and the network keys. Ranges and

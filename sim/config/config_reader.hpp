@@ -1,11 +1,11 @@
 #pragma once
-// The error of a bad config, and the helpers of its messages (shared with sim/schema, which
+// The error of a bad config, and the helpers of its messages (shared with schema, which
 // reads every key: config_loader.cpp).
 #include <stdexcept>
 #include <string>
 
-#include "sim/schema/suggest.hpp"
-#include "sim/schema/value.hpp"
+#include "schema/suggest.hpp"
+#include "schema/value.hpp"
 
 namespace fbosim::config {
 
@@ -15,7 +15,7 @@ class ConfigError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// The "did you mean" of messages (Levenshtein; sim/schema/suggest.hpp).
+/// The "did you mean" of messages (Levenshtein; schema/suggest.hpp).
 using schema::closest_match;
 using schema::did_you_mean;
 /// The shortest text that reads back to a double; a text cut to 60 characters for messages.

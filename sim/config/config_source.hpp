@@ -1,7 +1,7 @@
 #pragma once
 // The config's keys (ConfigTree: the YAML text, then --set) as a schema::Source: values are
 // typed by YAML 1.2's core schema (yaml_scalar.hpp) and every message names the file, the line
-// and the key ("<file>:<line>: <key>: ..."). The schema (sim/schema) checks ranges and choices
+// and the key ("<file>:<line>: <key>: ..."). The schema (schema) checks ranges and choices
 // and records the resolved value; this class only finds and types values.
 #include <map>
 #include <string>
@@ -9,8 +9,8 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "sim/schema/record.hpp"
-#include "sim/schema/source.hpp"
+#include "schema/record.hpp"
+#include "schema/source.hpp"
 
 namespace fbosim::config {
 

@@ -8,7 +8,7 @@
 
 #include "sim/config/config_reader.hpp"
 #include "sim/config/yaml_scalar.hpp"
-#include "sim/core/text.hpp"
+#include "core/text.hpp"
 
 namespace fbosim::config {
 

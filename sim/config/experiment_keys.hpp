@@ -18,7 +18,7 @@
 #include "algorithms/systems/algorithm_registry.hpp"
 #include "datasets/objective_factory.hpp"
 #include "sim/config/experiment_spec.hpp"
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 namespace fbosim::config {
 

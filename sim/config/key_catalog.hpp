@@ -6,7 +6,7 @@
 // ("a key of algorithm X") ask it. Nothing here is written by hand but the section titles.
 #include <string>
 
-#include "sim/schema/catalog.hpp"
+#include "schema/catalog.hpp"
 
 namespace fbosim::config {
 

@@ -9,7 +9,7 @@
 
 #include "sim/config/config_reader.hpp"
 #include "sim/config/experiment_spec.hpp"
-#include "sim/schema/record.hpp"
+#include "schema/record.hpp"
 
 namespace fbosim::config {
 

@@ -11,8 +11,8 @@
 
 #include "sim/config/config_reader.hpp"
 #include "sim/config/yaml_scalar.hpp"
-#include "sim/core/cancellation.hpp"
-#include "sim/core/text.hpp"
+#include "core/cancellation.hpp"
+#include "core/text.hpp"
 
 namespace fbosim::config {
 

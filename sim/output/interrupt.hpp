@@ -15,7 +15,7 @@
 //     full disk (a clean error naming the file) instead of killing the process mid-way.
 #include <functional>
 
-#include "sim/core/cancellation.hpp"
+#include "core/cancellation.hpp"
 
 namespace fbosim::output {
 

@@ -14,7 +14,7 @@
 
 #include "datasets/data_checksum.hpp"
 #include "datasets/objective_factory.hpp"
-#include "sim/core/thread_pool.hpp"
+#include "core/thread_pool.hpp"
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/build_info.hpp"
 #include "sim/output/directory_lock.hpp"

@@ -6,8 +6,8 @@
 #include <optional>
 
 #include "sim/config/experiment_spec.hpp"
-#include "sim/core/event_queue.hpp"
-#include "sim/core/rng.hpp"
+#include "core/event_queue.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::run {
 

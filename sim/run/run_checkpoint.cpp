@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/core/sha256.hpp"
+#include "core/sha256.hpp"
 #include "sim/output/atomic_file.hpp"
 
 namespace fbosim::run {

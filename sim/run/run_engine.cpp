@@ -11,7 +11,7 @@
 
 #include "algorithms/privacy/accountant.hpp"
 #include "sim/config/run_epsilon.hpp"
-#include "sim/core/event_queue.hpp"
+#include "core/event_queue.hpp"
 #include "sim/output/interrupt.hpp"
 #include "sim/run/network_model.hpp"
 #include "sim/run/privacy_ledger.hpp"

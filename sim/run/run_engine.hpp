@@ -25,7 +25,7 @@
 
 #include "algorithms/protocol/algorithm.hpp"
 #include "sim/config/experiment_spec.hpp"
-#include "sim/core/thread_pool.hpp"
+#include "core/thread_pool.hpp"
 #include "sim/run/run_result.hpp"
 
 namespace fbosim::run {

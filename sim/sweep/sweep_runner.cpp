@@ -19,7 +19,7 @@
 #include <fmt/format.h>
 
 #include "sim/config/config_loader.hpp"
-#include "sim/core/thread_pool.hpp"
+#include "core/thread_pool.hpp"
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/build_info.hpp"
 #include "sim/output/csv_table.hpp"

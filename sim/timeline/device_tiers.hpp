@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 #include "sim/timeline/timing_spec.hpp"
 
 namespace fbosim::timeline {

@@ -6,7 +6,7 @@
 // evaluation) under "timing.duration": nothing else reads it, so durations never depend on data.
 #include <memory>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::timeline {
 

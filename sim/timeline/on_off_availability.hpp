@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 #include "sim/timeline/availability.hpp"
 #include "sim/timeline/timing_spec.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
 // The natural logarithm with the same bits on every x86-64 CPU, for the time line's draws
 // (exponential, Pareto, the normal's polar method). glibc's log is not: like its exp
-// (sim/core/fast_exp.hpp) it takes an FMA build at run time on CPUs with FMA, and on this
+// (core/fast_exp.hpp) it takes an FMA build at run time on CPUs with FMA, and on this
 // machine's CPU 550 of 10^7 arguments in (0, 1001] round differently against
 // GLIBC_TUNABLES=glibc.cpu.hwcaps=-FMA,-AVX2 (log1p: 4,392; exp: 5,524). Neither is
 // correctly rounded (glibc 2.36 claims about 0.52 ulp). This is fdlibm's e_log.c (Sun

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "sim/core/fast_exp.hpp"
+#include "core/fast_exp.hpp"
 #include "sim/timeline/portable_log.hpp"
 
 namespace fbosim::timeline {

@@ -6,7 +6,7 @@
 // test and glibc's log for its tail values, whose bits depend on the CPU (portable_log.hpp), so
 // a rare draw could too (none of 10^7 differed with and without glibc's FMA paths on this CPU,
 // but nothing rules it out).
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace fbosim::timeline {
 

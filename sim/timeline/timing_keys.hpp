@@ -7,7 +7,7 @@
 //   timing.tiers.fractions, timing.tiers.slowdowns              (two lists of equal length)
 //   timing.availability.model   always | exponential | fixed | trace
 //   timing.availability.on / off  (exponential, fixed), timing.availability.trace (trace)
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 #include "sim/timeline/timing_spec.hpp"
 
 namespace fbosim::timeline {

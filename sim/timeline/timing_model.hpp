@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 #include "sim/timeline/availability.hpp"
 #include "sim/timeline/device_tiers.hpp"
 #include "sim/timeline/duration_model.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/schema/enum_names.hpp"
+#include "schema/enum_names.hpp"
 
 namespace fbosim::timeline {
 

@@ -2,7 +2,7 @@
 // The 1-D grid domain the agent and system tests run on: `points` equally spaced points on [0,1].
 #include <Eigen/Core>
 
-#include "sim/core/box.hpp"
+#include "core/box.hpp"
 
 namespace fbosim::testing {
 

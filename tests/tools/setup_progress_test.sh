@@ -17,7 +17,7 @@ cat >"$tmp/bin/cmake" <<'STUB'
 #!/usr/bin/env bash
 echo "cmake $*" >>"$STUB_LOG"
 if [ "$1" = --build ]; then
-  echo "[ 10%] Building CXX object CMakeFiles/fbosim_core.dir/sim/core/thread_pool.cpp.o"
+  echo "[ 10%] Building CXX object CMakeFiles/fbosim_core.dir/core/thread_pool.cpp.o"
   echo "warning: a compiler message"
   echo "[ 20%] Built target fbosim_core"
   echo "[100%] Linking CXX executable fbosim"
@@ -38,7 +38,7 @@ bash "$tmp/tree/tools/setup.sh" fbosim 2>"$tmp/err" ||
   fail "setup.sh fbosim: $(cat "$tmp/err")"
 grep -q -- "--build build -j[0-9]* --target fbosim$" "$tmp/cmake.log" ||
   fail "setup.sh fbosim did not build only the fbosim target: $(cat "$tmp/cmake.log")"
-grep -qx "fbosim: \[ 10%\] sim/core/thread_pool.cpp" "$tmp/err" || fail "no source line: $(cat "$tmp/err")"
+grep -qx "fbosim: \[ 10%\] core/thread_pool.cpp" "$tmp/err" || fail "no source line: $(cat "$tmp/err")"
 grep -qx "fbosim: \[ 20%\] built fbosim_core" "$tmp/err" || fail "no target line: $(cat "$tmp/err")"
 grep -qx "fbosim: \[3/75\] fbosim_config, unity batch 1" "$tmp/err" || fail "no unity line: $(cat "$tmp/err")"
 grep -qx "fbosim: \[4/75\] built fbosim_config" "$tmp/err" || fail "no Ninja target line: $(cat "$tmp/err")"

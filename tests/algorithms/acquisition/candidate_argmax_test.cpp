@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "algorithms/acquisition/candidate_argmax.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 using fbosim::acq::CandidateArgmax;
 using fbosim::acq::CandidateChoice;

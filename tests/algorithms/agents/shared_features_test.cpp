@@ -10,7 +10,7 @@
 
 #include "algorithms/agents/shared_context.hpp"
 #include "algorithms/rff/message_features.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 using fbosim::core::RngStream;
 using fbosim::gp::KernelChoice;

@@ -3,7 +3,7 @@
 
 #include "algorithms/ensemble/rank_losses.hpp"
 #include "ensemble_fixture.hpp"
-#include "sim/core/cancellation.hpp"
+#include "core/cancellation.hpp"
 
 using fbosim::core::Cancelled;
 using fbosim::core::RngStream;

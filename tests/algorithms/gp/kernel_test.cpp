@@ -14,7 +14,7 @@
 #include "algorithms/gp/kernel.hpp"
 #include "algorithms/gp/kernel_likelihood.hpp"
 #include "algorithms/gp/marginal_likelihood.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 using namespace fbosim;
 using gp::KernelFamily;

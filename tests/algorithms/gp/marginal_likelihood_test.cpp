@@ -7,7 +7,7 @@
 #include <Eigen/LU>
 
 #include "algorithms/gp/marginal_likelihood.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 using namespace fbosim;
 using gp::SeHyper;

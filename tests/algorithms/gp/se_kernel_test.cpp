@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "algorithms/gp/se_kernel.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 using namespace fbosim;
 

@@ -6,7 +6,7 @@
 #include "algorithms/privacy/epsilon_series.hpp"
 #include "algorithms/privacy/noise_calibration.hpp"
 #include "algorithms/privacy/pld_distribution.hpp"
-#include "sim/core/cancellation.hpp"
+#include "core/cancellation.hpp"
 
 using fbosim::core::Cancelled;
 using namespace fbosim::privacy;

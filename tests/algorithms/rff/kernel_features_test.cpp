@@ -11,7 +11,7 @@
 #include "algorithms/gp/kernel.hpp"
 #include "algorithms/rff/fixed_feature_blr.hpp"
 #include "algorithms/rff/random_features.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 using fbosim::core::RngStream;
 using fbosim::gp::KernelFamily;

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "algorithms/surrogate/real_fft.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 using fbosim::core::RngStream;
 using fbosim::surrogate::RealFft;

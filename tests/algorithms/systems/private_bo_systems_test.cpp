@@ -14,7 +14,7 @@
 #include "algorithms/release/kusner_sensitivity.hpp"
 #include "algorithms/systems/dp_bo_system.hpp"
 #include "algorithms/systems/po_gp_ucb_system.hpp"
-#include "sim/schema/group.hpp"
+#include "schema/group.hpp"
 
 using namespace fbosim;
 

@@ -13,7 +13,7 @@
 #include <Eigen/Core>
 
 #include "datasets/activity/har_data.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 namespace har_fixture {
 

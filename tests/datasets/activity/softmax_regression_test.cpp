@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "datasets/activity/softmax_regression.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 using fbosim::core::RngStream;
 using Model = fbosim::datasets::SoftmaxRegressionT<double>;

@@ -14,7 +14,7 @@
 
 #include "datasets/command/command_family.hpp"
 #include "datasets/objective_family_entry.hpp"
-#include "sim/core/cancellation.hpp"
+#include "core/cancellation.hpp"
 
 using namespace fbosim;
 using namespace fbosim::datasets;

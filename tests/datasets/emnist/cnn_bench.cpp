@@ -13,7 +13,7 @@
 #include <string>
 
 #include "datasets/emnist/emnist_objective.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 using namespace fbosim;
 

@@ -20,7 +20,7 @@
 #include <Eigen/Core>
 
 #include "datasets/landmine/landmine_objective.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 using namespace fbosim;
 

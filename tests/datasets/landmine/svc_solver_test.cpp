@@ -10,7 +10,7 @@
 #include "datasets/landmine/landmine_data.hpp"
 #include "datasets/landmine/landmine_split.hpp"
 #include "datasets/landmine/svc_solver.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 #include "tests/data_sets.hpp"
 
 using namespace fbosim::datasets;

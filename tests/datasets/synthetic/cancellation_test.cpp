@@ -4,7 +4,7 @@
 
 #include "datasets/synthetic/grid_gp_sampler.hpp"
 #include "datasets/synthetic/synthetic_family.hpp"
-#include "sim/core/cancellation.hpp"
+#include "core/cancellation.hpp"
 
 using fbosim::core::Cancelled;
 using fbosim::core::RngFactory;

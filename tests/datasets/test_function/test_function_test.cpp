@@ -10,7 +10,7 @@
 #include <string>
 
 #include "datasets/test_function/test_function.hpp"
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 
 using namespace fbosim::datasets::test_function;
 

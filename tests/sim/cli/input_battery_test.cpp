@@ -38,7 +38,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "sim/core/sha256.hpp"
+#include "core/sha256.hpp"
 
 namespace fs = std::filesystem;
 

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "sim/config/config_loader.hpp"
-#include "sim/core/thread_pool.hpp"
+#include "core/thread_pool.hpp"
 #include "sim/run/run_engine.hpp"
 #include "sim/run/trace_sink.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "../../datasets/activity/har_fixture.hpp"
 #include "sim/config/config_loader.hpp"
-#include "sim/core/thread_pool.hpp"
+#include "core/thread_pool.hpp"
 #include "sim/run/run_engine.hpp"
 #include "tests/data_sets.hpp"
 

@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/core/sha256.hpp"
+#include "core/sha256.hpp"
 #include "sim/run/run_checkpoint.hpp"
 
 using namespace fbosim::run;

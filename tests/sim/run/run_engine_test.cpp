@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "sim/config/config_loader.hpp"
-#include "sim/core/thread_pool.hpp"
+#include "core/thread_pool.hpp"
 #include "sim/output/csv_table.hpp"
 #include "sim/run/experiment_runner.hpp"
 #include "sim/run/run_engine.hpp"

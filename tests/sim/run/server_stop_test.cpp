@@ -17,7 +17,7 @@
 #include "algorithms/privacy/dp_event.hpp"
 #include "algorithms/privacy/epsilon_series.hpp"
 #include "sim/config/config_loader.hpp"
-#include "sim/core/thread_pool.hpp"
+#include "core/thread_pool.hpp"
 #include "sim/run/experiment_runner.hpp"
 #include "sim/run/run_engine.hpp"
 

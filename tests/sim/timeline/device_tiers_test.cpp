@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 #include "sim/timeline/device_tiers.hpp"
 
 using namespace fbosim::timeline;

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <string>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 #include "sim/timeline/duration_factory.hpp"
 #include "sim/timeline/portable_log.hpp"
 

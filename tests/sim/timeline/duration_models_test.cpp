@@ -11,7 +11,7 @@
 #include <numbers>
 #include <vector>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 #include "sim/timeline/constant_duration.hpp"
 #include "sim/timeline/duration_factory.hpp"
 #include "sim/timeline/exponential_duration.hpp"

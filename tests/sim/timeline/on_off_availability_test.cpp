@@ -3,7 +3,7 @@
 #include <cmath>
 #include <optional>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 #include "sim/timeline/always_online.hpp"
 #include "sim/timeline/on_off_availability.hpp"
 

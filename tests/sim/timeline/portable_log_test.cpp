@@ -6,7 +6,7 @@
 #include <limits>
 #include <numbers>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 #include "sim/timeline/portable_log.hpp"
 
 using fbosim::timeline::portable_log;

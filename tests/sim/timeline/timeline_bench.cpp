@@ -12,7 +12,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 #include "sim/timeline/timeline.hpp"
 
 using namespace fbosim;

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <vector>
 
-#include "sim/core/rng.hpp"
+#include "core/rng.hpp"
 #include "sim/timeline/always_online.hpp"
 #include "sim/timeline/constant_duration.hpp"
 #include "sim/timeline/timeline.hpp"

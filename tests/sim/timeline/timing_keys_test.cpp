@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/schema/source.hpp"
+#include "schema/source.hpp"
 #include "sim/timeline/timeline.hpp"
 #include "sim/timeline/timing_keys.hpp"
 
