@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/run_observer.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/config/resource_estimate.hpp"
 #include "sim/core/thread_pool.hpp"
@@ -28,6 +29,7 @@ void run(const RunArgs& a) {
   options.out_dir = a.out;
   options.progress = !a.quiet;
   options.force = a.force;
+  options.on_round = run_observer();
   if (!a.quiet) {
     // A long run is announced with its (upper) estimated time, so that a mistaken size is seen
     // before hours are spent (the estimate refuses only absurd sizes).
