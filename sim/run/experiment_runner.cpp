@@ -102,21 +102,31 @@ class RunSource {
 // A user program's evaluations cost what the program costs (resource_estimate.hpp): one is
 // timed before the runs (agent 0 of run 0, at the first point of its domain, which the program
 // sees as round -1 of run 0, from a stream no run uses), and an experiment whose evaluations
-// would take longer than any experiment may is refused; a long one is announced.
+// would take longer than any experiment may is refused; a long one is announced. A failing
+// evaluation is left to the run, whose error names the query.
 void time_user_objective(const config::ExperimentSpec& spec, const RunOptions& options) {
   if (!config::user_program_objective(spec)) return;
   const config::EvaluationCount n = config::objective_evaluations(spec);
   if (n.evaluations <= 0) return;
-  const auto family = datasets::make_objective_family(spec.objective);
-  const core::RngFactory streams(spec.seed, 0);
-  const auto objectives = family->make(1, streams);
-  const core::Domain& domain = objectives.at(0)->domain();
-  const Eigen::VectorXd x = domain.is_grid() ? Eigen::VectorXd(domain.grid.row(0).transpose())
-                                             : Eigen::VectorXd::Constant(domain.dim, 0.5);
-  core::RngStream rng = streams.stream("objective.timing");
-  const auto t0 = Clock::now();
-  objectives[0]->query_at(x, rng, {0, -1});
-  const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  double seconds = 0;
+  try {
+    const auto family = datasets::make_objective_family(spec.objective);
+    const core::RngFactory streams(spec.seed, 0);
+    const auto objectives = family->make(1, streams);
+    const core::Domain& domain = objectives.at(0)->domain();
+    const Eigen::VectorXd x = domain.is_grid() ? Eigen::VectorXd(domain.grid.row(0).transpose())
+                                               : Eigen::VectorXd::Constant(domain.dim, 0.5);
+    core::RngStream rng = streams.stream("objective.timing");
+    const auto t0 = Clock::now();
+    objectives[0]->query_at(x, rng, {0, -1});
+    seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  } catch (const output::Interrupted&) {
+    throw;
+  } catch (const std::exception&) {
+    // A program that fails fails the run's own first query too, which reports it with the
+    // query's run, round and agent: that message says more than one about this evaluation.
+    return;
+  }
   const std::string refusal = config::evaluation_refusal(n, seconds);
   if (!refusal.empty()) throw std::runtime_error(refusal);
   const double total = config::evaluation_seconds(n, seconds) / std::max(1, options.threads);

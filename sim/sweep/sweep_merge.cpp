@@ -125,7 +125,7 @@ std::vector<fs::path> directories_a_merge_creates(const fs::path& dir) {
 // was there before: a plan can be replaced only by the same plan or with --force), and the
 // directories made for them are removed after a failure. The output is checked under its lock.
 void write_merged(const std::string& out_dir, const SweepTable& plan, const SweepTable& out,
-                  bool force) {
+                  bool force, const MergeReport& report, bool allow_missing) {
   const std::vector<fs::path> created = directories_a_merge_creates(out_dir);
   const auto remove_created = [&] {
     std::error_code ec;
@@ -138,6 +138,8 @@ void write_merged(const std::string& out_dir, const SweepTable& plan, const Swee
     {
       const output::DirectoryLock lock(out_dir);
       check_sweep_dir(out_dir, plan, false, force);
+      // After the output's own checks (busy, another sweep), which say more.
+      if (!report.missing.empty() && !allow_missing) throw MergeIncomplete(report);
       output::AtomicFile plan_file(plan_path), csv_file(csv_path);
       plan_file.write(plan.text());
       csv_file.write(out.text());
@@ -285,8 +287,7 @@ MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string
     }
   }
   report.rows = static_cast<int>(out.rows.size());
-  if (!report.missing.empty() && !allow_missing) throw MergeIncomplete(report);
-  write_merged(out_dir, plan, out, force);
+  write_merged(out_dir, plan, out, force, report, allow_missing);
   return report;
 }
 
