@@ -3,6 +3,7 @@
 #include <unistd.h>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <iostream>
@@ -68,6 +69,45 @@ int error_status(const std::exception& e) {
   return fbosim::output::interrupted_exit_status();
 }
 
+// The handlers are installed before any constructor of fbosim or of its libraries runs: the
+// dynamic loader calls the executable's .preinit_array first, after it mapped the libraries.
+// A SIGTERM during the start-up (which takes long on a loaded machine: 44 libraries) is then
+// handled, not the end of the process. Only the loading itself, before any code of fbosim
+// runs, is left to the signal's default action.
+// After a signal, the status is 128 + the signal whatever the command did: an interrupted
+// command said what was kept (error_status); one that had ended (finished, or failed
+// otherwise) says so here.
+int with_interrupt_reported(int status) {
+  const int sig = fbosim::output::interrupt_signal();
+  if (sig == 0 || status == 128 + sig) return status;
+  std::fprintf(stderr, "fbosim: error: interrupted by %s as the command ended (%s)\n",
+               fbosim::output::interrupt_signal_name(),
+               status == 0 ? "it had finished: what it printed and wrote is complete"
+                           : "it had failed, as reported above");
+  return 128 + sig;
+}
+
+int g_main_status = -1;  // what main returned, for the last exit handler
+
+// The last exit handler (registered before any constructor, so it runs after every static
+// destructor): a signal that came after main's own check, while the process was ending, still
+// gives 128 + the signal.
+void report_late_interrupt() {
+  if (g_main_status < 0) return;
+  const int status = with_interrupt_reported(g_main_status);
+  if (status == g_main_status) return;
+  std::fflush(stdout);
+  std::_Exit(status);
+}
+
+void install_handlers_first(int, char**, char**) {
+  fbosim::output::install_signal_handlers();
+  std::atexit(report_late_interrupt);
+}
+using PreinitFunction = void (*)(int, char**, char**);
+__attribute__((section(".preinit_array"), used)) PreinitFunction preinit_handlers =
+    install_handlers_first;
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -75,12 +115,14 @@ int main(int argc, char** argv) {
   // Not a terminal: one flush at the end for any output below 1 MiB, so a write error is seen
   // with its cause (a terminal keeps its line buffering).
   if (!::isatty(STDOUT_FILENO)) std::setvbuf(stdout, nullptr, _IOFBF, 1 << 20);
-  fbosim::output::install_interrupt_handlers();  // every command: Ctrl-C/SIGTERM stop within 1 s
+  // The watchdog (the handlers are in place already): Ctrl-C/SIGTERM stop within 1 s.
+  fbosim::output::install_interrupt_handlers();
   int status = 0;
   try {
     status = fbosim::cli::run_command_line(argc, argv);
   } catch (const std::exception& e) {  // e.g. bad_alloc while printing a message
     status = error_status(e);
   }
-  return with_output_checked(status);
+  g_main_status = with_interrupt_reported(with_output_checked(status));
+  return g_main_status;
 }

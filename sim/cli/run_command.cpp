@@ -9,6 +9,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/user_program.hpp"
+#include "sim/cli/run_observer.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/config/resource_estimate.hpp"
 #include "core/thread_pool.hpp"
@@ -31,6 +32,7 @@ void run(const RunArgs& a) {
   options.out_dir = a.out;
   options.progress = !a.quiet;
   options.force = a.force;
+  options.on_round = run_observer();
   if (!a.quiet) {
     // A long run is announced with its (upper) estimated time, so that a mistaken size is seen
     // before hours are spent (the estimate refuses only absurd sizes).

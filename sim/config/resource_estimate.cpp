@@ -149,6 +149,47 @@ protocol::ExperimentFacts experiment_facts(const ExperimentSpec& s) {
   return f;
 }
 
+bool user_program_objective(const ExperimentSpec& s) {
+  return s.objective.family == "command" || s.objective.family == "python";
+}
+
+EvaluationCount objective_evaluations(const ExperimentSpec& s) {
+  EvaluationCount n;
+  const protocol::AlgorithmEntry* entry =
+      s.system ? systems::algorithm_registry().find(s.algorithm) : nullptr;
+  if (!entry || !entry->estimate) return n;
+  // The algorithm counts its evaluations in its work term for them: at one operation each, the
+  // term is the count (protocol::add_evaluation_work).
+  protocol::ExperimentFacts f = experiment_facts(s);
+  f.evaluation_work = 1;
+  f.evaluation_what = "(counted)";
+  ResourceEstimate e;
+  entry->estimate(*s.system, f, e);
+  const std::string suffix = " objective evaluations x (counted)";
+  for (const ResourceTerm& t : e.work) {
+    if (t.what.size() < suffix.size() ||
+        t.what.compare(t.what.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    n.evaluations += t.amount;
+    n.what += (n.what.empty() ? "" : " + ") + t.what.substr(0, t.what.size() - suffix.size());
+  }
+  return n;
+}
+
+std::string evaluation_refusal(const EvaluationCount& n, double seconds) {
+  const double limit = kMaxFlops / kFlopsPerCoreSecond;
+  const double total = evaluation_seconds(n, seconds);
+  if (total <= limit) return "";
+  const std::string one =
+      seconds < 1000 ? fmt::format("{:.3g} s", seconds) : duration_text(seconds);
+  return fmt::format(
+      "the objective's {:.0f} evaluations ({}) would take about {} on one thread: one took {} "
+      "(timed before the runs), and more than {} of one core is refused for any "
+      "experiment, as for the built-in objectives; use smaller sizes (runs, agents.count, "
+      "rounds) or a faster program",
+      n.evaluations, n.what, duration_text(total), one, duration_text(limit));
+}
+
 ResourceEstimate estimate_resources(const ExperimentSpec& s) {
   // Every count as a double: the products overflow any integer type at the bounds of the keys.
   const double runs = s.runs, rounds = s.rounds, agents = s.agents;

@@ -6,6 +6,9 @@
 // compared with what this process may use on this machine (physical memory, cgroup, ulimit);
 // work with a fixed bound far above every experiment of the papers, and turned into a time
 // (kFlopsPerCoreSecond) for the messages and for the note `fbosim run` prints before a long run.
+// The evaluations of a user program (objective.family command or python) cost what the program
+// costs: the runner times one before the runs and refuses, by the same bound, an experiment
+// whose evaluations would take longer (evaluation_refusal; docs/USER_GUIDE.md "Limits").
 #include <string>
 #include <vector>
 
@@ -61,6 +64,27 @@ std::string duration_text(double seconds);
 /// Why an experiment of this estimate is refused (memory above `limit`, work above kMaxFlops,
 /// with the estimated time), or "" when it is not.
 std::string resource_refusal(const ResourceEstimate& e, const MemoryLimit& limit);
+
+/// True for the objective families whose evaluations run the user's code (a `command` program,
+/// a `python` function): their cost is unknown until one is timed. (A `table` is a lookup.)
+bool user_program_objective(const ExperimentSpec& spec);
+
+/// The objective evaluations an experiment makes, as its algorithm counts them, and the keys
+/// that give the count ("runs = 3 x agents.count = 4 x (agents.init_points = 2 + rounds = 5)").
+struct EvaluationCount {
+  double evaluations = 0;
+  std::string what;
+};
+EvaluationCount objective_evaluations(const ExperimentSpec& spec);
+
+/// The evaluations' time on one thread when each takes `seconds`.
+inline double evaluation_seconds(const EvaluationCount& n, double seconds) {
+  return n.evaluations * seconds;
+}
+/// Why an experiment whose evaluations take `seconds` each (one timed) is refused: they would
+/// take longer on one thread than the work refused for any experiment (kMaxFlops at
+/// kFlopsPerCoreSecond, about a year of one core); "" when it is not.
+std::string evaluation_refusal(const EvaluationCount& n, double seconds);
 
 /// The experiment's terms (the traces; the GP prior of a family on a 1-D grid, from its shape)
 /// and its algorithm's (its registry entry's `estimate`).

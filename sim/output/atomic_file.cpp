@@ -57,6 +57,14 @@ void AtomicFile::write(std::string_view text) {
                              std::strerror(errno != 0 ? errno : EIO));
 }
 
+void AtomicFile::flush() {
+  if (!file_) throw std::logic_error("AtomicFile::flush after commit: " + path_);
+  errno = 0;
+  if (std::fflush(file_) != 0 || std::ferror(file_))
+    throw std::runtime_error("cannot write " + path_ + ": " +
+                             std::strerror(errno != 0 ? errno : EIO));
+}
+
 void AtomicFile::commit() {
   if (!file_) throw std::logic_error("AtomicFile::commit twice: " + path_);
   // fflush reports a full disk or file-size limit on the last buffer; fsync is not needed for

@@ -22,6 +22,9 @@ class AtomicFile {
 
   /// Throws std::runtime_error naming the path and the cause (disk full, file too large, ...).
   void write(std::string_view text);
+  /// Writes out what is buffered, so that a full disk or a file-size limit is reported now
+  /// (std::runtime_error naming the path), before any file of a set is named (ResultFiles).
+  void flush();
   /// Flushes, closes and renames into place; throws std::runtime_error naming the path on
   /// failure (the temporary is then gone).
   void commit();

@@ -21,6 +21,7 @@ std::atomic<int> g_signal{0};
 static_assert(std::atomic<int>::is_always_lock_free, "set from a signal handler");
 sem_t g_wake;  // posted by the handler at every signal (sem_post is async-signal-safe)
 std::once_flag g_installed;
+std::atomic<bool> g_handlers{false};
 
 // Never destroyed: the watchdog may use them while the main thread runs static destructors.
 struct Registry {
@@ -99,23 +100,31 @@ void watchdog() {
 
 }  // namespace
 
+void install_signal_handlers() {
+  // Plain C library calls only: this runs before any constructor (sim/cli/main.cpp).
+  if (g_handlers.exchange(true)) return;
+  sem_init(&g_wake, 0, 0);
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  std::signal(SIGXFSZ, SIG_IGN);
+}
+
 void install_interrupt_handlers() {
+  install_signal_handlers();
   std::call_once(g_installed, [] {
-    sem_init(&g_wake, 0, 0);
-    try {
+    try {  // a signal that came before this is waiting for it in g_wake: the grace starts now
       std::thread(watchdog).detach();
     } catch (const std::exception&) {
       // No thread to spare (a process limit): the flag alone still stops cooperative code.
     }
-    struct sigaction sa {};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sigaction(SIGINT, &sa, nullptr);
-    sigaction(SIGTERM, &sa, nullptr);
-    std::signal(SIGXFSZ, SIG_IGN);
   });
 }
+
+const char* interrupt_signal_name() { return signal_name(g_signal.load()); }
 
 bool interrupt_requested() { return core::cancellation_requested(); }
 

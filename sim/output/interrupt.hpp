@@ -1,5 +1,8 @@
 #pragma once
-// Ctrl-C and SIGTERM. fbosim's main installs the handlers first thing, for every command:
+// Ctrl-C and SIGTERM. fbosim installs the handlers before any constructor runs (its
+// .preinit_array, sim/cli/main.cpp) and the watchdog first thing in main, for every command;
+// a signal at any moment after the dynamic loader has mapped the libraries (a few
+// milliseconds after exec(2), before any code of fbosim runs) ends it with 128 + the signal:
 //   - the first SIGINT/SIGTERM requests cancellation (core::request_cancellation): long loops
 //     poll it and throw Interrupted, so a run unwinds normally, keeps its finished runs'
 //     checkpoints and removes what it created (no half-written file ever has a final name);
@@ -11,6 +14,9 @@
 //     SIGINT, 143 for SIGTERM), as the shell reports a process killed by it. Files written
 //     through AtomicFile are unnamed until committed, so such an exit leaves no partial file;
 //     finished checkpoints stay for a resume.
+//   - a command that ends on its own after a signal came (it had finished, or failed
+//     otherwise) exits with 128 + the signal too, saying so (main.cpp): any signal, any
+//     moment, one status;
 //   - SIGXFSZ is ignored, so a write beyond `ulimit -f` fails with EFBIG and is reported like a
 //     full disk (a clean error naming the file) instead of killing the process mid-way.
 #include <functional>
@@ -26,8 +32,15 @@ using Interrupted = core::Cancelled;
 /// The longest the cooperative stop is given before the watchdog exits the process (s).
 inline constexpr double kStopGrace = 0.5;
 
-/// Installs the SIGINT/SIGTERM handlers and the watchdog, and ignores SIGXFSZ (idempotent).
+/// Installs the SIGINT/SIGTERM handlers and ignores SIGXFSZ (idempotent), with C library calls
+/// only: fbosim calls it before any constructor runs (sim/cli/main.cpp), so that a signal during
+/// the program's start is handled like any other. A signal that comes before the watchdog is
+/// started waits for it.
+void install_signal_handlers();
+/// install_signal_handlers() and the watchdog (idempotent).
 void install_interrupt_handlers();
+/// "SIGINT (Ctrl-C)" or "SIGTERM" for the signal that requested the interrupt.
+const char* interrupt_signal_name();
 /// True once a handled signal arrived (or cancellation was requested otherwise).
 bool interrupt_requested();
 /// The signal that requested the interrupt (SIGINT or SIGTERM), 0 if none arrived.

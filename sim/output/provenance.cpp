@@ -103,10 +103,56 @@ std::vector<std::string> config_differences(const YAML::Node& a, const YAML::Nod
   return out;
 }
 
+namespace {
+// "a: 1 there, 2 here; ..." (the first five) for differences other than `runs` (another number
+// of runs is the same experiment grown or cut, issue 28: runs are seeded by their index, so the
+// finished ones are reused, sim/run/kept_runs.hpp); "" when there are none.
+std::string differences_text(const YAML::Node& there, const std::string& resolved_text) {
+  std::vector<std::string> diff = config_differences(there, YAML::Load(resolved_text));
+  diff.erase(std::remove_if(diff.begin(), diff.end(),
+                            [](const std::string& d) { return d.rfind("runs: ", 0) == 0; }),
+             diff.end());
+  std::string list;
+  for (std::size_t k = 0; k < diff.size() && k < 5; ++k) {
+    if (k) list += "; ";
+    list += diff[k];
+  }
+  if (diff.size() > 5) list += fmt::format("; and {} more", diff.size() - 5);
+  return list;
+}
+
+// The resolved config in `path`, or ResultsClash saying why it cannot be read (`what` names
+// what the directory holds).
+YAML::Node read_config(const std::string& path, const std::string& what,
+                       const std::string& advice) {
+  if (!fs::is_regular_file(path))  // a FIFO or a device would block or never end
+    throw ResultsClash(path + " is not a regular file: it may hold " + what + advice);
+  try {
+    return YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    throw ResultsClash(path + " is not readable YAML (" + e.msg + "): it may hold " + what +
+                       advice);
+  }
+}
+}  // namespace
+
 void check_results_dir(const std::string& dir, const std::string& resolved_text, bool force) {
   if (force || !fs::is_directory(dir)) return;
-  const std::string path = dir + "/config.resolved.yaml";
   const std::string advice = "; use --force to replace them, or another --out";
+  // A commit that did not end: the set is incomplete. The same config redoes it (its finished
+  // runs are checkpointed); another config's is refused like its complete results.
+  const std::string marker = dir + "/" + kCommitMarker;
+  std::error_code ec;
+  if (fs::exists(fs::symlink_status(marker, ec))) {
+    const std::string what = "the incomplete results of another config";
+    const std::string diff = differences_text(read_config(marker, what, advice), resolved_text);
+    if (diff.empty()) return;
+    throw ResultsClash(dir +
+                       " holds the incomplete results of a different config (their commit "
+                       "was interrupted; " +
+                       marker + "): " + diff + advice);
+  }
+  const std::string path = dir + "/config.resolved.yaml";
   if (!fs::exists(path)) {
     for (const char* f : {"trace.csv", "server.csv", "summary.csv"})
       if (fs::exists(dir + "/" + f))
@@ -115,31 +161,31 @@ void check_results_dir(const std::string& dir, const std::string& resolved_text,
                            advice);
     return;
   }
-  if (!fs::is_regular_file(path))  // a FIFO or a device would block or never end
-    throw ResultsClash(path + " is not a regular file: it may hold the results of another config" +
-                       advice);
-  YAML::Node old;
-  try {
-    old = YAML::LoadFile(path);
-  } catch (const YAML::Exception& e) {
-    throw ResultsClash(path + " is not readable YAML (" + e.msg +
-                       "): it may hold the results of another config" + advice);
-  }
-  std::vector<std::string> diff = config_differences(old, YAML::Load(resolved_text));
-  // Another number of runs is the same experiment grown or cut (issue 28): runs are seeded by
-  // their index, so the finished ones are reused (sim/run/kept_runs.hpp).
-  diff.erase(std::remove_if(diff.begin(), diff.end(),
-                            [](const std::string& d) { return d.rfind("runs: ", 0) == 0; }),
-             diff.end());
+  const std::string diff =
+      differences_text(read_config(path, "the results of another config", advice), resolved_text);
   if (diff.empty()) return;
-  std::string list;
-  for (std::size_t k = 0; k < diff.size() && k < 5; ++k) {
-    if (k) list += "; ";
-    list += diff[k];
-  }
-  if (diff.size() > 5) list += fmt::format("; and {} more", diff.size() - 5);
-  throw ResultsClash(dir + " holds the results of a different config (" + path + "): " + list +
+  throw ResultsClash(dir + " holds the results of a different config (" + path + "): " + diff +
                      advice);
+}
+
+void check_no_links(const std::string& dir) {
+  const auto refuse_link = [](const fs::path& p) {
+    std::error_code ec;
+    if (!fs::is_symlink(fs::symlink_status(p, ec))) return;
+    const fs::path target = fs::read_symlink(p, ec);
+    throw LinkedResults(p.string() + " is a symbolic link (to " +
+                        (ec ? std::string("an unreadable target") : target.string()) +
+                        "): fbosim writes and reads results only in the directory it was "
+                        "given, never through a link into another folder; remove the link (for "
+                        "`fbosim run`, give its target as --out)");
+  };
+  fs::path d(dir);
+  while (d.has_parent_path() && !d.has_filename()) d = d.parent_path();  // "dir/" -> "dir"
+  refuse_link(d);
+  for (const char* f :
+       {"trace.csv", "server.csv", "summary.csv", "timing.csv", "release.csv",
+        "config.resolved.yaml", "provenance.yaml", "sweep.done", kCommitMarker, ".fbosim-runs"})
+    refuse_link(d / f);
 }
 
 std::string command_line() {

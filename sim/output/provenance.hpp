@@ -33,11 +33,32 @@ class ResultsClash : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The file a results directory holds while its set of output files is committed
+/// (sim/run/result_files.hpp): the resolved config of the set being committed. It is written
+/// before the first file is renamed into place and removed after the last (config.resolved.yaml,
+/// the set's sign of completeness), so a directory holding it has an incomplete set, whatever
+/// stopped the commit (a full disk, a SIGKILL between two renames).
+inline constexpr const char* kCommitMarker = ".fbosim-committing";
+
 /// Refuses (ResultsClash naming the directory, the differing keys and --force) to write the
-/// results of `resolved_text` into `dir` when it holds results of a different config, or
-/// results without config.resolved.yaml; does nothing when `force`, when `dir` holds no
-/// results or when they are of the same config (a re-run or a resume).
+/// results of `resolved_text` into `dir` when it holds results of a different config, results
+/// without config.resolved.yaml, or the incomplete set of another config (kCommitMarker); does
+/// nothing when `force`, when `dir` holds no results, when they are of the same config (a re-run
+/// or a resume) or when they are the incomplete set of the same config (the commit is redone).
 void check_results_dir(const std::string& dir, const std::string& resolved_text, bool force);
+
+/// Thrown when a results directory, or a file or folder fbosim keeps in one, is a symbolic link.
+class LinkedResults : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Refuses (LinkedResults naming the link and its target) a results directory that is a
+/// symbolic link or holds one under a name fbosim writes or reads there (the output files,
+/// sweep.done, the commit marker, the folder of finished runs): results are written only into
+/// a directory fbosim was given, never through a link into another folder (`--force` does not
+/// change that). A link among the directory's parents is followed (results/ on another disk).
+void check_no_links(const std::string& dir);
 
 /// This process's command line (from /proc/self/cmdline), quoted for a POSIX shell.
 std::string command_line();

@@ -1,9 +1,9 @@
 #include "sim/run/experiment_runner.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -15,6 +15,7 @@
 #include "datasets/data_checksum.hpp"
 #include "datasets/objective_factory.hpp"
 #include "core/thread_pool.hpp"
+#include "sim/config/resource_estimate.hpp"
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/build_info.hpp"
 #include "sim/output/directory_lock.hpp"
@@ -33,13 +34,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
-
-// Test hook FBOSIM_TEST_STOP_AFTER_RUNS=k: once k runs were newly finished, the next run is
-// interrupted at its first round, as Ctrl-C would (k = 0: the first run).
-int stop_after_runs() {
-  const char* v = std::getenv("FBOSIM_TEST_STOP_AFTER_RUNS");
-  return v && *v ? std::atoi(v) : -1;
-}
 
 // Supplies run r: its checkpoint when one verifies, else the directory's finished run r (an
 // experiment grown with more runs; kept_runs.hpp), else a fresh run, checkpointed. An interrupt
@@ -76,7 +70,6 @@ class RunSource {
         progress_.update(r, t, rounds);
         if (on_round_) on_round_(r, t, rounds);
         output::check_interrupt();
-        if (stop_after_ >= 0 && fresh_ >= stop_after_) throw output::Interrupted();
       });
       checkpoints_.save(res);
       ++fresh_;
@@ -103,9 +96,47 @@ class RunSource {
   int runs_, rounds_;
   ProgressLine progress_;
   std::function<void(int, int, int)> on_round_;
-  const int stop_after_ = stop_after_runs();
   int resumed_ = 0, fresh_ = 0, reused_ = 0;
 };
+
+// A user program's evaluations cost what the program costs (resource_estimate.hpp): one is
+// timed before the runs (agent 0 of run 0, at the first point of its domain, which the program
+// sees as round -1 of run 0, from a stream no run uses), and an experiment whose evaluations
+// would take longer than any experiment may is refused; a long one is announced. A failing
+// evaluation is left to the run, whose error names the query.
+void time_user_objective(const config::ExperimentSpec& spec, const RunOptions& options) {
+  if (!config::user_program_objective(spec)) return;
+  const config::EvaluationCount n = config::objective_evaluations(spec);
+  if (n.evaluations <= 0) return;
+  double seconds = 0;
+  try {
+    const auto family = datasets::make_objective_family(spec.objective);
+    const core::RngFactory streams(spec.seed, 0);
+    const auto objectives = family->make(1, streams);
+    const core::Domain& domain = objectives.at(0)->domain();
+    const Eigen::VectorXd x = domain.is_grid() ? Eigen::VectorXd(domain.grid.row(0).transpose())
+                                               : Eigen::VectorXd::Constant(domain.dim, 0.5);
+    core::RngStream rng = streams.stream("objective.timing");
+    const auto t0 = Clock::now();
+    objectives[0]->query_at(x, rng, {0, -1});
+    seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  } catch (const output::Interrupted&) {
+    throw;
+  } catch (const std::exception&) {
+    // A program that fails fails the run's own first query too, which reports it with the
+    // query's run, round and agent: that message says more than one about this evaluation.
+    return;
+  }
+  const std::string refusal = config::evaluation_refusal(n, seconds);
+  if (!refusal.empty()) throw std::runtime_error(refusal);
+  const double total = config::evaluation_seconds(n, seconds) / std::max(1, options.threads);
+  if (options.progress && total > config::kNoteSeconds)
+    std::fprintf(stderr,
+                 "fbosim: note: the objective's %.0f evaluations (%s) may take about %s on %d "
+                 "thread(s): one took %.3g s; Ctrl-C stops the run and keeps the finished runs\n",
+                 n.evaluations, n.what.c_str(), config::duration_text(total).c_str(),
+                 options.threads, seconds);
+}
 
 // Runs (or reuses the checkpoints of) every run and writes the outputs; fills `out`.
 void write_outputs(const config::ExperimentSpec& spec, const RunEngine& engine,
@@ -202,6 +233,7 @@ ExperimentSummary run_experiment(const config::ExperimentSpec& spec, const YAML:
     if (*locked) remove_unfinished(out.out_dir + "/" + RunCheckpoints::kFolder, created);
   };
   try {
+    output::check_no_links(out.out_dir);  // before the lock, which would be made through one
     lock.emplace(out.out_dir);
     *locked = true;
     output::check_results_dir(out.out_dir, config_text, options.force);
@@ -219,8 +251,9 @@ ExperimentSummary run_experiment(const config::ExperimentSpec& spec, const YAML:
       for (const datasets::DataFileRecord& d :
            datasets::data_file_records(spec.objective.data_root))
         provenance.data.push_back({d.path, d.sha256, d.check});
+    time_user_objective(spec, options);
     for (const char* f : {"trace.csv", "server.csv", "summary.csv", "timing.csv", "release.csv",
-                          "config.resolved.yaml", "provenance.yaml"})
+                          "config.resolved.yaml", "provenance.yaml", output::kCommitMarker})
       output::AtomicFile::remove_stale(out.out_dir + "/" + f);
     // Keyed without `runs`: run r does not depend on the number of runs, so an interrupted
     // attempt also resumes with another --runs (issue 28).

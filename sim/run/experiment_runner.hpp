@@ -18,13 +18,16 @@
 // by every event of the run (setup, rounds, final release) under server.accountant, an upper
 // bound; summary.csv's last row (round T) includes the final release. epsilon_<name> columns
 // are server.accountants' (epsilon_<name>_approx where that is an approximation: gdp).
-// Files are written to temporaries and renamed at the end: a failed run leaves none of them
-// (and removes the output directory again if it created it and nothing is kept there).
-// A directory holding another config's results is refused unless `force`. Each finished run
-// is checkpointed (sim/run/run_checkpoint.hpp): after an interruption, the same command
-// with the same build reuses the finished runs, and the outputs are byte-identical to an
-// uninterrupted run's. FBOSIM_TEST_STOP_AFTER_RUNS=k (tests only) interrupts the run after k
-// newly finished ones.
+// Files are written to temporaries and renamed at the end, as one set (result_files.hpp): a
+// run that fails before the commit leaves none of them (and removes the output directory again
+// if it created it and nothing is kept there); one stopped during the commit (a full disk, a
+// SIGKILL between two renames) leaves the commit marker, and the same command redoes the set.
+// A directory holding another config's results is refused unless `force`; a directory that is
+// a symbolic link, or holds one where a result file goes, is refused (output::check_no_links).
+// Each finished run is checkpointed (sim/run/run_checkpoint.hpp): after an interruption, the
+// same command with the same build reuses the finished runs, and the outputs are
+// byte-identical to an uninterrupted run's. Tests interrupt a run at a chosen round through
+// RunOptions::on_round.
 #include <functional>
 #include <optional>
 #include <string>

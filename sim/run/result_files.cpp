@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "sim/output/interrupt.hpp"
+#include "sim/output/provenance.hpp"
 #include "sim/run/trace_sink.hpp"
 
 namespace fbosim::run {
@@ -85,22 +86,43 @@ void ResultFiles::add_run(int r, const RunResult& res) {
   write_timing_rows(r, res);
 }
 
+// The set is committed in three steps, so that any interruption leaves a directory the same
+// command resumes (issue 39): (1) every file is written out while still unnamed: a full disk or
+// a file-size limit fails here, with the directory as it was; (2) the commit marker (the set's
+// config) is written, and the old set's config.resolved.yaml removed: from here the directory
+// says it holds an incomplete set of this config (output::check_results_dir lets the same config
+// redo it); (3) the files are named, config.resolved.yaml last, and the marker removed. A SIGKILL
+// or a failed rename in (3) leaves the marker; the watchdog's exit waits for the whole of (2)
+// and (3) (CommitLock).
 void ResultFiles::commit(const std::string& config_text, const std::string& provenance_text) {
   config_.write(config_text);
   record_.write(provenance_text);
+  for (output::AtomicFile* f : {&trace_, &server_, &summary_, &timing_, &config_, &record_})
+    f->flush();
+  if (release_) release_->flush();
   const output::CommitLock all_or_none;  // an exit by the watchdog waits for the whole set
+  const std::string marker_path = dir_ + "/" + output::kCommitMarker;
+  output::AtomicFile marker(marker_path);
+  marker.write(config_text);
+  marker.commit();
+  std::error_code ignored;
+  std::filesystem::remove(dir_ + "/config.resolved.yaml", ignored);
   trace_.commit();
   server_.commit();
   if (release_) {
     release_->commit();
   } else {  // a release.csv of another config (replaced with --force) would be stale
-    std::error_code ignored;
     std::filesystem::remove(dir_ + "/release.csv", ignored);
   }
   summary_.commit();
   timing_.commit();
-  config_.commit();
   record_.commit();
+  config_.commit();
+  if (!std::filesystem::remove(marker_path, ignored) || ignored)
+    throw std::runtime_error(
+        "cannot remove " + marker_path + ": " + ignored.message() +
+        " (the results are complete, but the directory says they are not: the same command "
+        "commits them again)");
 }
 
 }  // namespace fbosim::run

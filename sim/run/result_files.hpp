@@ -22,8 +22,10 @@ class ResultFiles {
   void add_run(int r, const RunResult& res);
   /// summary.csv's text (SummaryTable::csv).
   void write_summary(const std::string& text) { summary_.write(text); }
-  /// Writes config.resolved.yaml and provenance.yaml and names every file, all or none (an exit
-  /// by the watchdog waits for the whole set); removes a stale release.csv of another config.
+  /// Writes config.resolved.yaml and provenance.yaml and names every file, config.resolved.yaml
+  /// last, under the commit marker (output::kCommitMarker): an interruption at any point leaves
+  /// the old set or a directory the same command resumes (an exit by the watchdog waits for the
+  /// whole set); removes a stale release.csv of another config.
   void commit(const std::string& config_text, const std::string& provenance_text);
 
   /// delta next to epsilon: the pair is the guarantee (empty without DP: there is none).

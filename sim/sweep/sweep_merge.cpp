@@ -8,8 +8,10 @@
 
 #include <fmt/format.h>
 
+#include "sim/output/atomic_file.hpp"
 #include "sim/output/csv_table.hpp"
 #include "sim/output/directory_lock.hpp"
+#include "sim/output/interrupt.hpp"
 #include "sim/output/provenance.hpp"
 #include "sim/sweep/sweep_done.hpp"
 
@@ -106,7 +108,72 @@ std::string point_problem(const std::string& point_dir, const SweepRow& row, Swe
     return e.what();
   }
 }
+
+// The directories create_directories(dir) would create, outermost first.
+std::vector<fs::path> directories_a_merge_creates(const fs::path& dir) {
+  std::vector<fs::path> out;
+  for (fs::path p = fs::absolute(dir).lexically_normal(); !p.empty() && !fs::exists(p);
+       p = p.parent_path()) {
+    out.insert(out.begin(), p);
+    if (p == p.parent_path()) break;
+  }
+  return out;
+}
+
+// Writes out_dir/sweep_plan.csv and out_dir/sweep.csv as one set, or nothing: both are written
+// out before either is named, a failure after the first is named removes it again (unless it
+// was there before: a plan can be replaced only by the same plan or with --force), and the
+// directories made for them are removed after a failure. The output is checked under its lock.
+void write_merged(const std::string& out_dir, const SweepTable& plan, const SweepTable& out,
+                  bool force, const MergeReport& report, bool allow_missing) {
+  const std::vector<fs::path> created = directories_a_merge_creates(out_dir);
+  const auto remove_created = [&] {
+    std::error_code ec;
+    for (auto it = created.rbegin(); it != created.rend(); ++it)
+      if (fs::is_empty(*it, ec)) fs::remove(*it, ec);
+  };
+  const std::string plan_path = out_dir + "/sweep_plan.csv", csv_path = out_dir + "/sweep.csv";
+  const bool had_plan = fs::exists(fs::symlink_status(plan_path));
+  try {
+    {
+      const output::DirectoryLock lock(out_dir);
+      check_sweep_dir(out_dir, plan, false, force);
+      // After the output's own checks (busy, another sweep), which say more.
+      if (!report.missing.empty() && !allow_missing) throw MergeIncomplete(report);
+      output::AtomicFile plan_file(plan_path), csv_file(csv_path);
+      plan_file.write(plan.text());
+      csv_file.write(out.text());
+      plan_file.flush();
+      csv_file.flush();
+      const output::CommitLock both;  // an exit by the watchdog waits for the pair
+      plan_file.commit();
+      try {
+        csv_file.commit();
+      } catch (...) {
+        std::error_code ec;
+        if (!had_plan) fs::remove(plan_path, ec);
+        throw;
+      }
+    }
+  } catch (...) {
+    remove_created();
+    throw;
+  }
+}
+
+std::string missing_text(const MergeReport& r) {
+  std::string names;
+  for (std::size_t k = 0; k < r.missing.size() && k < 20; ++k) names += "\n  " + r.missing[k];
+  if (r.missing.size() > 20) names += fmt::format("\n  ... and {} more", r.missing.size() - 20);
+  return fmt::format(
+      "merge: {} point(s) missing (of {} in the plan), found in none of the directories given; "
+      "nothing was written (--allow-missing writes the incomplete sweep.csv):{}",
+      r.missing.size(), r.points, names);
+}
 }  // namespace
+
+MergeIncomplete::MergeIncomplete(const MergeReport& report)
+    : std::runtime_error(missing_text(report)), report_(report) {}
 
 void check_sweep_dir(const std::string& dir, const SweepTable& plan, bool keys_only, bool force) {
   if (force) return;
@@ -136,7 +203,7 @@ void check_sweep_dir(const std::string& dir, const SweepTable& plan, bool keys_o
 }
 
 MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string& out_dir,
-                         bool force) {
+                         bool force, bool allow_missing) {
   if (dirs.empty()) throw std::invalid_argument("merge: no input directories");
   MergeReport report;
   report.out_dir = out_dir;
@@ -220,12 +287,7 @@ MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string
     }
   }
   report.rows = static_cast<int>(out.rows.size());
-  // Every input was read and checked first: a failed merge creates nothing. The output is
-  // checked under its lock (it existed if it can clash: the lock's release leaves it as it was).
-  const output::DirectoryLock lock(out_dir);
-  check_sweep_dir(out_dir, plan, false, force);
-  plan.write(out_dir + "/sweep_plan.csv");
-  out.write(out_dir + "/sweep.csv");
+  write_merged(out_dir, plan, out, force, report, allow_missing);
   return report;
 }
 

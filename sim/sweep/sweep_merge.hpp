@@ -9,6 +9,7 @@
 // points of the plan found in no input are reported as missing. Points made by different
 // builds (the `build` line of their sweep.done) are refused: one sweep.csv holds the results
 // of one build.
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -24,14 +25,26 @@ struct MergeReport {
   std::vector<std::string> missing;  ///< directory names of the points found nowhere
 };
 
+/// Thrown when points of the plan are in none of the inputs and the merge was not allowed to
+/// write an incomplete sweep.csv: its message lists them (the first 20); nothing was written.
+class MergeIncomplete : public std::runtime_error {
+ public:
+  explicit MergeIncomplete(const MergeReport& report);
+  const MergeReport& report() const { return report_; }
+
+ private:
+  MergeReport report_;
+};
+
 /// Reads DIR/sweep_plan.csv and DIR/sweep.csv of every input (a shard without sweep.csv
-/// contributes no rows), writes out_dir/sweep.csv and out_dir/sweep_plan.csv atomically under
-/// out_dir/.lock, after every input was checked (a failed merge creates nothing). Throws
-/// std::runtime_error naming the file when plans differ, a row does not match its plan, a
-/// point does not verify or duplicates disagree; ResultsClash when out_dir holds the
-/// sweep.csv of another sweep (unless `force`).
+/// contributes no rows), writes out_dir/sweep.csv and out_dir/sweep_plan.csv as one set under
+/// out_dir/.lock, after every input was checked: a failed merge leaves nothing it wrote or
+/// created (the pair is written out before either is named). Throws std::runtime_error naming
+/// the file when plans differ, a row does not match its plan, a point does not verify or
+/// duplicates disagree; MergeIncomplete when points are missing unless `allow_missing`;
+/// ResultsClash when out_dir holds the sweep.csv of another sweep (unless `force`).
 MergeReport merge_sweeps(const std::vector<std::string>& dirs, const std::string& out_dir,
-                         bool force = false);
+                         bool force = false, bool allow_missing = true);
 
 /// Refuses (ResultsClash naming the directory and --force) to write a sweep.csv for `plan`
 /// into `dir` when it holds one of another sweep: a sweep_plan.csv of other keys (or, unless

@@ -228,6 +228,11 @@ void check_point_dirs(const std::vector<Prepared>& points, bool force) {
   std::vector<std::string> clashes;
   for (const Prepared& p : points) {
     output::check_interrupt();
+    try {  // a point directory planted as a link to another folder: never written through
+      output::check_no_links(p.dir);
+    } catch (const output::LinkedResults& e) {
+      throw output::LinkedResults("sweep point " + p.point.name + ": " + e.what());
+    }
     try {
       output::check_results_dir(p.dir, p.config_text, force);
     } catch (const output::ResultsClash& e) {

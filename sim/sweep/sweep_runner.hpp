@@ -8,7 +8,8 @@
 //     first and written last (atomically), so an interrupted point is redone next time
 //     (reusing its finished runs' checkpoints);
 //   - a point directory holding the results of another config is refused before anything
-//     runs unless `force` (sim/output/provenance.hpp);
+//     runs unless `force` (sim/output/provenance.hpp), and so is a point directory that is a
+//     symbolic link (or holds one where a result file goes), even with `force`;
 //   - DIR/.lock (DirectoryLock) refuses any other fbosim process writing the same directory,
 //     and a directory holding a sweep of other keys is refused unless `force`;
 //   - DIR/sweep_plan.csv lists the full grid, DIR/sweep.csv one row per finished point of this

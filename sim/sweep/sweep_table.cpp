@@ -44,26 +44,30 @@ std::vector<std::string> SweepTable::metric_columns() const {
   return out;
 }
 
-void SweepTable::write(const std::string& path) const {
+std::string SweepTable::text() const {
   const std::vector<std::string> metrics = metric_columns();
   // Appended cell by cell (GCC 12 warns falsely on `"," + std::string` under -O2).
-  std::string text = "point";
-  auto cell = [&text](const std::string& value) {
-    text += ',';
-    text += output::csv_field(value);
+  std::string out = "point";
+  auto cell = [&out](const std::string& value) {
+    out += ',';
+    out += output::csv_field(value);
   };
   for (const std::string& k : keys) cell(k);
   for (const std::string& m : metrics) cell(m);
-  text += ",dir\n";
+  out += ",dir\n";
   for (const SweepRow& r : rows) {
-    text += std::to_string(r.point);
+    out += std::to_string(r.point);
     for (const std::string& v : r.values) cell(v);
     for (const std::string& m : metrics) cell(r.metric(m));
     cell(r.dir);
-    text += '\n';
+    out += '\n';
   }
+  return out;
+}
+
+void SweepTable::write(const std::string& path) const {
   output::AtomicFile file(path);
-  file.write(text);
+  file.write(text());
   file.commit();
 }
 

@@ -33,7 +33,9 @@ struct SweepTable {
   /// first appearance over the rows, server_stop where some row has one, clipped_fraction and
   /// seconds (none for a plan).
   std::vector<std::string> metric_columns() const;
-  /// Writes the table atomically (AtomicFile); a missing metric is an empty cell.
+  /// The table's CSV text; a missing metric is an empty cell.
+  std::string text() const;
+  /// Writes text() atomically (AtomicFile).
   void write(const std::string& path) const;
   /// Reads a table written by write(); throws std::runtime_error naming the path if malformed.
   static SweepTable read(const std::string& path);

@@ -16,6 +16,7 @@
 
 namespace {
 using fbosim_test::fbosim;
+using fbosim_test::fbosim_stopped_after;
 using fbosim_test::Output;
 using fbosim_test::write_temp;
 namespace fs = std::filesystem;
@@ -54,11 +55,6 @@ void check_same_outputs(const fs::path& a, const fs::path& b) {
     INFO(f);
     CHECK(slurp(a / f) == slurp(b / f));
   }
-}
-
-// fbosim with one environment variable set (the test hook FBOSIM_TEST_STOP_AFTER_RUNS).
-Output fbosim_env(const std::string& env, const std::string& args) {
-  return fbosim_test::fbosim_with_env(env, args);
 }
 
 // A sweep.csv without its wall-time column (fields without commas here).
@@ -132,10 +128,10 @@ TEST_CASE("fbosim run resumes after an interruption to byte-identical outputs") 
   const std::string cfg = write_temp("fbosim_provcli_129.yaml", kTiny);
   const fs::path whole = fresh("whole"), out = fresh("resume");
   REQUIRE(fbosim("run " + cfg + " --quiet --threads 1 --out " + whole.string()).status == 0);
-  const Output stopped = fbosim_env("FBOSIM_TEST_STOP_AFTER_RUNS=1",
-                                    "run " + cfg + " --quiet --threads 2 --out " + out.string());
+  const Output stopped =
+      fbosim_stopped_after(1, "run " + cfg + " --quiet --threads 2 --out " + out.string());
   INFO(stopped.text);
-  CHECK(stopped.status != 0);
+  CHECK(stopped.status == 130);  // Ctrl-C's status
   CHECK(stopped.text.find("1 of 3 runs finished") != std::string::npos);
   CHECK(stopped.text.find("run the same command again to resume") != std::string::npos);
   CHECK_FALSE(fs::exists(out / "summary.csv"));
@@ -150,10 +146,12 @@ TEST_CASE("fbosim run resumes after an interruption to byte-identical outputs") 
 TEST_CASE("a failed fbosim run leaves no output directory it created") {
   const std::string cfg = write_temp("fbosim_provcli_148.yaml", kTiny);
   const fs::path root = fresh("failed");
-  const Output o = fbosim_env("FBOSIM_TEST_STOP_AFTER_RUNS=0",
-                              "run " + cfg + " --quiet --out " + (root / "a" / "b").string());
+  const Output o =
+      fbosim_stopped_after(0, "run " + cfg + " --quiet --out " + (root / "a" / "b").string());
   INFO(o.text);
-  CHECK(o.status != 0);
+  CHECK(o.status == 130);
+  CHECK(o.text.find("interrupted before the first run finished; nothing was kept") !=
+        std::string::npos);
   CHECK_FALSE(fs::exists(root));
 }
 
@@ -283,4 +281,19 @@ TEST_CASE("a failed fbosim merge leaves no .lock and no directory") {
   CHECK_FALSE(fs::exists(root / "a" / ".lock"));
   CHECK(fbosim("merge " + (root / "a").string() + " --out " + (root / "m").string()).status == 0);
   CHECK_FALSE(fs::exists(root / "m" / ".lock"));
+  // A missing shard (issue 39): status 1, the missing point named, nothing written.
+  REQUIRE(
+      fbosim("sweep " + cfg + " --quiet --shard 1/2 --out " + (root / "half").string()).status ==
+      0);
+  const Output missing =
+      fbosim("merge " + (root / "half").string() + " --out " + (root / "m2").string());
+  INFO(missing.text);
+  CHECK(missing.status == 1);
+  CHECK(missing.text.find("1 point(s) missing (of 2 in the plan)") != std::string::npos);
+  CHECK(missing.text.find("server.noise_multiplier=2") != std::string::npos);
+  CHECK_FALSE(fs::exists(root / "m2"));
+  const Output allowed = fbosim("merge " + (root / "half").string() + " --allow-missing --out " +
+                                (root / "m2").string());
+  CHECK(allowed.status == 0);
+  CHECK(fs::exists(root / "m2" / "sweep.csv"));
 }

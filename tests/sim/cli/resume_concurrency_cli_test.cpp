@@ -20,7 +20,6 @@
 
 namespace {
 using fbosim_test::fbosim;
-using fbosim_test::fbosim_with_env;
 using fbosim_test::Output;
 using fbosim_test::write_temp;
 namespace fs = std::filesystem;
@@ -251,9 +250,9 @@ TEST_CASE("checkpoints that do not verify are re-run with a line saying why") {
   for (const Fault& f : faults) {
     INFO(f.name);
     const fs::path out = fresh("ckpt");
-    const Output stopped = fbosim_with_env("FBOSIM_TEST_STOP_AFTER_RUNS=2",
-                                           "run " + cfg + " --quiet --out " + out.string());
-    REQUIRE(stopped.status == 1);
+    const Output stopped =
+        fbosim_test::fbosim_stopped_after(2, "run " + cfg + " --quiet --out " + out.string());
+    REQUIRE(stopped.status == 130);
     REQUIRE(fs::exists(out / partial / "run-1.ckpt"));
     f.apply(out / partial);
     const Output resumed = fbosim("run " + cfg + " --quiet --threads 2 --out " + out.string());

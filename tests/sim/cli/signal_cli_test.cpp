@@ -14,10 +14,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "fbosim_process.hpp"
@@ -238,4 +240,158 @@ TEST_CASE("a reader that leaves a pipe early ends fbosim quietly") {
     CHECK(text.empty());
   }
   fs::remove(err);
+}
+
+namespace {
+
+// True once `pid` runs `binary` (it has called exec: the test's own handlers are gone) and
+// catches SIGTERM (/proc/PID/status's SigCgt), or once it has ended.
+bool catches_sigterm(pid_t pid, const fs::path& binary) {
+  const fs::path proc = "/proc/" + std::to_string(pid);
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink(proc / "exe", ec);
+  if (!ec && exe != binary) return false;
+  std::ifstream in(proc / "status");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("SigCgt:", 0) == 0)
+      return (std::stoull(line.substr(7), nullptr, 16) >> (SIGTERM - 1)) & 1;
+  return true;
+}
+
+// True while `pid` runs: not a zombie and not in the kernel's exit (PF_EXITING in the flags of
+// /proc/PID/stat), where a signal is no longer delivered to any code of the process.
+bool still_running(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto close = text.rfind(')');
+  if (close == std::string::npos) return false;
+  std::istringstream fields(text.substr(close + 2));
+  std::string state, skip;
+  unsigned long flags = 0;
+  fields >> state;
+  for (int k = 0; k < 5; ++k) fields >> skip;  // ppid pgrp session tty_nr tpgid
+  fields >> flags;
+  constexpr unsigned long kExiting = 0x4;  // PF_EXITING
+  return fields && state != "Z" && state != "X" && (flags & kExiting) == 0;
+}
+
+struct Ended {
+  bool signalled_alive = false;  ///< the signal was sent while the process ran
+  bool killed = false;           ///< ended by a signal (not an exit)
+  int status = -1;               ///< exit status, or 128 + the signal that killed it
+  std::string err;               ///< stderr
+};
+
+// Runs `words` in `dir` with stdout to /dev/null and stderr to a file; `before_exec` runs in the
+// child. Once the process catches SIGTERM, waits `after` seconds and sends `sig` if it still
+// runs; waits for its end (at most 20 s, then SIGKILL).
+Ended signal_after_start(const fs::path& dir, std::vector<std::string> words, int sig, double after,
+                         const std::function<void()>& before_exec = {}) {
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  const std::string err = (dir / "stderr.txt").string();
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (chdir(dir.c_str()) != 0) _exit(126);
+    const int out = ::open("/dev/null", O_WRONLY);
+    const int fd = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(out, 1);
+    dup2(fd, 2);
+    if (before_exec) before_exec();
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  Ended e;
+  if (after >= 0) {
+    const fs::path binary = fs::canonical(words.front());
+    while (!catches_sigterm(pid, binary)) std::this_thread::yield();
+    std::this_thread::sleep_for(std::chrono::duration<double>(after));
+    e.signalled_alive = still_running(pid);
+    if (e.signalled_alive) kill(pid, sig);
+  }
+  int raw = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (waitpid(pid, &raw, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() - t0 > std::chrono::seconds(20)) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &raw, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  e.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  e.killed = WIFSIGNALED(raw);
+  std::ifstream text(err);
+  e.err.assign(std::istreambuf_iterator<char>(text), std::istreambuf_iterator<char>());
+  return e;
+}
+
+}  // namespace
+
+// Issue 39 sec. 3: one SIGTERM at any moment, from the start (the handlers are installed before
+// any constructor runs) to the end (a command that has just finished), ends every command with
+// a message and status 143, never by the signal itself. Each command is short, so the delays
+// cover its whole life: a delay past its end finds it ended (not counted).
+TEST_CASE("one SIGTERM at any moment ends every command with a message and status 143") {
+  char tmpl[] = "/tmp/fbosim_anytime_XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  const fs::path dir(tmpl);
+  std::ofstream(dir / "cfg.yaml") << kBase;
+  const std::string bin = FBOSIM_BINARY;
+  // A finished sweep of two points to merge.
+  REQUIRE(fbosim_test::fbosim("sweep " + (dir / "cfg.yaml").string() +
+                              " --quiet --grid seed=1,2 --out " + (dir / "done").string())
+              .status == 0);
+  const std::vector<std::pair<const char*, std::vector<std::string>>> commands = {
+      {"run", {bin, "run", "cfg.yaml", "--quiet", "--threads", "1", "--out", "r"}},
+      {"sweep",
+       {bin, "sweep", "cfg.yaml", "--quiet", "--jobs", "1", "--threads", "1", "--grid", "seed=1,2",
+        "--out", "s"}},
+      {"merge", {bin, "merge", "done", "--out", "m"}},
+      {"privacy",
+       {bin, "privacy", "--q", "0.01", "--z", "1.1", "--agents", "200", "--steps", "1:2000"}},
+      {"audit", {bin, "audit", "cfg.yaml", "--trials", "20000", "--threads", "1"}},
+  };
+  int signalled = 0;
+  for (const auto& [name, words] : commands) {
+    for (double after : {0.0, 0.0002, 0.001, 0.003, 0.01, 0.03, 0.1}) {
+      for (const char* out : {"r", "s", "m"}) fs::remove_all(dir / out);
+      const Ended e = signal_after_start(dir, words, SIGTERM, after);
+      INFO(name << " signalled " << after << " s after its start: status " << e.status
+                << ", stderr:\n"
+                << e.err);
+      CHECK_FALSE(e.killed);
+      if (!e.signalled_alive) continue;
+      ++signalled;
+      CHECK(e.status == 143);
+      CHECK_THAT(e.err, Catch::Contains("fbosim: error: interrupted"));
+    }
+  }
+  CHECK(signalled >= 15);  // most delays land while the command runs
+  fs::remove_all(dir);
+}
+
+// Issue 39 sec. 3: a SIGTERM while the program starts, before its main (here from a library's
+// constructor), is handled: fbosim installs its handlers before any constructor runs.
+TEST_CASE("a SIGTERM during fbosim's start-up, before main, ends it with a message and 143") {
+  char tmpl[] = "/tmp/fbosim_atload_XXXXXX";
+  REQUIRE(mkdtemp(tmpl) != nullptr);
+  const fs::path dir(tmpl);
+  std::ofstream(dir / "cfg.yaml") << kBase;
+  const std::string bin = FBOSIM_BINARY;
+  for (const std::vector<std::string>& words :
+       {std::vector<std::string>{bin, "--version"},
+        {bin, "privacy", "--q", "0.01", "--z", "1.1", "--agents", "200", "--steps", "10"},
+        {bin, "run", "cfg.yaml", "--quiet", "--out", "r"}}) {
+    const Ended e = signal_after_start(dir, words, SIGTERM, -1,
+                                       [] { setenv("LD_PRELOAD", FBOSIM_SIGTERM_AT_LOAD, 1); });
+    INFO(words[1] << ": status " << e.status << ", stderr:\n" << e.err);
+    CHECK_FALSE(e.killed);
+    CHECK(e.status == 143);
+    CHECK_THAT(e.err, Catch::Contains("fbosim: error: interrupted"));
+    CHECK_FALSE(fs::exists(dir / "r"));
+  }
+  fs::remove_all(dir);
 }

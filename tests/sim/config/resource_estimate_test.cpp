@@ -120,3 +120,31 @@ TEST_CASE("the EMNIST CNN trainings are part of the work estimate, an upper boun
   for (const ResourceTerm& t : estimate_resources(synthetic.spec).work)
     CHECK(t.what.find("objective evaluations") == std::string::npos);
 }
+
+// Issue 39 sec. 3: a user program's evaluations cost what the program costs; the runner times
+// one and refuses, by the bound of every experiment, what would take longer (evaluation_refusal).
+TEST_CASE("a user program's evaluations are counted, and refused beyond the bound once timed") {
+  const LoadedConfig c = load_config_text(
+      "algorithm: dp_fts_de\nrounds: 50\nruns: 3\nagents: {count: 1000, init_points: 4}\n"
+      "exploration: {subregions: 2}\nrff: {features: 10}\nlocal_ts: {features: 10}\n"
+      "objective: {family: command, inputs: 2, command: cat}\n",
+      "user.yaml", "user", {});
+  CHECK(user_program_objective(c.spec));
+  // Every agent's initial design and one query per round, in every run.
+  const EvaluationCount n = objective_evaluations(c.spec);
+  CHECK(n.evaluations == 3.0 * 1000 * (4 + 50));
+  CHECK_THAT(n.what, Catch::Contains("runs = 3") && Catch::Contains("agents.count = 1000") &&
+                         Catch::Contains("agents.init_points = 4") &&
+                         Catch::Contains("rounds = 50"));
+  // The bound: 10^17 operations at 3.3e9 per second, 3.03e7 s (about a year) on one thread.
+  const double bound = 1e17 / 3.3e9;
+  CHECK(evaluation_refusal(n, 0.9 * bound / n.evaluations).empty());
+  const std::string refusal = evaluation_refusal(n, 1.1 * bound / n.evaluations);
+  CHECK_THAT(refusal, Catch::Contains("162000 evaluations") &&
+                          Catch::Contains("agents.count = 1000") &&
+                          Catch::Contains("would take about 1.06 years on one thread") &&
+                          Catch::Contains("one took 206 s") && Catch::Contains("smaller sizes"));
+  // Built-in families and tables are not user programs.
+  const LoadedConfig table = load_config_text("rounds: 5\n", "synthetic.yaml", "synthetic", {});
+  CHECK_FALSE(user_program_objective(table.spec));
+}

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <set>
 #include <sstream>
 
 #include "sim/config/config_loader.hpp"
@@ -40,13 +42,28 @@ std::string fresh(const std::string& name) {
   return p.string();
 }
 
-void run_to(const std::string& dir, const std::vector<std::string>& sets = {}, bool force = false) {
+// An observer (RunOptions::on_round) that interrupts, as Ctrl-C would, the first round of the
+// first run computed after `runs` computed runs (runs reused from checkpoints report only their
+// last round).
+std::function<void(int, int, int)> stop_after(int runs) {
+  return [runs, computing = std::set<int>(), computed = 0](int run, int round, int rounds) mutable {
+    if (round < rounds) {
+      if (computing.insert(run).second && computed >= runs) throw Interrupted();
+    } else if (computing.count(run)) {
+      ++computed;
+    }
+  };
+}
+
+void run_to(const std::string& dir, const std::vector<std::string>& sets = {}, bool force = false,
+            std::function<void(int, int, int)> on_round = {}) {
   const LoadedConfig c = load_config_text(kTiny, "tiny.yaml", "tiny", sets);
   RunOptions o;
   o.threads = 2;
   o.out_dir = dir;
   o.progress = false;
   o.force = force;
+  o.on_round = std::move(on_round);
   run_experiment(c.spec, c.resolved, o);
 }
 
@@ -70,11 +87,6 @@ std::vector<std::string> column(const std::string& path, const std::string& name
   return out;
 }
 
-struct ScopedEnv {
-  ScopedEnv(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
-  ~ScopedEnv() { unsetenv(name_); }
-  const char* name_;
-};
 }  // namespace
 
 TEST_CASE("config.resolved.yaml holds delta = N^-1.1 as a number and reloads to itself") {
@@ -198,14 +210,11 @@ TEST_CASE("an interrupted run resumes from its finished runs to byte-identical o
   const std::string whole = fresh("whole");
   run_to(whole);
   const std::string dir = fresh("resume");
-  {
-    const ScopedEnv stop("FBOSIM_TEST_STOP_AFTER_RUNS", "1");
-    try {
-      run_to(dir);
-      FAIL("the test hook did not interrupt the run");
-    } catch (const Interrupted& e) {
-      CHECK(std::string(e.what()).find("1 of 3 runs finished") != std::string::npos);
-    }
+  try {
+    run_to(dir, {}, false, stop_after(1));
+    FAIL("the observer did not interrupt the run");
+  } catch (const Interrupted& e) {
+    CHECK(std::string(e.what()).find("1 of 3 runs finished") != std::string::npos);
   }
   CHECK_FALSE(fs::exists(dir + "/summary.csv"));
   CHECK(fs::exists(dir + "/.fbosim-partial/run-0.ckpt"));
@@ -221,17 +230,12 @@ TEST_CASE("an interrupted run resumes from its finished runs to byte-identical o
 
 TEST_CASE("checkpoints of another config are not reused") {
   const std::string dir = fresh("other_ckpt");
-  {
-    const ScopedEnv stop("FBOSIM_TEST_STOP_AFTER_RUNS", "2");
-    CHECK_THROWS_AS(run_to(dir, {"server.noise_multiplier=3"}), Interrupted);
-  }
+  CHECK_THROWS_AS(run_to(dir, {"server.noise_multiplier=3"}, false, stop_after(2)), Interrupted);
   REQUIRE(fs::exists(dir + "/.fbosim-partial/run-1.ckpt"));
   CHECK(RunCheckpoints(dir, "another key").discarded());
   CHECK_FALSE(RunCheckpoints(dir, "another key").discarded());  // nothing left to discard
-  {  // interrupted again with the noise of 3, then resumed with the config's noise of 1
-    const ScopedEnv stop("FBOSIM_TEST_STOP_AFTER_RUNS", "2");
-    CHECK_THROWS_AS(run_to(dir, {"server.noise_multiplier=3"}), Interrupted);
-  }
+  // Interrupted again with the noise of 3, then resumed with the config's noise of 1.
+  CHECK_THROWS_AS(run_to(dir, {"server.noise_multiplier=3"}, false, stop_after(2)), Interrupted);
   run_to(dir);
   const std::string whole = fresh("other_whole");
   run_to(whole);
@@ -241,12 +245,11 @@ TEST_CASE("checkpoints of another config are not reused") {
 
 TEST_CASE("a run that fails before any run finished leaves no directory it created") {
   const std::string root = fresh("nothing_kept");
-  const ScopedEnv stop("FBOSIM_TEST_STOP_AFTER_RUNS", "0");
-  CHECK_THROWS_AS(run_to(root + "/a/b"), Interrupted);
+  CHECK_THROWS_AS(run_to(root + "/a/b", {}, false, stop_after(0)), Interrupted);
   CHECK_FALSE(fs::exists(root));
   // An existing directory is kept, with nothing added.
   fs::create_directories(root);
-  CHECK_THROWS_AS(run_to(root), Interrupted);
+  CHECK_THROWS_AS(run_to(root, {}, false, stop_after(0)), Interrupted);
   CHECK(fs::is_empty(root));
 }
 
@@ -273,4 +276,65 @@ TEST_CASE("a run refused because another process holds the directory leaves that
     CHECK_THROWS_AS(run_to(dir, {}, true), DirectoryBusy);
   }
   CHECK(slurp(dir + "/" + RunCheckpoints::kFolder + "/key") == "the holder's key\n");
+}
+
+// Issue 39 sec. 3: a commit cut short between two of its files (a SIGKILL, a failed rename)
+// leaves the commit marker, some files named and no config.resolved.yaml. The same config
+// resumes it; another config is refused, as its complete results would be.
+TEST_CASE("a run whose commit was cut short between two files resumes to byte-identical outputs") {
+  const std::string whole = fresh("commit_whole");
+  run_to(whole);
+  const std::string dir = fresh("commit_cut");
+  CHECK_THROWS_AS(run_to(dir, {}, false, stop_after(2)), Interrupted);  // runs 0 and 1 kept
+  // What the cut leaves: the marker (the set's config) and the first file of the set.
+  fs::copy_file(whole + "/config.resolved.yaml", dir + "/" + kCommitMarker);
+  fs::copy_file(whole + "/trace.csv", dir + "/trace.csv");
+  const std::string other = fresh("commit_cut_other");
+  fs::create_directories(other);
+  for (const char* f : {"/trace.csv", "/server.csv"}) fs::copy_file(whole + f, other + f);
+  fs::copy_file(whole + "/config.resolved.yaml", other + "/" + kCommitMarker);
+  run_to(dir);
+  for (const char* f : {"/trace.csv", "/server.csv", "/summary.csv", "/config.resolved.yaml"}) {
+    INFO(f);
+    CHECK(slurp(dir + f) == slurp(whole + f));
+  }
+  CHECK(YAML::LoadFile(dir + "/provenance.yaml")["resumed_runs"].as<int>() == 2);
+  CHECK_FALSE(fs::exists(dir + "/" + kCommitMarker));
+  CHECK_FALSE(fs::exists(dir + "/.fbosim-partial"));
+  // Another config's incomplete set: refused unless --force, naming the marker and the keys.
+  CHECK_THROWS_WITH(run_to(other, {"server.noise_multiplier=2"}),
+                    Catch::Contains("incomplete results of a different config") &&
+                        Catch::Contains(kCommitMarker) &&
+                        Catch::Contains("server.noise_multiplier: 1 there, 2 here"));
+  CHECK(slurp(other + "/trace.csv") == slurp(whole + "/trace.csv"));
+  run_to(other, {"server.noise_multiplier=2"}, true);
+  CHECK_FALSE(fs::exists(other + "/" + kCommitMarker));
+  CHECK(fs::exists(other + "/config.resolved.yaml"));
+}
+
+// Issue 39 sec. 3: results are never written or read through a symbolic link (a planted link
+// would send them into another folder), even with --force.
+TEST_CASE("a results directory that is a symbolic link, or holds one, is refused") {
+  const std::string root = fresh("linked");
+  const std::string foreign = root + "/foreign";
+  fs::create_directories(foreign);
+  std::ofstream(foreign + "/theirs.txt") << "not fbosim's\n";
+  fs::create_directory_symlink(foreign, root + "/out");
+  for (bool force : {false, true}) {
+    CHECK_THROWS_WITH(run_to(root + "/out", {}, force),
+                      Catch::Contains(root + "/out is a symbolic link (to " + foreign + ")"));
+    CHECK_THROWS_AS(run_to(root + "/out/", {}, force), LinkedResults);
+  }
+  CHECK(fs::is_symlink(root + "/out"));
+  // A result file planted as a link into another folder.
+  fs::create_directories(root + "/real");
+  fs::create_symlink(foreign + "/theirs.txt", root + "/real/summary.csv");
+  CHECK_THROWS_WITH(run_to(root + "/real"),
+                    Catch::Contains(root + "/real/summary.csv is a symbolic link"));
+  // Nothing was written into the foreign folder.
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(foreign))
+    names.push_back(e.path().filename().string());
+  CHECK(names == std::vector<std::string>{"theirs.txt"});
+  CHECK(slurp(foreign + "/theirs.txt") == "not fbosim's\n");
 }

@@ -489,3 +489,50 @@ TEST_CASE("choose_jobs keeps jobs x threads within the cores unless both are giv
   j = choose_jobs(8, 1, 3, 16);
   CHECK(j.jobs == 3);
 }
+
+// Issue 39 sec. 3: a point directory planted as a link to another folder is refused before any
+// point runs (even with --force), and nothing is written through it.
+TEST_CASE("a sweep refuses a point directory planted as a symbolic link") {
+  const std::string dir = fresh_dir("linked_point");
+  const std::string foreign = dir + "/foreign";
+  fs::create_directories(foreign);
+  std::ofstream(foreign + "/theirs.txt") << "not fbosim's\n";
+  fs::create_directories(dir + "/s");
+  const std::string point = dir + "/s/server.noise_multiplier=2,server.sampling_rate=1";
+  fs::create_directory_symlink(foreign, point);
+  for (bool force : {false, true}) {
+    CHECK_THROWS_WITH(
+        sweep(dir + "/s", {}, {}, "test-1", force),
+        Catch::Contains("sweep point server.noise_multiplier=2,server.sampling_rate=1") &&
+            Catch::Contains(point + " is a symbolic link (to " + foreign + ")"));
+  }
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(foreign))
+    names.push_back(e.path().filename().string());
+  CHECK(names == std::vector<std::string>{"theirs.txt"});
+  CHECK_FALSE(fs::exists(dir + "/s/server.noise_multiplier=1,server.sampling_rate=0.5"));
+}
+
+// Issue 39 sec. 3: a merge with missing points fails before it writes anything.
+TEST_CASE("a merge with missing points writes nothing unless allowed") {
+  const std::string dir = fresh_dir("merge_missing");
+  sweep(dir + "/shard-1", {}, {1, 2});
+  try {
+    merge_sweeps({dir + "/shard-1"}, dir + "/m/n", false, false);
+    FAIL("an incomplete merge was not refused");
+  } catch (const MergeIncomplete& e) {
+    CHECK(e.report().missing.size() == 2);
+    CHECK_THAT(e.what(), Catch::Contains("2 point(s) missing (of 4 in the plan)") &&
+                             Catch::Contains("nothing was written") &&
+                             Catch::Contains("server.noise_multiplier=1,server.sampling_rate=1"));
+  }
+  CHECK_FALSE(fs::exists(dir + "/m"));
+  // Into an existing directory: nothing added to it.
+  fs::create_directories(dir + "/e");
+  CHECK_THROWS_AS(merge_sweeps({dir + "/shard-1"}, dir + "/e", false, false), MergeIncomplete);
+  CHECK(fs::is_empty(dir + "/e"));
+  const MergeReport allowed = merge_sweeps({dir + "/shard-1"}, dir + "/m", false, true);
+  CHECK(allowed.missing.size() == 2);
+  CHECK(fs::exists(dir + "/m/sweep.csv"));
+  CHECK(fs::exists(dir + "/m/sweep_plan.csv"));
+}
