@@ -63,7 +63,8 @@ except ImportError as missing:  # e.g. a pyenv or venv python3 without Debian's 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fbosim_plots import (COLOURS, STYLE, SYMBOLS, Curve, add_style_arguments,  # noqa: E402
-                          apply_scale, curve_colours, draw_rounds, finish_axes, legend_labels,
+                          apply_scale, curve_colours, draw_rounds, figure_size, finish_axes,
+                          legend_labels,
                           method_name, place_labels, plt, pd, read_resolved, save_all,
                           segments_cross, set_style, set_title, utility_scale)
 from fbosim_results import ResultError, Table  # noqa: E402
@@ -349,7 +350,7 @@ def draw_figure(fig_id, results):
         raise FileNotFoundError(", ".join(os.path.join(results, n) for n in missing))
     names = list(dict.fromkeys(expected_names(fig)))
     curves = {n: Curve(os.path.join(results, n)) for n in names}
-    figure, ax = plt.subplots(figsize=(6.4, 4.4))
+    figure, ax = plt.subplots(figsize=figure_size((6.4, 4.4)))
     try:
         if fig["kind"] == "privacy":
             draw_privacy(ax, fig, curves)
