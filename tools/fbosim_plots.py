@@ -24,7 +24,8 @@ matplotlib.use("Agg")  # files only; never needs a display
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402,F401 (plot_figures reads its CSVs with it)
 from cycler import cycler  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
+from matplotlib.ticker import (FuncFormatter, LogLocator, MaxNLocator,  # noqa: E402
+                               NullFormatter)
 
 from fbosim_style import (FORMATS, STYLE, add_style_arguments, figure_size,  # noqa: E402,F401
                           set_style)
@@ -101,6 +102,18 @@ def epsilon_scale(values):
         return STYLE["epsilon_scale"]
     positive = [float(v) for v in values if v == v and v > 0]
     return "log" if positive and max(positive) > 10 * min(positive) else "linear"
+
+
+def epsilon_axis(ax, values, axis="x"):
+    """The epsilon axis' scale (epsilon_scale); a log one is labelled at 1, 2 and 5 per decade
+    in plain numbers (0.5, 1, 2, 5, 10), which a reader reads off faster than 10^0 alone."""
+    scale = epsilon_scale(values)
+    apply_scale(ax, scale, axis=axis, values=values)
+    if scale == "log":
+        target = ax.xaxis if axis == "x" else ax.yaxis
+        target.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        target.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        target.set_minor_formatter(NullFormatter())
 
 
 # Greyscale: each value of a swept key also has its line style and marker, so that a figure
@@ -566,7 +579,9 @@ def draw_rounds(ax, curves, kind=None, labels=None, epsilon_round=-1, max_round=
     given = styles
     colours, styles = curve_colours(methods, [label[len(m):] if label.startswith(m) else label
                                               for m, label in zip(methods, labels)])
-    markers = [None] * len(curves)
+    # A marker per curve (a few per line), so that curves of one line style stay apart in
+    # greyscale.
+    markers = [MARKERS[i % len(MARKERS)] for i in range(len(curves))]
     if given is not None:
         colours, styles, markers = (list(t) for t in zip(*given))
     drawn = []
@@ -659,7 +674,7 @@ def draw_vs_epsilon(ax, curves, series_key=None, accountant=None, labels=None, s
                 notes.append((text, (x, y), colour))
     apply_scale(ax, utility_scale(scale or ("log" if kind == "regret" else "linear")),
                 values=drawn)
-    apply_scale(ax, epsilon_scale(xs_all), axis="x", values=xs_all)
+    epsilon_axis(ax, xs_all)
     place_labels(ax, notes)  # after the scale: the placement is measured on the canvas
     acc = accountant or curves[0].get("server.accountant", "moments")
     ax.set_xlabel(f"privacy loss epsilon after the last iteration ({acc} accountant)")
