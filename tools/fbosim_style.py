@@ -1,9 +1,9 @@
 """The style options every plotting tool takes (docs/FIGURES.md): --log/--linear (the utility
 axis; default: each figure's paper scale), --log-epsilon/--linear-epsilon (the epsilon axis;
 default: log when it spans more than a decade), --size WxH (inches), --legend PLACE,
---no-title, --no-footnote, --bare (both), --format (png, pdf, svg; default png and pdf). Kept apart from fbosim_plots so that a
-tool can read its command line before it imports matplotlib (tools/plot_privacy.py overlaps
-that import with its privacy processes).
+--no-title, --no-footnote, --bare (both), --format (png, pdf, svg; default png and pdf). Kept
+apart from fbosim_plots so that a tool can read its command line before it imports matplotlib
+(tools/plot_privacy.py overlaps that import with its privacy processes).
 """
 
 # What the figures show; tools set it from their command line (add_style_arguments).
