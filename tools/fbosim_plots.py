@@ -548,9 +548,10 @@ def place_legend(ax, default="outside", fontsize=8, **kw):
     if where == "outside":
         ax.legend(fontsize=fontsize, loc="upper left", bbox_to_anchor=(1.01, 1.0),
                   borderaxespad=0, **kw)
-    elif where == "below":
-        ax.legend(fontsize=fontsize, loc="upper center", bbox_to_anchor=(0.5, -0.16),
-                  borderaxespad=0, ncol=2, **kw)
+    elif where == "below":  # under the x axis' label; one column for long labels
+        labels = ax.get_legend_handles_labels()[1]
+        ax.legend(fontsize=fontsize, loc="upper center", bbox_to_anchor=(0.5, -0.18),
+                  borderaxespad=0, ncol=1 if max(map(len, labels)) > 30 else 2, **kw)
     else:
         ax.legend(fontsize=fontsize, loc=where, **kw)
 
