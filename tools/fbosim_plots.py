@@ -24,9 +24,11 @@ matplotlib.use("Agg")  # files only; never needs a display
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402,F401 (plot_figures reads its CSVs with it)
 from cycler import cycler  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
+from matplotlib.ticker import (FuncFormatter, LogLocator, MaxNLocator,  # noqa: E402
+                               NullFormatter)
 
-from fbosim_style import FORMATS, STYLE, add_style_arguments, set_style  # noqa: E402,F401
+from fbosim_style import (FORMATS, STYLE, add_style_arguments, figure_size,  # noqa: E402,F401
+                          set_style)
 from fbosim_results import (ResultError, Table, check_output_stem,  # noqa: E402
                             read_config, read_summary, write_all)
 
@@ -89,6 +91,46 @@ def apply_scale(ax, scale, axis="y", values=()):
         setter("symlog", linthresh=min(positive))
     else:
         setter("log")
+
+
+def epsilon_scale(values):
+    """The epsilon axis' scale: --log-epsilon/--linear-epsilon, else log when the positive
+    epsilons drawn span more than a decade (max > 10 min: the small ones would crowd at 0 on a
+    linear axis), else linear. A log axis with an epsilon of 0 among them is symlog (as
+    apply_scale)."""
+    if STYLE["epsilon_scale"]:
+        return STYLE["epsilon_scale"]
+    positive = [float(v) for v in values if v == v and v > 0]
+    return "log" if positive and max(positive) > 10 * min(positive) else "linear"
+
+
+def epsilon_axis(ax, values, axis="x"):
+    """The epsilon axis' scale (epsilon_scale); a log one is labelled at 1, 2 and 5 per decade
+    in plain numbers (0.5, 1, 2, 5, 10), which a reader reads off faster than 10^0 alone."""
+    scale = epsilon_scale(values)
+    apply_scale(ax, scale, axis=axis, values=values)
+    if scale == "log":
+        target = ax.xaxis if axis == "x" else ax.yaxis
+        target.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        target.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        target.set_minor_formatter(NullFormatter())
+
+
+# Greyscale: each value of a swept key also has its line style and marker, so that a figure
+# printed without colour still tells the curves apart.
+LINESTYLES = ["-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)), (0, (8, 3)),
+              (0, (3, 1, 1, 1))]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+
+
+def value_ranks(curves, key):
+    """{value: rank} of key's values among curves, in sorted order (numbers by value): the same
+    value has the same rank, hence colour, line style and marker, in every figure drawn from the
+    same results (a sweep's --where subsets included)."""
+    values = {c.get(key) for c in curves}
+    numbers = sorted(v for v in values if isinstance(v, (int, float)) and not isinstance(v, bool))
+    others = sorted((v for v in values if v not in numbers), key=repr)
+    return {v: i for i, v in enumerate(numbers + others)}
 
 
 def curve_colours(methods, settings):
@@ -358,7 +400,13 @@ SYMBOLS = {
     "sources.points": "t_n",
     "objective.perturbation": "d_n",
 }
-IGNORED = {"name", "seed", "runs", "algorithm", "server.dp", "ensemble.variant"}
+# Keys never named in a label: the result's name, where and how fast it ran (out, threads,
+# objective.workers, objective.timeout), the runs and standard_error (the footnote says both),
+# and the seed (two results that differ by their seed alone are replicates: they are then
+# told apart by "seed = N", see legend_labels); algorithm, server.dp and ensemble.variant are in
+# the method's name.
+IGNORED = {"name", "seed", "runs", "algorithm", "server.dp", "ensemble.variant", "out",
+           "threads", "objective.workers", "objective.timeout", "standard_error"}
 
 
 def _describe(key, value, c):
@@ -417,7 +465,23 @@ def legend_labels(curves, epsilon_round=-1):
             eps, rnd = c.epsilon_at(epsilon_round)
             label += f", eps = {eps:.2f} (t = {rnd})"
         labels.append(label)
-    return labels
+    return distinct(curves, labels)
+
+
+def distinct(curves, labels):
+    """Labels that two curves share get the seed (replicates) or else the result's directory
+    name appended, so that no two legend entries read the same."""
+    seen = {}
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+    out = []
+    for c, label in zip(curves, labels):
+        if seen[label] > 1:
+            twins = [d for d, l in zip(curves, labels) if l == label]
+            seeds = {repr(d.get("seed")) for d in twins}
+            label += f" (seed = {c.get('seed')})" if len(seeds) == len(twins) else f" [{c.name}]"
+        out.append(label)
+    return out
 
 
 
@@ -442,9 +506,10 @@ def y_label(kind, curves):
         else "best error (1 - best f)"
 
 
-def corner_note(ax, curves):
-    """The runs and (run, agent) pairs behind the means (the footnote; none with
-    --no-footnote), in the right margin under the legend, where it hides no data."""
+def corner_note(ax, curves, drawn="bands"):
+    """The runs and (run, agent) pairs behind the means and what the bands or error bars
+    (drawn) are (the footnote; none with --no-footnote), in the right margin under the
+    legend, where it hides no data."""
     if not STYLE["footnote"]:
         return
     runs = sorted({c.integer("runs") for c in curves})
@@ -452,43 +517,82 @@ def corner_note(ax, curves):
     lines = ["runs: " + "/".join(map(str, runs))] if runs else []
     if pairs:
         lines.append("means over " + "/".join(map(str, pairs)) + " (run, agent) pairs")
-    # summary.csv's bands: over the runs' means unless a config asked for the pairs' version.
-    over = {c.get("standard_error", "runs") for c in curves}
-    lines.append("bands: s.e. over " + "/".join("(run, agent) pairs" if o == "pairs" else "runs"
-                                                 for o in sorted(over)))
+    lines.append(spread_note(curves, drawn))
     ax.text(1.01, 0.0, "\n".join(lines), transform=ax.transAxes, fontsize=7, color="0.35",
             ha="left", va="bottom")
+
+
+def spread_note(curves, drawn="bands"):
+    """What the bands or error bars are: "bands: +-1 s.e. over 20 runs" (summary.csv's
+    standard error: over the runs' means unless a config asked for the (run, agent) pairs'),
+    or "no bands (1 run)" where no curve has a standard error."""
+    with_se = [c for c in curves if pd.Series(c.y(kind_of(curves))[2]).notna().any()]
+    if not with_se:
+        return f"no {drawn} (1 run)"
+    over = []
+    for c in with_se:
+        n = int(c.summary["n"].iloc[-1]) if "n" in c.summary else None
+        what = (f"{n} (run, agent) pairs" if n else "(run, agent) pairs") \
+            if c.get("standard_error", "runs") == "pairs" else f"{c.integer('runs')} runs"
+        if what not in over:
+            over.append(what)
+    return f"{drawn}: \u00b11 s.e. over " + "/".join(over)
+
+
+def place_legend(ax, default="outside", fontsize=8, **kw):
+    """The legend where --legend puts it (else `default`): outside (right of the axes), below,
+    none, or a matplotlib place inside the axes."""
+    where = STYLE["legend"] or default
+    if where == "none" or not ax.get_legend_handles_labels()[0]:
+        return
+    if where == "outside":
+        ax.legend(fontsize=fontsize, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                  borderaxespad=0, **kw)
+    elif where == "below":  # under the x axis' label; one column for long labels
+        labels = ax.get_legend_handles_labels()[1]
+        ax.legend(fontsize=fontsize, loc="upper center", bbox_to_anchor=(0.5, -0.18),
+                  borderaxespad=0, ncol=1 if max(map(len, labels)) > 30 else 2, **kw)
+    else:
+        ax.legend(fontsize=fontsize, loc=where, **kw)
 
 
 def finish_axes(ax, legend=True):
     """Grid, and the legend outside the axes on the right so that it covers no data."""
     ax.grid(alpha=0.3)
-    if legend and ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    if legend:
+        place_legend(ax)
 
 
 def draw_rounds(ax, curves, kind=None, labels=None, epsilon_round=-1, max_round=None,
-                scale=None):
+                scale=None, styles=None):
     """Utility against iterations, mean +- standard error (as summary.csv gives them), one line
     and band per curve, coloured by curve_colours; integer iteration ticks. max_round: the
     iterations 0..max_round only; scale: "log" or "linear" utility axis (default: log for
     simple regret, which spans decades as the curves converge, linear for an error 1 - score;
-    --log/--linear win)."""
+    --log/--linear win). styles: [(colour, linestyle, marker)] per curve in place of
+    curve_colours' (plot_results.py's stable colours per swept value)."""
     kind = kind or kind_of(curves)
     if labels is None:
         show_eps = any(len({c.get(k) for c in curves if c.is_dp()}) > 1
                        for k in ("server.sampling_rate", "server.noise_multiplier"))
         labels = legend_labels(curves, epsilon_round if show_eps else -1)
     methods = [method_name(c) if c.config else c.name for c in curves]
+    given = styles
     colours, styles = curve_colours(methods, [label[len(m):] if label.startswith(m) else label
                                               for m, label in zip(methods, labels)])
+    # A marker per curve (a few per line), so that curves of one line style stay apart in
+    # greyscale.
+    markers = [MARKERS[i % len(MARKERS)] for i in range(len(curves))]
+    if given is not None:
+        colours, styles, markers = (list(t) for t in zip(*given))
     drawn = []
-    for c, label, colour, style in zip(curves, labels, colours, styles):
+    for c, label, colour, style, marker in zip(curves, labels, colours, styles, markers):
         x, mean, se = c.y(kind)
         if max_round is not None:
             keep = x <= max_round
             x, mean, se = x[keep], mean[keep], se[keep]
-        (line,) = ax.plot(x, mean, label=label, linewidth=1.5, color=colour, linestyle=style)
+        (line,) = ax.plot(x, mean, label=label, linewidth=1.5, color=colour, linestyle=style,
+                          marker=marker, markersize=4, markevery=max(1, len(x) // 8))
         ax.fill_between(x, mean - se, mean + se, color=line.get_color(), alpha=0.2, linewidth=0)
         drawn.extend(mean)
     apply_scale(ax, utility_scale(scale or ("log" if kind == "regret" else "linear")),
@@ -523,11 +627,15 @@ def _bars(se):
     return se if any(v == v for v in se) else None
 
 
-def draw_vs_epsilon(ax, curves, series_key=None, accountant=None, labels=None, scale=None):
+def draw_vs_epsilon(ax, curves, series_key=None, accountant=None, labels=None, scale=None,
+                    ranks=None):
     """Final utility (+- s.e.) against the final epsilon, one point per curve; with series_key
     the points sharing its value are joined (e.g. one line per q along z). Every curve must be
     private (a non-private one has no privacy loss to draw against: ResultError naming it) and
-    have series_key in its config."""
+    have series_key in its config. ranks: {series value: rank} (value_ranks over all the
+    results the figures are drawn from), which picks each series' colour, line style and
+    marker; default: the order of the values here. The epsilon axis is log when the epsilons
+    span more than a decade (epsilon_scale)."""
     for c in curves:
         if not c.is_private():
             raise ResultError(f"{c.directory}: not a private run (summary.csv records no delta "
@@ -540,10 +648,12 @@ def draw_vs_epsilon(ax, curves, series_key=None, accountant=None, labels=None, s
     groups = {}
     for c in curves:
         groups.setdefault(c.get(series_key) if series_key else None, []).append(c)
-    colours, _ = curve_colours([series_key or "runs"] * len(groups),
-                               [repr(v) for v in groups])
-    notes, drawn = [], []
-    for (value, members), colour in zip(groups.items(), colours):
+    if ranks is None:
+        ranks = {v: i for i, v in enumerate(groups)}
+    notes, drawn, xs_all = [], [], []
+    for value, members in groups.items():
+        rank = ranks.get(value, len(ranks))
+        colour = VARIANT_COLOURS[rank % len(VARIANT_COLOURS)]
         pts = sorted(((float(c.summary[epsilon_column(c, accountant)].iloc[-1]), c)
                       for c in members), key=lambda p: p[0])
         xs = [x for x, _ in pts]
@@ -553,9 +663,11 @@ def draw_vs_epsilon(ax, curves, series_key=None, accountant=None, labels=None, s
         label = f"{SYMBOLS.get(series_key, series_key)} = {value:g}" \
             if series_key and number else \
             (f"{series_key} = {value}" if series_key else "runs")
-        ax.errorbar(xs, ys, yerr=_bars(se), fmt="o-" if series_key else "o", capsize=3,
-                    label=label, color=colour)
+        ax.errorbar(xs, ys, yerr=_bars(se), marker=MARKERS[rank % len(MARKERS)],
+                    linestyle=LINESTYLES[rank % len(LINESTYLES)] if series_key else "none",
+                    capsize=3, label=label, color=colour)
         drawn.extend(ys)
+        xs_all.extend(xs)
         # Each point names the other settings that vary (e.g. z along a q series).
         for (x, c), y in zip(pts, ys):
             text = ", ".join(_describe_short(k, c.get(k)) for k in others)
@@ -563,11 +675,12 @@ def draw_vs_epsilon(ax, curves, series_key=None, accountant=None, labels=None, s
                 notes.append((text, (x, y), colour))
     apply_scale(ax, utility_scale(scale or ("log" if kind == "regret" else "linear")),
                 values=drawn)
+    epsilon_axis(ax, xs_all)
     place_labels(ax, notes)  # after the scale: the placement is measured on the canvas
     acc = accountant or curves[0].get("server.accountant", "moments")
     ax.set_xlabel(f"privacy loss epsilon after the last iteration ({acc} accountant)")
     ax.set_ylabel(y_label(kind, curves))
-    corner_note(ax, curves)
+    corner_note(ax, curves, "error bars")
 
 
 def _describe_short(key, value):

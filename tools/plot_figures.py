@@ -63,7 +63,9 @@ except ImportError as missing:  # e.g. a pyenv or venv python3 without Debian's 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fbosim_plots import (COLOURS, STYLE, SYMBOLS, Curve, add_style_arguments,  # noqa: E402
-                          apply_scale, curve_colours, draw_rounds, finish_axes, legend_labels,
+                          apply_scale, corner_note, curve_colours, draw_rounds, epsilon_axis,
+                          figure_size, finish_axes,
+                          legend_labels,
                           method_name, place_labels, plt, pd, read_resolved, save_all,
                           segments_cross, set_style, set_title, utility_scale)
 from fbosim_results import ResultError, Table  # noqa: E402
@@ -302,7 +304,7 @@ def draw_privacy(ax, fig, curves_by_name):
     """Fig. 3a-c / 11: epsilon after the last iteration (x) vs final best validation error (y),
     one point per (q, z) with its standard error; non-private baselines as horizontal lines."""
     acc = None
-    notes, drawn = [], []
+    notes, drawn, xs_all, points = [], [], [], []
     in_both = set.intersection(*(set(names) for names in fig["series"].values()))
     annotated = set()
     for series, names in fig["series"].items():
@@ -316,9 +318,13 @@ def draw_privacy(ax, fig, curves_by_name):
         se = error_bars(float(c.y("error")[2][-1]) for c in pts)
         # The paper's green z dots and red q dots (Sec. 5.2), in the colour-blind-safe palette.
         colour = COLOURS[series.split(" (")[0]]
-        ax.errorbar(xs, mean, yerr=se, fmt="o", color=colour, capsize=3, label=series)
-        drawn += mean
         z_sweep = series.startswith("z")
+        # Circles for the z sweep, squares for the q sweep: apart in greyscale too.
+        ax.errorbar(xs, mean, yerr=se, fmt="o" if z_sweep else "s", color=colour, capsize=3,
+                    label=series)
+        drawn += mean
+        xs_all += xs
+        points += [c for c in pts if c not in points]
         for n, c, x, y in zip(names, pts, xs, mean):
             q, z = c.get("server.sampling_rate"), c.get("server.noise_multiplier")
             if n in annotated or q is None or z is None:
@@ -334,11 +340,13 @@ def draw_privacy(ax, fig, curves_by_name):
         ax.axhline(y, linestyle=style, color=colour, label=label)
         drawn.append(y)
     apply_scale(ax, utility_scale("linear"), values=drawn)
+    epsilon_axis(ax, xs_all)  # linear unless the epsilons span more than a decade
     # Each point's q or z, placed where it overlaps no other label and no point (the paper's
     # z = 2 and z = 4 points lie close: fixed offsets wrote "z=4z=2").
     place_labels(ax, notes)
     ax.set_xlabel(f"privacy loss epsilon after the last iteration ({acc or 'moments'} accountant)")
     ax.set_ylabel("best validation error after the last iteration")
+    corner_note(ax, points, "error bars")
 
 
 def draw_figure(fig_id, results):
@@ -349,7 +357,7 @@ def draw_figure(fig_id, results):
         raise FileNotFoundError(", ".join(os.path.join(results, n) for n in missing))
     names = list(dict.fromkeys(expected_names(fig)))
     curves = {n: Curve(os.path.join(results, n)) for n in names}
-    figure, ax = plt.subplots(figsize=(6.4, 4.4))
+    figure, ax = plt.subplots(figsize=figure_size((6.4, 4.4)))
     try:
         if fig["kind"] == "privacy":
             draw_privacy(ax, fig, curves)

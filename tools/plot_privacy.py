@@ -58,7 +58,9 @@ def load_plotting(results=True):
 
 ACCOUNTANTS = ["moments", "rdp", "pld", "gdp"]
 # Line styles per accountant; the colours are fbosim_plots.COLOURS' (one mapping for every tool).
-LINESTYLE = {"moments": "-", "rdp": "--", "pld": "-", "gdp": ":"}
+# (pld differs from moments by its dash-dot and markers so that the figure survives greyscale.)
+LINESTYLE = {"moments": "-", "rdp": "--", "pld": "-.", "gdp": ":"}
+MARKER = {"moments": None, "rdp": None, "pld": "s", "gdp": None}
 LABEL = {"moments": "moments (paper)", "rdp": "RDP (improved conversion)",
          "pld": "PLD (upper bound)", "gdp": "GDP (CLT approximation)"}
 SETTINGS = [("synthetic", 200, 0.25, 1.0), ("landmine", 29, 0.35, 1.0)]
@@ -151,18 +153,21 @@ def start_privacy_vs_rounds(binary, rounds):
 
 
 def privacy_vs_rounds(started, out_dir):
-    fig, axes = plt.subplots(1, len(SETTINGS), figsize=(10, 3.8))
+    fig, axes = plt.subplots(1, len(SETTINGS), figsize=plots.figure_size((10, 3.8)))
     curves = finish_all(started)
     for ax, (name, n, q, z) in zip(axes, SETTINGS):
+        drawn = []
         for acc in ACCOUNTANTS:
             ts, eps = zip(*curves[(name, acc)])
             ax.plot(ts, eps, color=plots.COLOURS[acc], linestyle=LINESTYLE[acc],
-                    label=LABEL[acc])
+                    marker=MARKER[acc], markersize=3, label=LABEL[acc])
+            drawn.extend(eps)
         plots.set_title(ax, f"{name}: N = {n}, q = {q}, z = {z}\ndelta = N^-1.1")
+        plots.epsilon_axis(ax, drawn, axis="y")
         ax.set_xlabel("rounds T")
-        ax.set_ylabel("epsilon")
+        ax.set_ylabel("privacy loss epsilon")
         ax.grid(alpha=0.3)
-    axes[0].legend()
+    plots.place_legend(axes[0], "best")
     fig.tight_layout()
     save(fig, out_dir, "privacy_vs_rounds")
 
@@ -229,7 +234,7 @@ def fig3a_tight(compute, results, out_dir):
         print(f"fig3a_tight: skipped, no results/fig3_landmine_q*_z* under {results}",
               file=sys.stderr)
         return None
-    fig, ax = plt.subplots(figsize=(5, 3.8))
+    fig, ax = plt.subplots(figsize=plots.figure_size((5, 3.8)))
     for acc, marker in (("moments", "o"), ("pld", "s")):
         d = df[df.accountant == acc].sort_values("epsilon")
         ax.errorbar(d.epsilon, d.error, yerr=d.se, fmt=marker, color=plots.COLOURS[acc],
@@ -252,9 +257,10 @@ def fig3a_tight(compute, results, out_dir):
     ax.set_xlabel(f"privacy loss epsilon after {after} (as recorded)")
     ax.set_ylabel("best validation error (1 - AUC)")
     plots.apply_scale(ax, plots.utility_scale("linear"), values=df.error)
+    plots.epsilon_axis(ax, list(df.epsilon))
     plots.set_title(ax, "Fig. 3a (landmine) with the tight epsilon")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    plots.place_legend(ax, "outside")
     save(fig, out_dir, "fig3a_tight")
     return df
 

@@ -35,7 +35,8 @@ import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fbosim_plots import (COLOURS, STYLE, VARIANT_COLOURS, add_style_arguments,  # noqa: E402
-                          apply_scale, plt, set_style, set_title, utility_scale)
+                          LINESTYLES, MARKERS, apply_scale, epsilon_axis, figure_size,
+                          place_legend, plt, set_style, set_title, utility_scale)
 from fbosim_results import (ResultError, Table, inside, read_config,  # noqa: E402
                             read_summary, text_writer, write_all)
 
@@ -113,16 +114,19 @@ def pm(mean, se):
 
 
 def po_fig2a(results, out):
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    drawn = False
+    fig, ax = plt.subplots(figsize=figure_size((6.4, 4.2)))
+    drawn, eps = False, []
     for k, (label, suffix, base) in enumerate(SETTINGS):
         s = read_sweep(results, "po_fig2a" + suffix, "curator.epsilon")
         if s is None:
             continue
         s = s.sort_values("curator.epsilon")
         color = VARIANT_COLOURS[k]
-        ax.errorbar(s["curator.epsilon"], s["mean_regret"], yerr=s["se_regret"], marker="o",
-                    capsize=3, color=color, label=f"PO-GP-UCB, {label}")
+        # A marker and line style per setting: apart in greyscale too.
+        ax.errorbar(s["curator.epsilon"], s["mean_regret"], yerr=s["se_regret"],
+                    marker=MARKERS[k], linestyle=LINESTYLES[k], capsize=3, color=color,
+                    label=f"PO-GP-UCB, {label}")
+        eps += list(s["curator.epsilon"])
         b = final_regret(results, base)
         if b is not None:
             ax.axhline(b[0], color=color, ls="--", lw=1, label=f"GP-UCB, {label}")
@@ -133,7 +137,7 @@ def po_fig2a(results, out):
         plt.close(fig)
         return None
     ax.axvline(omega(1, 1e-5, 10) / SIGMA_MIN, color="grey", ls=":", lw=1)
-    ax.set_xscale("log")
+    epsilon_axis(ax, eps)  # linear unless epsilon spans more than a decade (docs/FIGURES.md)
     # Regrets span 1e-3 (l = 6.25) to 1 (l = 1.25), and GP-UCB's is often exactly 0: symlog
     # by default; --linear draws a linear axis, --log the same symlog (a log axis hides 0).
     if utility_scale("log") == "log":
@@ -144,7 +148,7 @@ def po_fig2a(results, out):
     ax.set_xlabel("epsilon (delta = 1e-5, r = 10); dotted: omega = sigma_min")
     ax.set_ylabel("simple regret after T = 50")
     set_title(ax, "PO-GP-UCB, synthetic GP data (Fig. 2a)")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    place_legend(ax, "outside", fontsize=7)
     return save(fig, out, "po_fig2a")
 
 
@@ -254,18 +258,19 @@ def dpbo_landmine(results, out):
               ("dpbo_landmine_noise_free", "exponential", "laplace", "Kusner: noise-free"),
               ("dpbo_landmine_ps", "papernot_steinke", "papernot_steinke",
                "Papernot & Steinke random search")]
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.2))
+    fig, (a, b) = plt.subplots(1, 2, figsize=figure_size((11, 4.2)))
     lines, drawn, reference = [], False, None
     for k, (name, mech, value_mech, label) in enumerate(curves):
         rows = release_points(results, name)
         if rows is None:
             continue
         s = summarise(rows, mech, value_mech)
-        a.errorbar(s["epsilon"], s["f"], yerr=s["f_se"], marker="o", capsize=3,
-                   color=VARIANT_COLOURS[k], label=label)
+        # A marker and line style per curve: the noise-free curve lies on the noisy one.
+        a.errorbar(s["epsilon"], s["f"], yerr=s["f_se"], marker=MARKERS[k],
+                   linestyle=LINESTYLES[k], capsize=3, color=VARIANT_COLOURS[k], label=label)
         if s["value_error"].notna().any():
-            b.plot(s["epsilon"], s["value_error"], marker="o", color=VARIANT_COLOURS[k],
-                   label=label)
+            b.plot(s["epsilon"], s["value_error"], marker=MARKERS[k], linestyle=LINESTYLES[k],
+                   color=VARIANT_COLOURS[k], label=label)
         reference = s["reference_f"].mean()
         lines.append(f"\n{label} ({name})\n")
         lines.append("| epsilon | sensitivity | AUC of the released C, gamma | |released - best| "
@@ -283,15 +288,15 @@ def dpbo_landmine(results, out):
     a.axhline(reference, color=COLOURS["TS"], ls="--", lw=1, label="non-private: argmax of mu_T")
     lines.append(f"\nnon-private reference (argmax mu_T): AUC {reference:.3f}\n")
     for ax in (a, b):
-        ax.set_xscale("log")
+        ax.set_xscale(STYLE["epsilon_scale"] or "log")
         ax.set_xlabel("epsilon of each release")
     b.set_yscale("log")
     a.set_ylabel("validation AUC of the released hyperparameter")
     b.set_ylabel("|released best AUC - max_t y_t|")
     set_title(a, "(a) released hyperparameter")
     set_title(b, "(b) released best validation score")
-    a.legend(fontsize=7)
-    b.legend(fontsize=7)
+    place_legend(a, "below", fontsize=7)  # inside, it would cover points or the reference
+    place_legend(b, "upper right", fontsize=7)
     return save(fig, out, "dpbo_landmine") + [
         (os.path.join(out, "dpbo_landmine.md"),
          text_writer("DP release of BO results on landmine field 0 (mean over runs)\n" +
@@ -299,7 +304,7 @@ def dpbo_landmine(results, out):
 
 
 def dpbo_synthetic(results, out):
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    fig, ax = plt.subplots(figsize=figure_size((6.4, 4.2)))
     drawn = False
     for k, (name, mech, label) in enumerate(
             [("dpbo_synthetic", "exponential", "Kusner: exponential mechanism"),
@@ -317,11 +322,11 @@ def dpbo_synthetic(results, out):
               file=sys.stderr)
         plt.close(fig)
         return None
-    ax.set_xscale("log")
+    ax.set_xscale(STYLE["epsilon_scale"] or "log")
     ax.set_xlabel("epsilon of the release")
     ax.set_ylabel("regret of the released candidate (dashed: argmax mu_T)")
     set_title(ax, "DP release of BO results, synthetic check")
-    ax.legend(fontsize=7)
+    place_legend(ax, "best", fontsize=7)
     return save(fig, out, "dpbo_synthetic")
 
 

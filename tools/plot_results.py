@@ -3,12 +3,18 @@
 --out DIR`, expanded into their points).
 
     tools/plot_results.py DIR [DIR ...] [--where KEY=VALUE ...] [--out STEM] [--title TEXT]
+                          [--label TEXT ... | --name-labels]
     tools/plot_results.py SWEEP --vs-epsilon [--series KEY] [--accountant A] [--out STEM]
-    (both also take --log | --linear, --no-title, --no-footnote, --bare, --format png,pdf,svg)
+    (both also take --log | --linear, --log-epsilon | --linear-epsilon, --size WxH,
+    --legend PLACE, --no-title, --no-footnote, --bare, --format png,pdf,svg)
 
 Without --vs-epsilon: utility against iterations, one line with its standard-error band per
 result (the mean and s.e. of summary.csv), labelled by the config keys in which the results
-differ (a sweep's swept keys, or the algorithms' names). With --vs-epsilon: the utility after
+differ (a sweep's swept keys, or the algorithms' names; keys that cannot change a result,
+such as name, seed, objective.workers, are left out), or --label's texts (one per result, in
+order) or --name-labels' config names. One method's sweep points take the colour of their
+first varying key's value (the same value the same colour in every figure drawn from the same
+results) and the line style and marker of the second's. With --vs-epsilon: the utility after
 the last iteration (+- s.e.) against the privacy loss after it, one point per result; --series
 KEY joins the points that share KEY's value (e.g. --series server.sampling_rate for a q x z
 grid: one line per q along z). --accountant reads that accountant's column (epsilon_<name>,
@@ -46,9 +52,10 @@ except ImportError as missing:
              "python3-yaml (tools/setup.sh does) and run it with /usr/bin/python3")
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fbosim_plots import (COLOURS, STYLE, Curve, add_style_arguments, draw_rounds,  # noqa: E402
-                          draw_vs_epsilon, finish_axes, legend_labels, plt, save, set_style,
-                          set_title)
+from fbosim_plots import (COLOURS, IGNORED, LINESTYLES, MARKERS, STYLE,  # noqa: E402
+                          SYMBOLS, VARIANT_COLOURS, Curve, add_style_arguments, draw_rounds,
+                          draw_vs_epsilon, figure_size, finish_axes, legend_labels, method_name,
+                          plt, save, set_style, set_title, value_ranks)
 from fbosim_results import ResultError, Table, check_output_stem, inside  # noqa: E402
 
 
@@ -90,29 +97,74 @@ def plot(paths, vs_epsilon=False, series=None, accountant=None, where=(), title=
          labels=None):
     """Draws the figure and returns the PNG's path; ResultError naming the file for any input
     it cannot use (read in full before anything is drawn or written). labels (the iterations
-    plot; fbosim.plot): the legend's text, a list with one label per result in order, or a dict
-    {result directory name: label} replacing the generated labels of those it names."""
+    plot; fbosim.plot): the legend's text, a list with one label per result in order, a dict
+    {result directory name: label} replacing the generated labels of those it names, or "name"
+    (each result's config name)."""
     first = os.path.normpath(paths[0])
     stem = out or os.path.join(first, os.path.basename(os.path.abspath(first)) +
                                ("_epsilon" if vs_epsilon else "_rounds"))
     check_output_stem(stem)
+    figure = draw(paths, vs_epsilon, series, accountant, where, title, labels)
+    return save(figure, stem)
+
+
+def draw(paths, vs_epsilon=False, series=None, accountant=None, where=(), title=None,
+         labels=None):
+    """plot's figure, drawn and not saved (the caller closes it)."""
     dirs = [d for p in paths for d in expand(p)]
-    curves = [Curve(d) for d in dirs]
-    curves = [c for c in curves if matches(c, where)]
+    every = [Curve(d) for d in dirs]
+    curves = [c for c in every if matches(c, where)]
     if not curves:
         raise ResultError("no result left after --where " + " ".join(where))
-    figure, ax = plt.subplots(figsize=(6.4, 4.4))
+    if labels == "name":
+        labels = [str(c.get("name", c.name)) for c in curves]
+    figure, ax = plt.subplots(figsize=figure_size((6.4, 4.4)))
     try:
         if vs_epsilon:
-            draw_vs_epsilon(ax, curves, series, accountant)
+            draw_vs_epsilon(ax, curves, series, accountant,
+                            ranks=value_ranks(every, series) if series else None)
         else:
-            draw_rounds(ax, curves, labels=given_labels(curves, labels))
+            draw_rounds(ax, curves, labels=given_labels(curves, labels),
+                        styles=swept_styles(every, curves))
     except BaseException:
         plt.close(figure)
         raise
     set_title(ax, title)
     finish_axes(ax)
-    return save(figure, stem)
+    return figure
+
+
+def swept_keys(curves):
+    """The config keys whose values differ among curves (not the IGNORED ones), in the
+    legend's order (the paper's symbols first)."""
+    order = list(SYMBOLS)  # the paper's order (P, S, q, z, ...), then the rest alphabetically
+    keys = sorted({k for c in curves for k in c.config} - IGNORED,
+                  key=lambda k: (order.index(k) if k in order else len(order), k))
+    return [k for k in keys if len({repr(c.get(k)) for c in curves}) > 1]
+
+
+def swept_styles(every, curves):
+    """[(colour, linestyle, marker)] per curve when the curves are one method's points of a
+    sweep (None otherwise: curve_colours' method colours): the colour is the rank of the value
+    of the first key that varies among the curves drawn, among that key's values in every
+    result given (before --where), so that one value has one colour in all the figures of a
+    sweep (and --vs-epsilon --series KEY gives it the same; a lone curve of a sweep takes
+    the colour of its value of the sweep's first varying key); the line style and marker follow
+    the second varying key's value (or the same one), so that the curves stay apart in
+    greyscale."""
+    if len(every) < 2 or len({method_name(c) for c in curves}) > 1:
+        return None
+    keys = swept_keys(curves) or swept_keys(every)
+    if not keys:
+        return None
+    first = value_ranks(every, keys[0])
+    second = value_ranks(every, keys[1]) if len(keys) > 1 else first
+    out = []
+    for c in curves:
+        a, b = first[c.get(keys[0])], second[c.get(keys[1] if len(keys) > 1 else keys[0])]
+        out.append((VARIANT_COLOURS[a % len(VARIANT_COLOURS)], LINESTYLES[b % len(LINESTYLES)],
+                    MARKERS[b % len(MARKERS)]))
+    return out
 
 
 def given_labels(curves, labels):
@@ -236,14 +288,172 @@ def self_test():
             plt.close(figure)
         finally:
             STYLE.update(saved)
+        figures_checks(root, sweep, checks)
     failed = [what for what, ok in checks if not ok]
     print("plot_results self-test: " + ("ok" if not failed else "FAILED: " + ", ".join(failed)))
     return 1 if failed else 0
 
 
+def fake_result(d, lines, config):
+    """A result directory with summary.csv rows `lines` (round, mean_best_f, epsilon) and the
+    config's text."""
+    os.makedirs(d)
+    with open(os.path.join(d, "summary.csv"), "w", encoding="utf-8") as fh:
+        fh.write("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n\n")
+        for t, f, se, eps in lines:
+            fh.write(f"{t},,,{f},{se},{eps},0.02,10\n")
+    with open(os.path.join(d, "config.resolved.yaml"), "w", encoding="utf-8") as fh:
+        fh.write(config)
+
+
+def figures_checks(root, sweep, checks):
+    """Figures a reviewer accepts (docs/FIGURES.md): --label and --name-labels, keys that
+    cannot matter left out of labels, the log epsilon axis, one colour per swept value across
+    the figures of a sweep, line styles and markers for greyscale, --size, --legend, and the
+    footnote saying what the bands or error bars are."""
+    import matplotlib.colors as mc
+    p = parser()
+    saved = dict(STYLE)
+
+    def styled(*argv):
+        a = p.parse_args([sweep, *argv])
+        set_style(p, a)
+        check_arguments(p, a)
+        return a
+
+    def legend(ax):
+        got = ax.get_legend()
+        return [t.get_text() for t in got.get_texts()] if got else []
+
+    def close(figure):
+        plt.close(figure)
+
+    try:
+        a = styled("--where", "server.noise_multiplier=1", "--label", "small q", "--label",
+                   "large q")
+        figure = draw(a.inputs, where=a.where, labels=a.label)
+        checks.append(("--label", legend(figure.axes[0]) == ["small q", "large q"]))
+        close(figure)
+        figure = draw([sweep], where=["server.noise_multiplier=1"], labels="name")
+        checks.append(("--name-labels", legend(figure.axes[0]) == ["lm", "lm"]))
+        close(figure)
+        # Keys that cannot change a result are left out; replicates differ by their seed.
+        reps = []
+        for i, (seed, workers) in enumerate([(1, 0), (2, 4)]):
+            reps.append(os.path.join(root, f"rep{i}"))
+            fake_result(reps[-1], [(0, 0.5, 0.1, 0), (1, 0.6, 0.1, 1)],
+                        f"name: rep{i}\nalgorithm: ts\nruns: 3\nrounds: 1\nseed: {seed}\n"
+                        f"objective:\n  family: landmine\n  workers: {workers}\n"
+                        "  timeout: 5\nstandard_error: runs\n")
+        figure = draw(reps)
+        checks.append(("ignored keys, seeds", legend(figure.axes[0]) ==
+                       ["TS (seed = 1)", "TS (seed = 2)"]))
+        ax = figure.axes[0]
+        checks.append(("footnote: bands over 3 runs",
+                       "bands: \u00b11 s.e. over 3 runs" in ax.texts[-1].get_text()))
+        close(figure)
+        one = os.path.join(root, "one")
+        fake_result(one, [(0, 0.5, "", 0), (1, 0.6, "", 1)],
+                    "algorithm: ts\nruns: 1\nrounds: 1\nobjective:\n  family: landmine\n")
+        figure = draw([one])
+        checks.append(("footnote: one run", "no bands (1 run)" in figure.axes[0].texts[-1]
+                       .get_text()))
+        close(figure)
+        # Epsilon: 0.25 .. 1.75 (a factor 7) linear; --log-epsilon forces log; a sweep whose
+        # epsilons span 20x gets a log axis by itself.
+        styled()
+        figure = draw([sweep], vs_epsilon=True, series="server.sampling_rate")
+        ax = figure.axes[0]
+        checks.append(("epsilon within a decade: linear", ax.get_xscale() == "linear"))
+        checks.append(("footnote: error bars", "error bars: \u00b11 s.e. over 2 runs" in
+                       ax.texts[-1].get_text()))
+        q_colour = {c.get_label(): mc.to_hex(c.lines[0].get_color()) for c in ax.containers}
+        close(figure)
+        styled("--log-epsilon")
+        figure = draw([sweep], vs_epsilon=True)
+        checks.append(("--log-epsilon", figure.axes[0].get_xscale() == "log"))
+        close(figure)
+        wide = os.path.join(root, "wide")
+        for z in (1, 20):
+            fake_result(os.path.join(wide, f"z{z}"), [(0, 0.5, 0.01, 0), (1, 0.6, 0.01, 2 / z)],
+                        f"algorithm: dp_fts_de\nruns: 2\nrounds: 1\nobjective:\n  family: "
+                        f"landmine\nserver:\n  noise_multiplier: {z}\n")
+        styled()
+        figure = draw([os.path.join(wide, "z1"), os.path.join(wide, "z20")], vs_epsilon=True)
+        checks.append(("epsilon over a decade: log", figure.axes[0].get_xscale() == "log"))
+        close(figure)
+        styled("--linear-epsilon")
+        figure = draw([os.path.join(wide, "z1"), os.path.join(wide, "z20")], vs_epsilon=True)
+        checks.append(("--linear-epsilon", figure.axes[0].get_xscale() == "linear"))
+        close(figure)
+        # One colour per value of q in every figure of the sweep: the rounds plots at z = 1
+        # and at z = 2, the lone point q = 0.35, z = 1, and the vs-epsilon series.
+        styled()
+        colour = {}
+        for where in (["server.noise_multiplier=1"], ["server.noise_multiplier=2"],
+                      ["server.noise_multiplier=1", "server.sampling_rate=0.35"]):
+            figure = draw([sweep], where=where)
+            for line, text in zip(figure.axes[0].get_lines(), legend(figure.axes[0])):
+                q = "0.35" if "0.35" in text or len(where) == 2 else "0.1"
+                colour.setdefault(q, set()).add(mc.to_hex(line.get_color()))
+            close(figure)
+        checks.append(("one colour per q", colour == {
+            "0.1": {q_colour["q = 0.1"]}, "0.35": {q_colour["q = 0.35"]}} and
+            q_colour["q = 0.1"] != q_colour["q = 0.35"]))
+        # Greyscale: the curves of a sweep differ by line style and marker too.
+        figure = draw([sweep])
+        looks = {(str(l.get_linestyle()), l.get_marker()) for l in figure.axes[0].get_lines()}
+        checks.append(("line styles and markers", len(looks) == 2))  # by z (the second key)
+        close(figure)
+        # --size and --legend.
+        styled("--size", "3x2.5", "--legend", "none")
+        figure = draw([sweep])
+        checks.append(("--size", tuple(figure.get_size_inches()) == (3.0, 2.5)))
+        checks.append(("--legend none", figure.axes[0].get_legend() is None))
+        close(figure)
+        styled("--legend", "upper right")
+        figure = draw([sweep])
+        figure.canvas.draw()
+        box = figure.axes[0].get_legend().get_window_extent()
+        frame = figure.axes[0].get_window_extent()
+        checks.append(("--legend upper right: inside the axes",
+                       frame.x0 <= box.x0 and box.x1 <= frame.x1 + 1 and box.y1 <= frame.y1 + 1))
+        close(figure)
+        usage = []
+        for argv in (["--size", "3"], ["--size", "0x2"], ["--legend", "left"],
+                     ["--log-epsilon", "--linear-epsilon"],
+                     ["--vs-epsilon", "--label", "a"]):
+            try:
+                import contextlib
+                import io
+                with contextlib.redirect_stderr(io.StringIO()):
+                    styled(*argv)
+                usage.append(0)
+            except SystemExit as e:
+                usage.append(e.code)
+        checks.append(("usage errors exit 2", usage == [2] * 5))
+    finally:
+        STYLE.clear()
+        STYLE.update(saved)
+
+
 def main():
     if sys.argv[1:] == ["--self-test"]:
         sys.exit(self_test())
+    p = parser()
+    a = p.parse_args()
+    set_style(p, a)
+    check_arguments(p, a)
+    try:
+        png = plot(a.inputs, a.vs_epsilon, a.series, a.accountant, a.where, a.title, a.out,
+                   labels="name" if a.name_labels else a.label)
+    except ResultError as e:
+        sys.exit(f"plot_results: {e}")
+    others = [f for f in STYLE["formats"][1:]]
+    print(f"plot_results: wrote {png}" + "".join(f" and its .{f}" for f in others))
+
+
+def parser():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 epilog=__doc__.split("\n\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -256,21 +466,28 @@ def main():
                    help="keep the results whose resolved config has this value (repeatable)")
     p.add_argument("--title", help="the figure's title (none by default; --no-title drops it)")
     p.add_argument("--out", help="output stem (STEM.png, STEM.pdf; see --format)")
+    p.add_argument("--label", action="append", metavar="TEXT",
+                   help="the legend's text for the next result, in order (one per result, a "
+                   "sweep's points in sweep.csv order; without --vs-epsilon)")
+    p.add_argument("--name-labels", action="store_true",
+                   help="label each result by its config's name (fbosim run --set name=...)")
     add_style_arguments(p)
-    a = p.parse_args()
-    set_style(p, a)
+    return p
+
+
+def check_arguments(p, a):
+    """Usage errors (exit 2) the parser cannot see alone."""
     for cond in a.where:
         key, eq, _ = cond.partition("=")
         if not eq or not key.strip():
             p.error(f"--where takes KEY=VALUE, got '{cond}'")
     if (a.series or a.accountant) and not a.vs_epsilon:
         p.error("--series and --accountant go with --vs-epsilon")
-    try:
-        png = plot(a.inputs, a.vs_epsilon, a.series, a.accountant, a.where, a.title, a.out)
-    except ResultError as e:
-        sys.exit(f"plot_results: {e}")
-    others = [f for f in STYLE["formats"][1:]]
-    print(f"plot_results: wrote {png}" + "".join(f" and its .{f}" for f in others))
+    if (a.label or a.name_labels) and a.vs_epsilon:
+        p.error("--label and --name-labels go with the iterations plot (--vs-epsilon labels "
+                "its series by --series' values)")
+    if a.label and a.name_labels:
+        p.error("--label and --name-labels exclude each other")
 
 
 if __name__ == "__main__":

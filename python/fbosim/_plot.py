@@ -46,7 +46,7 @@ def _plot_results():
 
 
 def plot(results, out=None, labels=None, vs_epsilon=False, series=None, accountant=None,
-         where=None, title=None, formats=None):
+         where=None, title=None, formats=None, size=None, legend=None):
     """Draws results as tools/plot_results.py does and returns the path of the PNG (its PDF
     beside it). results: a run or sweep directory, or a list of them (a sweep is expanded into
     its points). out: the files' stem (default: in the first directory, named after it).
@@ -56,7 +56,9 @@ def plot(results, out=None, labels=None, vs_epsilon=False, series=None, accounta
     come from the keys in which the results' configs differ. vs_epsilon, series, accountant:
     the final utility against the privacy loss (one point per result, `series` joins those
     sharing a key's value). where: {key: value} keeps the results whose config has it. title: a
-    title. formats: e.g. ["png", "svg"] (default png and pdf). A file fbosim did not write, or
+    title. formats: e.g. ["png", "svg"] (default png and pdf). labels="name": each result's
+    config name. size: (width, height) in inches; legend: "outside" (default), "below", "none"
+    or a matplotlib place such as "best" (docs/FIGURES.md). A file fbosim did not write, or
     one that is damaged, raises ValueError naming it, and nothing is written. In a notebook:
     IPython.display.Image(fbosim.plot(...))."""
     if isinstance(results, (str, bytes, os.PathLike)):
@@ -70,14 +72,29 @@ def plot(results, out=None, labels=None, vs_epsilon=False, series=None, accounta
         if vs_epsilon:
             raise ValueError("labels go with the iterations plot; vs_epsilon=True labels its "
                              "series by their key's value")
-        if not isinstance(labels, dict) and (isinstance(labels, (str, bytes)) or
-                                             not hasattr(labels, "__iter__")):
+        if labels != "name" and not isinstance(labels, dict) and (
+                isinstance(labels, (str, bytes)) or not hasattr(labels, "__iter__")):
             raise TypeError(f"labels must be a list of strings or a dict, got "
                             f"{_check.show(labels)}")
     conditions = [f"{k}={v}" for k, v in (where or {}).items()]
     module = _plot_results()
     fbosim_plots = sys.modules["fbosim_plots"]
-    saved = list(fbosim_plots.STYLE["formats"])
+    saved = dict(fbosim_plots.STYLE)
+    if size is not None:
+        try:
+            w, h = (float(v) for v in size)
+        except (TypeError, ValueError):
+            w = h = float("nan")
+        if not (0.5 <= w <= 50 and 0.5 <= h <= 50):
+            raise ValueError(f"size must be (width, height) in inches, each in [0.5, 50], got "
+                             f"{_check.show(size)}")
+        fbosim_plots.STYLE["size"] = (w, h)
+    if legend is not None:
+        places = sys.modules["fbosim_style"].LEGEND_PLACES
+        if legend not in places:
+            raise ValueError(f"legend must be one of {', '.join(places)}, got "
+                             f"{_check.show(legend)}")
+        fbosim_plots.STYLE["legend"] = legend
     if formats is not None:
         if isinstance(formats, str) or not all(f in fbosim_plots.FORMATS for f in formats) \
                 or not formats:
@@ -86,9 +103,11 @@ def plot(results, out=None, labels=None, vs_epsilon=False, series=None, accounta
         fbosim_plots.STYLE["formats"] = tuple(formats)
     try:
         return module.plot(paths, vs_epsilon, series, accountant, conditions, title, out,
-                           labels=dict(labels) if isinstance(labels, dict) else
+                           labels=labels if labels == "name" else
+                           dict(labels) if isinstance(labels, dict) else
                            (list(labels) if labels is not None else None))
     except sys.modules["fbosim_results"].ResultError as e:
         raise ValueError(str(e)) from None
     finally:
-        fbosim_plots.STYLE["formats"] = saved
+        fbosim_plots.STYLE.clear()
+        fbosim_plots.STYLE.update(saved)

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """The `>>>` session of a doc page (docs/PYTHON.md) run with Python's doctest: every output it
 shows must be what the code prints (issue 43: the session once showed numbers the code did not
-give). Run in a temporary directory holding a link to the checkout's configs/, so that the
-page's relative paths work and its results (results/...) land there.
+give). Run in a temporary directory holding links to the checkout's configs/ and examples/
+(importable, as from a Python started in the checkout), so that the page's relative paths work
+and its results (results/...) land there.
 
     PYTHONPATH=build/python tests/python/doc_session_test.py docs/PYTHON.md MIN_EXAMPLES
 
@@ -22,8 +23,10 @@ def main():
         return 2
     page, least = os.path.abspath(sys.argv[1]), int(sys.argv[2])
     with tempfile.TemporaryDirectory(prefix="fbosim-doc-") as tmp:
-        os.symlink(os.path.join(ROOT, "configs"), os.path.join(tmp, "configs"))
+        for name in ("configs", "examples"):
+            os.symlink(os.path.join(ROOT, name), os.path.join(tmp, name))
         os.chdir(tmp)
+        sys.path.insert(0, tmp)  # as `python3` started in a checkout: examples.* import
         failed, tried = doctest.testfile(page, module_relative=False,
                                          optionflags=doctest.NORMALIZE_WHITESPACE)
     print(f"{page}: {tried} examples, {failed} failed")

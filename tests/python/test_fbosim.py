@@ -845,6 +845,23 @@ class SweepsAndResults(unittest.TestCase):
             for w in words:
                 self.assertIn(w, str(caught.exception))
         self.assertFalse(os.path.exists(stem + "3.png"))
+        # The config names as labels, the figure's size and the legend's place (issue 43
+        # sec. 3); a bad size or place is refused and leaves the style as it was.
+        import matplotlib.image
+        fbosim.plot(py, out=stem + "4", labels="name", size=(3, 2), legend="none",
+                    formats=["png"])
+        small = matplotlib.image.imread(stem + "4.png").shape
+        fbosim.plot(py, out=stem + "5", formats=["png"])
+        default = matplotlib.image.imread(stem + "5.png").shape
+        # 2 inches high against 4.4 (the footnote beside the axes widens both alike)
+        self.assertLess(small[0], default[0] * 0.6)
+        self.assertLess(small[1], default[1])
+        for bad in (dict(size=(3,)), dict(size=(0.1, 2)), dict(legend="left")):
+            with self.assertRaises(ValueError):
+                fbosim.plot(py, out=stem + "6", **bad)
+        self.assertFalse(os.path.exists(stem + "6.png"))
+        fbosim.plot(py, out=stem + "7", formats=["png"])
+        self.assertEqual(matplotlib.image.imread(stem + "7.png").shape, default)
 
     def test_ctrl_c_stops_a_sweep_keeping_its_finished_points(self):
         import glob
