@@ -91,7 +91,7 @@ TEST_CASE("every registered objective family runs through the engine, the same f
       continue;
     }
     const std::string cfg = (dir / (e.name + ".yaml")).string();
-    std::ofstream(cfg) << "algorithm: dp_fts_de\nrounds: 3\nruns: 2\n"
+    std::ofstream(cfg) << "algorithm: dp_fts\nrounds: 3\nruns: 2\n"
                           "agents: {count: 3, init_points: 2}\nrff: {features: 10}\n"
                           "local_ts: {features: 10}\nserver: {sampling_rate: 0.5}\n"
                        << it->second.first;
