@@ -49,8 +49,6 @@ void run(const ConfigArgs& a) {
   if (a.runs > 0) overrides.push_back(fmt::format("runs={}", a.runs));
   if (a.seed >= 0) overrides.push_back(fmt::format("seed={}", a.seed));
   const config::LoadedConfig c = config::load_config(a.config, overrides);
-  if (const std::string w = c.spec.delta_warning(); !w.empty())
-    std::fprintf(stderr, "fbosim: warning: %s\n", w.c_str());
   if (a.resources) {
     std::fputs(resources_text(c.spec, a.threads).c_str(), stdout);
     return;

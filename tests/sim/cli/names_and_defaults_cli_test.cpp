@@ -77,7 +77,7 @@ TEST_CASE("fbosim run: delta x N > 0.1 warns on stderr, in provenance.yaml and s
   CHECK_THAT(summary, Contains(",delta,delta_times_n,n"));
   CHECK(std::stod(first_cell(summary, "delta_times_n")) == Approx(0.7943282347242815));
   const std::string prov = slurp(out / "provenance.yaml");
-  CHECK_THAT(prov, Contains("delta_rule: paper") && Contains("delta_warning: delta = 0.0794"));
+  CHECK_THAT(prov, Contains("delta_rule: paper") && Contains("delta_warning: \"delta = 0.0794"));
 
   const fs::path quiet = fresh("default");
   const auto d = fbosim("run " + cfg + " --quiet --out " + quiet.string());
