@@ -214,6 +214,44 @@ class Group {
     };
     return *this;
   }
+  /// The key changes something only when `holds` is true for the S read so far: `condition`
+  /// says when in the config's words ("server.clipping: adaptive"), `governor` names the key
+  /// that decides it. Where it does not hold, the key is still recorded (config.resolved.yaml
+  /// holds every key, so a resolved config re-runs), and a value given that differs from the
+  /// one in force is an Error naming the key, its value, the governor's value and the condition,
+  /// as a key of another algorithm is refused: a key the configured variant ignores must not
+  /// look as if it took effect.
+  Group& applies_when(std::string governor, std::function<bool(const S&)> holds,
+                      std::string condition) {
+    return applies_when(std::vector<std::string>{last_key("applies_when").doc.path},
+                        std::move(governor), std::move(holds), std::move(condition));
+  }
+  /// The same for each key at `paths` (declared before, e.g. by an included group).
+  Group& applies_when(const std::vector<std::string>& paths, std::string governor,
+                      std::function<bool(const S&)> holds, std::string condition) {
+    for (const std::string& path : paths) {
+      Key& k = find_key_mutable(path);
+      k.doc.applies_when = condition;
+      k.read = [read = k.read, get = k.get, governor, holds, condition](
+                   S& s, const Source& src, const KeyDoc& doc, Record& rec) {
+        if (!holds(s) && src.presence(doc.path) == Source::Presence::given) {
+          S trial = s;
+          Record scratch;
+          read(trial, src, doc, scratch);  // a bad value is refused as such first
+          if (!(get(trial) == get(s))) {
+            const Resolved* g = rec.find(governor);
+            throw Error(doc.path,
+                        message_of(src, {doc.path, "changes nothing with " + governor + ": " +
+                                                       (g ? g->text : std::string("?")) +
+                                                       " (it applies only with " + condition +
+                                                       "); leave it out, or set " + condition}));
+          }
+        }
+        read(s, src, doc, rec);
+      };
+    }
+    return *this;
+  }
   /// Reads the key only when `pred` holds for the S read so far (else the key is not read, not
   /// recorded, and unknown to the config).
   Group& when(std::function<bool(const S&)> pred) {
@@ -412,6 +450,9 @@ class Group {
     if (items_.empty() || !std::holds_alternative<Key>(items_.back()))
       throw std::logic_error(std::string("schema::Group::") + what + ": no key before it");
     return std::get<Key>(items_.back());
+  }
+  Key& find_key_mutable(std::string_view path) {
+    return const_cast<Key&>(static_cast<const Group&>(*this).find_key(path));
   }
   const Key& find_key(std::string_view path) const {
     for (const Item& item : items_)

@@ -36,6 +36,9 @@ struct KeyDoc {
   std::string meaning;
   /// A default that is not the member's value ("the config file's stem", "N^-1.1").
   std::string default_note;
+  /// When the key changes anything ("server.clipping: adaptive"; empty: always). Given
+  /// otherwise with a value other than the one in force, it is refused (Group::applies_when).
+  std::string applies_when;
   /// The member's value in the struct documented (a default-constructed one, presets applied),
   /// as the resolved config records it.
   Resolved default_value;

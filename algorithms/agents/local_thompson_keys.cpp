@@ -29,6 +29,10 @@ const schema::Group<LocalTsOptions>& local_ts_keys() {
                   "the features, but successive steps share the features (the paper's text, \"a "
                   "function sampled from its own GP posterior\", allows either approximation) "
                   "[choice]. `local_ts.method: exact` ignores it")
+          // An exact joint sample has no features to count or redraw.
+          .applies_when(
+              {"local_ts.features", "local_ts.redraw"}, "local_ts.method",
+              [](const L& l) { return l.model == OwnModel::rff; }, "local_ts.method: rff")
           .real("local_ts.noise_floor", &L::noise_floor, Range::at_least(0),
                 "floor of the noise variance in a local TS step [code]")
           .boolean("gp.fit", &L::fit_hyper,
@@ -72,6 +76,14 @@ const schema::Group<LocalTsOptions>& local_ts_keys() {
                   "as the codes' `gp_mcmc` branch; slice sampling on the log hyperparameters "
                   "instead of their HMC: no step size to tune) [choice]")
           .include(gp::hyper_sampler_keys(), &L::sampler)
+          // Fixed hyperparameters are never fitted: how and when a fit runs changes nothing.
+          .applies_when(
+              {"gp.restarts", "gp.refit_every", "gp.refit_on", "gp.fit_at_init",
+               "gp.max_iterations", "gp.fit_method", "gp.samples", "gp.burn_in", "gp.thin",
+               "gp.prior.lengthscale_shape", "gp.prior.lengthscale_rate",
+               "gp.prior.signal_var_shape", "gp.prior.signal_var_rate", "gp.prior.noise_var_shape",
+               "gp.prior.noise_var_rate"},
+              "gp.fit", [](const L& l) { return l.fit_hyper; }, "gp.fit: true")
           .include(prior_mean_keys(), &L::prior_mean)
           .integer("acquisition.random_points",
                    at(&L::maximiser, &acq::BoxMaximiser::Options::random_points),

@@ -37,7 +37,12 @@ const schema::Group<DpMechanism::Options>& mechanism_keys() {
           .real("server.clip_count_noise", &O::clip_count_noise, Range::above(0),
                 "sigma_b > 0: the std of the Gaussian noise on the count of unclipped messages "
                 "(sensitivity 1); [choice] default 5 (Andrew et al. suggest about the expected "
-                "number of selected agents / 20); smaller costs more privacy");
+                "number of selected agents / 20); smaller costs more privacy")
+          // Fixed clipping reads none of Andrew et al.'s parameters.
+          .applies_when(
+              {"server.clip_quantile", "server.clip_learning_rate", "server.clip_count_noise"},
+              "server.clipping", [](const O& o) { return o.clipping == Clipping::adaptive; },
+              "server.clipping: adaptive");
   return g;
 }
 

@@ -67,6 +67,16 @@ void validate(const Preset& p, const FtsDeConfig& c, const protocol::ExperimentF
                      "algorithm {}",
                      p.name, p.dp_default ? "with" : "without", p.dp_default,
                      p.dp_default ? "without" : "with", p.instead)});
+  // A name gives its algorithm (issue 39): DP-FTS-DE or FTS-DE with P = 1 would run DP-FTS or
+  // FTS (no distributed exploration), trace for trace, under the DE name.
+  if (p.server && !p.single_region && c.subregions == 1)
+    out.push_back(
+        {"exploration.subregions",
+         fmt::format("1 gives {} (no distributed exploration) under algorithm {}; set "
+                     "exploration.subregions >= 2 (P = 2 is {}'s synthetic setting) or "
+                     "use algorithm: {}",
+                     p.dp_default ? "DP-FTS" : "FTS", p.name, p.dp_default ? "DP-FTS-DE" : "FTS-DE",
+                     p.dp_default ? "dp_fts" : "fts")});
   // A stop rule ends the server's aggregation: `ts` has none to end, and a budget bounds an
   // epsilon that only a private server spends (the keys are refused rather than ignored).
   for (const auto& [key, given] : {std::pair{"server.budget", c.stop.budget.has_value()},
@@ -119,8 +129,10 @@ const schema::Group<FtsDeConfig>& fts_de_keys() {
       schema::Group<C>{}
           .include(agents::agent_keys(), &C::agent)
           .integer("exploration.subregions", &C::subregions, schema::Range::at_least(1),
-                   "P; 1 = no distributed exploration (FTS / DP-FTS). Ignored by `ts` (standard "
-                   "TS explores the whole domain), so a TS curve can share an FTS-DE config")
+                   "P: at least 2 for `fts_de` and `dp_fts_de` (with P = 1 they would run FTS / "
+                   "DP-FTS, so it is refused), 1 for `fts` and `dp_fts`. Ignored by `ts` "
+                   "(standard TS explores the whole domain), so a TS curve can share an FTS-DE "
+                   "config")
           .choice("exploration.schedule", at(&C::agent, &AgentOptions::schedule),
                   agents::kExplorationScheduleNames.subset({ExplorationSchedule::inv_sqrt,
                                                             ExplorationSchedule::inv,
@@ -128,6 +140,9 @@ const schema::Group<FtsDeConfig>& fts_de_keys() {
                   "1 - p_t: `inv_sqrt` (1/sqrt t, synthetic), `inv` (1/t, real-world), "
                   "`inv_square` (1/t^2)")
           .include(de::weight_keys(), &C::weights)
+          // exploration.weights.* change nothing with P = 1 (one sub-region, weight 1) but are
+          // not refused there: the papers' configs give them and run their FTS curves with
+          // `--set algorithm=fts --set exploration.subregions=1`, as sweeps over the algorithm do.
           .include(rff::message_feature_keys(), message_features())
           .include(agents::local_ts_keys(), at(&C::agent, &AgentOptions::local))
           .boolean("server.dp", &C::dp,

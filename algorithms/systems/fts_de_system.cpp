@@ -2,6 +2,9 @@
 
 #include <limits>
 #include <memory>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "algorithms/agents/exploration_schedule.hpp"
 #include "algorithms/agents/fts_de_agent.hpp"
@@ -24,6 +27,14 @@ FtsDeSystem::FtsDeSystem(FtsDeConfig config) : config_(std::move(config)) {
 protocol::RunParts FtsDeSystem::build(const protocol::RunInputs& in) const {
   const FtsDeConfig& c = config_;
   const core::Domain& domain = *in.domain;
+  // A finite domain's size is known only now (a table's, when its file is read): an initial
+  // design larger than its points would repeat points (docs/OBJECTIVES.md). GP-UCB's agents
+  // check the same when they are built.
+  if (domain.is_grid() && c.agent.init_points > domain.grid.rows())
+    throw std::invalid_argument(fmt::format(
+        "agents.init_points: {} initial points, but the objective's domain has {} points; set "
+        "agents.init_points to at most {}",
+        c.agent.init_points, domain.grid.rows(), domain.grid.rows()));
   core::RngStream shared_rng = in.streams->stream("rff.shared");
   auto ctx = std::make_shared<const agents::SharedContext>(
       domain,
@@ -117,6 +128,11 @@ void FtsDeSystem::estimate(const protocol::ExperimentFacts& s,
           key_value("agents.init_points", c.agent.init_points) + " + " +
           key_value("rounds", s.rounds) + ")",
       e);
+}
+
+const FtsDeConfig* fts_de_config(const protocol::Algorithm* a) {
+  const auto* s = dynamic_cast<const FtsDeSystem*>(a);
+  return s ? &s->config() : nullptr;
 }
 
 }  // namespace fbosim::systems

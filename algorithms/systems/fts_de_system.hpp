@@ -75,4 +75,8 @@ const schema::Group<FtsDeConfig>& fts_de_keys();
 /// Registers fts_de, ts, fts, dp_fts and dp_fts_de, in that order.
 void register_fts_de_algorithms(schema::Registry<protocol::AlgorithmEntry>& registry);
 
+/// The FtsDeConfig of `a` when it is an FtsDeSystem, else null: for this family's own tools
+/// (`fbosim calibrate-clip`'s pilot), never for the engine's generic paths.
+const FtsDeConfig* fts_de_config(const protocol::Algorithm* a);
+
 }  // namespace fbosim::systems

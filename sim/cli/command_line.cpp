@@ -279,6 +279,32 @@ void add_config_command(CLI::App& app) {
   cmd->callback(guarded([args] { run(*args); }));
 }
 
+void add_calibrate_clip_command(CLI::App& app) {
+  auto args = std::make_shared<CalibrateClipArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "calibrate-clip",
+      "Choose the clip norm server.clip_norm for a config's objective from a short pilot "
+      "without DP (the message norms' quantiles); writes nothing");
+  cmd->add_option("config", args->config, "Experiment YAML (dp_fts or dp_fts_de)")->required();
+  cmd->add_option("--set", args->sets, "Override a config key: --set agents.count=20")
+      ->type_name("KEY=VALUE");
+  cmd->add_option("--quantile", args->quantile,
+                  "The share of the pilot's messages the clip norm leaves unclipped (default "
+                  "0.95)");
+  cmd->add_option("--rounds", args->rounds,
+                  "The pilot's rounds (default: the config's, at most 10)")
+      ->check(integer_in(1, 100000));
+  cmd->add_option("--runs", args->runs, "The pilot's runs (default 1)")
+      ->check(integer_in(1, 100000));
+  cmd->add_flag("--allow-exec", args->allow_exec,
+                "Let the config file run its objective's program or import its Python module "
+                "for the pilot (objective.family command or python; also FBOSIM_ALLOW_EXEC=1): "
+                "a config is code, docs/USER_GUIDE.md");
+  cmd->add_option("--threads", args->threads, "Worker threads (default: all cores)")
+      ->check(integer_in(1, kMaxThreads));
+  cmd->callback(guarded([args] { run(*args); }));
+}
+
 void add_keys_command(CLI::App& app) {
   auto args = std::make_shared<KeysArgs>();
   CLI::App* cmd = app.add_subcommand(
@@ -359,6 +385,7 @@ int run_command_line(int argc, char** argv) {
   add_merge_command(app);
   add_config_command(app);
   add_keys_command(app);
+  add_calibrate_clip_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version

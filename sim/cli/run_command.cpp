@@ -13,6 +13,7 @@
 #include "sim/config/config_loader.hpp"
 #include "sim/config/resource_estimate.hpp"
 #include "core/thread_pool.hpp"
+#include "sim/run/clip_pilot.hpp"
 #include "sim/run/experiment_runner.hpp"
 
 namespace fbosim::cli {
@@ -27,6 +28,9 @@ void run(const RunArgs& a) {
   const config::LoadedConfig cfg = config::load_config(a.config, overrides);
   if (const auto program = objective_program(cfg.spec, overrides))
     check_user_programs({*program}, a.config, a.allow_exec);
+  // Warnings, not part of the summary: shown even with --quiet.
+  if (const std::string w = cfg.spec.delta_warning(); !w.empty())
+    std::fprintf(stderr, "fbosim: warning: %s\n", w.c_str());
   run::RunOptions options;
   options.threads = a.threads > 0 ? a.threads : core::ThreadPool::hardware_threads();
   options.out_dir = a.out;
@@ -51,6 +55,8 @@ void run(const RunArgs& a) {
     std::fprintf(stderr,
                  "fbosim: note: %d posterior samples fell back to a data-independent draw\n",
                  s.fallbacks);
+  if (const std::string w = run::clipping_warning(cfg.spec, s.clipped_fraction); !w.empty())
+    std::fprintf(stderr, "fbosim: warning: %s\n", w.c_str());
   if (a.quiet) return;  // errors and warnings still go to stderr
   // The s.e. is over the runs' means unless standard_error: pairs; one run has none.
   const std::string over = cfg.spec.se_over_pairs ? "over (agent, run) pairs" : "over runs";

@@ -35,6 +35,7 @@
 #include "schema/catalog.hpp"
 #include "schema/record.hpp"
 #include "schema/suggest.hpp"
+#include "schema/key_reading.hpp"
 
 namespace fbosim::config {
 
@@ -124,8 +125,20 @@ void reject_unknown_keys(const ConfigSource& src, const schema::Record& record,
                     " (see docs/CONFIG.md for the keys)");
 }
 
+// The algorithm of a config that names none: DP-FTS-DE where it gives P >= 2 sub-regions, else
+// DP-FTS, which is what DP-FTS-DE with P = 1 runs (issue 39: a name gives its algorithm, and a
+// DE name with P = 1 is refused). P itself is read, checked and recorded by the algorithm.
+std::string default_algorithm(const ConfigSource& src) {
+  const std::string p = "exploration.subregions";
+  int subregions = 1;
+  if (src.presence(p) == schema::Source::Presence::given && src.read(p, subregions).empty() &&
+      subregions >= 2)
+    return "dp_fts_de";
+  return "dp_fts";
+}
+
 // The checks that need the built algorithm's releases: with DP, N >= 2 unless server.delta is
-// set (the default delta N^-1.1 is 1 for a single agent: no privacy statement); every
+// set under server.delta_rule: paper (N^-1.1 is 1 for a single agent: no privacy statement); every
 // accountant supports every event the algorithm can release (e.g. the moments accountant
 // refuses fixed-size sampling): fail now rather than after the first round.
 // Returns whether the algorithm releases anything private.
@@ -134,10 +147,10 @@ bool check_accounting(const ConfigSource& src, const ExperimentSpec& s, bool del
   bool releases = false;
   for (const privacy::DpEvent& e : events) releases = releases || !e.as<privacy::NoOp>();
   schema::Problems problems;
-  if (releases && !delta_given && s.agents < 2)
+  if (releases && !delta_given && s.agents < 2 && s.server.delta_rule == DeltaRule::paper)
     problems.push_back({"agents.count",
-                        "must be >= 2 with DP unless server.delta is set (the default delta "
-                        "N^-1.1 must be < 1)"});
+                        "must be >= 2 with DP under server.delta_rule: paper unless server.delta "
+                        "is set (N^-1.1 must be < 1)"});
   std::vector<std::string> all = s.server.accountants;
   all.insert(all.begin(), s.server.accountant);
   for (const privacy::DpEvent& event : events)
@@ -168,6 +181,10 @@ ExperimentSpec read_spec(const ConfigSource& src, schema::Record& record,
   s.name = default_name;  // the defaults that are no literal: the file's stem, $FBOSIM_DATA
   if (const char* env = std::getenv("FBOSIM_DATA"); env && *env) s.objective.data_root = env;
   experiment_keys().without({"agents.count"}).read(s, src, record);
+  if (src.presence("algorithm") != schema::Source::Presence::given) {
+    s.algorithm = default_algorithm(src);
+    record.set("algorithm", schema::detail::resolved_text(s.algorithm));
+  }
 
   const datasets::ObjectiveFamilyEntry& family =
       datasets::objective_registry().at(s.objective.family);
@@ -201,6 +218,7 @@ ExperimentSpec read_spec(const ConfigSource& src, schema::Record& record,
   if (accounting.accountant) s.server.accountant = *accounting.accountant;
   accounting_keys().read(s, src, record);
   const bool delta_given = s.server.delta.has_value();
+  s.delta_per_agent = !accounting.delta.has_value();
   if (!s.server.delta) s.server.delta = accounting.delta;  // a default, recorded as null
   // Every accountant must state a finite epsilon at the delta for everything the run releases
   // (basic composition has none below the sum of the events' deltas; a tiny noise multiplier

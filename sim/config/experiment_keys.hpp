@@ -70,6 +70,7 @@ inline const schema::Group<ExperimentSpec>& experiment_keys() {
               "1) is an error naming the algorithm to use instead. FTS with a target agent "
               "(`fts_target`) and its RGPE / TAF baselines (`rgpe`, `taf`) have keys of their "
               "own (below)")
+          .note("dp_fts_de where exploration.subregions >= 2 is given, else dp_fts")
           .integer("rounds", &E::rounds, Range::closed(1, 100000),
                    "BO iterations T after the initial round")
           .integer("runs", &E::runs, Range::closed(1, 100000),
@@ -85,19 +86,30 @@ inline const schema::Group<ExperimentSpec>& experiment_keys() {
                   "show)")
           .include(datasets::objective_keys(), &E::objective)
           .integer("agents.count", &E::agents, Range::closed(1, 100000),
-                   "N; at least 2 with DP unless `server.delta` is set (the default delta "
-                   "N^-1.1 must be < 1)");
+                   "N; at least 2 with DP under `server.delta_rule: paper` unless `server.delta` "
+                   "is set (N^-1.1 must be < 1)");
   return g;
 }
 
-/// server.delta, server.accountant, server.accountants.
+/// server.delta_rule, server.delta, server.accountant, server.accountants.
 inline const schema::Group<ExperimentSpec>& accounting_keys() {
   using E = ExperimentSpec;
   static const auto g =
       schema::Group<E>{}
+          .choice("server.delta_rule", schema::at(&E::server, &ServerSpec::delta_rule),
+                  kDeltaRuleNames,
+                  "the delta of the DP-FTS-DE family's epsilon where `server.delta` is not "
+                  "given: `default`, min(1e-5, 1/(10 N)), so that delta x N <= 0.1 for any N "
+                  "(a mechanism that publishes one agent's messages outright with probability "
+                  "delta meets (0, delta)-DP); `paper`, N^-1.1, the papers' choice for their N = "
+                  "200 (DP-FTS-DE Sec. 5 after McMahan et al. 2018: 0.0029 there, 0.079 at N = "
+                  "10). A run with delta x N > 0.1 warns on stderr (summary.csv's `delta_times_n`, "
+                  "provenance.yaml's `delta_warning`). Algorithms whose releases fix their delta "
+                  "(dp_bo, po_gp_ucb) ignore it")
           .real("server.delta", schema::at(&E::server, &ServerSpec::delta),
-                schema::Range::open(0, 1), "delta of the reported epsilon")
-          .note("N^-1.1")
+                schema::Range::open(0, 1),
+                "delta of the reported epsilon; given, it overrides `server.delta_rule`")
+          .note("server.delta_rule's")
           .choice(
               "server.accountant", schema::at(&E::server, &ServerSpec::accountant),
               [] { return privacy::accountant_names(); },
@@ -148,10 +160,18 @@ inline const schema::Group<ExperimentSpec>& network_keys() {
                   "(min..max), `exponential` (mean)")
           .real("network.latency.mean", at(&E::network, &NetworkSpec::latency, &LatencySpec::mean),
                 ticks, "its parameters")
+          .applies_when(
+              "network.latency.distribution",
+              [](const E& e) { return e.network.latency.distribution != "uniform"; },
+              "network.latency.distribution: constant or exponential")
           .real("network.latency.min", at(&E::network, &NetworkSpec::latency, &LatencySpec::min),
                 ticks, "`uniform` latency: its minimum")
           .real("network.latency.max", at(&E::network, &NetworkSpec::latency, &LatencySpec::max),
                 ticks, "`uniform` latency: its maximum")
+          .applies_when(
+              {"network.latency.min", "network.latency.max"}, "network.latency.distribution",
+              [](const E& e) { return e.network.latency.distribution == "uniform"; },
+              "network.latency.distribution: uniform")
           .check([](const E& e, schema::Problems& p) {
             if (e.network.latency.max < e.network.latency.min)
               p.push_back({"network.latency.max",

@@ -12,6 +12,7 @@
 #include "algorithms/protocol/algorithm.hpp"
 #include "datasets/objective_factory.hpp"
 #include "datasets/objective_family_entry.hpp"
+#include "schema/enum_names.hpp"
 
 namespace fbosim::config {
 
@@ -33,10 +34,24 @@ struct NetworkSpec {
   double dropout = 0.0;       ///< network.dropout: probability a message is lost in a round
 };
 
+/// server.delta_rule: the delta of a run that gives no server.delta. `standard` (written
+/// `default`): min(1e-5, 1/(10 N)), so that delta x N <= 0.1 for any N; `paper`: N^-1.1, the
+/// DP-FTS-DE paper's (Sec. 5, after McMahan et al. 2018), 0.0029 at its N = 200 but 0.079 at
+/// N = 10.
+enum class DeltaRule { standard, paper };
+inline constexpr schema::EnumNames<DeltaRule> kDeltaRuleNames{{DeltaRule::standard, "default"},
+                                                              {DeltaRule::paper, "paper"}};
+/// The delta of `rule` for N agents.
+double rule_delta(DeltaRule rule, int agents);
+/// delta x N above this draws a warning: by the union bound, the chance that some agent's
+/// guarantee fails may then exceed 10 %.
+inline constexpr double kDeltaTimesAgentsWarning = 0.1;
+
 /// How privacy is accounted (the keys keep the `server.` prefix of the DP-FTS-DE configs).
 struct ServerSpec {
-  std::optional<double> delta;         ///< server.delta (default N^-1.1)
-  std::string accountant = "moments";  ///< server.accountant: the `epsilon` column
+  DeltaRule delta_rule = DeltaRule::standard;  ///< server.delta_rule
+  std::optional<double> delta;                 ///< server.delta (default: server.delta_rule's)
+  std::string accountant = "moments";          ///< server.accountant: the `epsilon` column
   /// server.accountants (comma-separated; `fbosim run --accountants`): extra columns
   /// epsilon_<name> (epsilon_column), composed from the same events.
   std::vector<std::string> accountants;
@@ -65,8 +80,17 @@ struct ExperimentSpec {
   ServerSpec server;    ///< server.delta, server.accountant(s)
   NetworkSpec network;  ///< network.*
 
-  /// delta for the accountant: server.delta or N^-1.1.
+  /// Set by the reader: the run's delta is the server's (server.delta or its rule), a guarantee
+  /// per agent among N (the DP-FTS-DE family), not a release's own (dp_bo, po_gp_ucb).
+  bool delta_per_agent = false;
+
+  /// delta for the accountant: server.delta or server.delta_rule's.
   double delta() const;
+  /// delta x N where the run is private and its delta is per agent, else none.
+  std::optional<double> delta_times_agents() const;
+  /// The warning of a private run whose delta x N exceeds kDeltaTimesAgentsWarning, naming
+  /// delta, N and 1/(10 N); "" when there is none.
+  std::string delta_warning() const;
   /// Whether any release of a run is differentially private (delta is then reported).
   bool is_private() const { return system && system->is_private(agents); }
 };

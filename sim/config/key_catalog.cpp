@@ -92,9 +92,16 @@ std::string cell(const std::string& text) {
   return out;
 }
 
+// The meaning, and when the key applies where it does not always (Group::applies_when).
+std::string meaning_text(const schema::KeyDoc& doc) {
+  if (doc.applies_when.empty()) return doc.meaning;
+  return doc.meaning + " (only with `" + doc.applies_when +
+         "`: otherwise a value other than the one in force is refused)";
+}
+
 std::string row(const schema::CatalogKey& k) {
   return fmt::format("| `{}` | {} | {} | {} | {} |\n", k.doc.path, cell(default_text(k)),
-                     cell(range_text(k.doc)), used_by(k), cell(k.doc.meaning));
+                     cell(range_text(k.doc)), used_by(k), cell(meaning_text(k.doc)));
 }
 
 }  // namespace
@@ -154,7 +161,7 @@ std::string keys_text(const std::string& prefix) {
     if (k.doc.path.rfind(prefix, 0) != 0) continue;
     const std::string range = range_text(k.doc);
     out += fmt::format("{}\n  default {}{}; used by {}\n  {}\n", k.doc.path, default_text(k),
-                       range.empty() ? "" : "; range " + range, used_by(k), k.doc.meaning);
+                       range.empty() ? "" : "; range " + range, used_by(k), meaning_text(k.doc));
   }
   return out;
 }

@@ -155,16 +155,14 @@ bool user_program_objective(const ExperimentSpec& s) {
 
 EvaluationCount objective_evaluations(const ExperimentSpec& s) {
   EvaluationCount n;
-  const protocol::AlgorithmEntry* entry =
-      s.system ? systems::algorithm_registry().find(s.algorithm) : nullptr;
-  if (!entry || !entry->estimate) return n;
+  if (!s.system) return n;
   // The algorithm counts its evaluations in its work term for them: at one operation each, the
   // term is the count (protocol::add_evaluation_work).
   protocol::ExperimentFacts f = experiment_facts(s);
   f.evaluation_work = 1;
   f.evaluation_what = "(counted)";
   ResourceEstimate e;
-  entry->estimate(*s.system, f, e);
+  s.system->estimate(f, e);
   const std::string suffix = " objective evaluations x (counted)";
   for (const ResourceTerm& t : e.work) {
     if (t.what.size() < suffix.size() ||

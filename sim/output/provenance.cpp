@@ -80,6 +80,9 @@ std::vector<std::string> config_differences(const YAML::Node& a, const YAML::Nod
   std::map<std::string, std::string> fa, fb;
   flatten(a, "", fa);
   flatten(b, "", fb);
+  // A results directory written before server.delta_rule existed records its delta as a number
+  // (or `~`, below): the rule it was made by changes nothing, whatever this config's rule is.
+  if (fa.count("server.delta") && !fa.count("server.delta_rule")) fb.erase("server.delta_rule");
   // A results directory written before delta was recorded holds `~`: it meant N^-1.1.
   const auto d = fa.find("server.delta"), n = fa.find("agents.count");
   if (d != fa.end() && d->second == "~" && n != fa.end()) {
@@ -245,6 +248,17 @@ std::string provenance_text(const config::ExperimentSpec& spec, const Provenance
   y << YAML::Key << "threads" << YAML::Value << p.threads;
   y << YAML::Key << "dp" << YAML::Value << spec.is_private();
   y << YAML::Key << "delta" << YAML::Value << YAML::Load(delta_text(spec.delta()));
+  // Where the delta came from, delta x N where it is per agent, and the warning of a run whose
+  // delta x N exceeds 0.1 (issue 39; null where none).
+  y << YAML::Key << "delta_rule" << YAML::Value
+    << (spec.server.delta ? std::string("server.delta")
+                          : std::string(config::kDeltaRuleNames.name(spec.server.delta_rule)));
+  const std::optional<double> dn = spec.delta_times_agents();
+  y << YAML::Key << "delta_times_n" << YAML::Value
+    << (dn ? YAML::Load(delta_text(*dn)) : YAML::Node(YAML::NodeType::Null));
+  const std::string warning = spec.delta_warning();
+  y << YAML::Key << "delta_warning" << YAML::Value
+    << (warning.empty() ? YAML::Node(YAML::NodeType::Null) : YAML::Node(warning));
   y << YAML::Key << "accountant" << YAML::Value << spec.server.accountant;
   y << YAML::Key << "accountants" << YAML::Value << YAML::Flow << spec.server.accountants;
   // Accountants whose epsilon is an approximation, not a bound (their columns end in _approx).

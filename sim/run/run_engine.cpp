@@ -143,15 +143,6 @@ void RunEngine::start(Run& r) const {
   const auto t0 = std::chrono::steady_clock::now();
   r.objectives = family_->make(spec_.agents, r.rf);
   const core::Domain& domain = r.objectives[0]->domain();
-  // A finite domain's size is known only now (a table's, when its file is read): an initial
-  // design larger than its points would repeat points (docs/OBJECTIVES.md). GP-UCB's agents
-  // check the same when they are built.
-  if (const systems::FtsDeConfig* fts = spec_.fts_de();
-      fts && domain.is_grid() && fts->agent.init_points > domain.grid.rows())
-    throw std::invalid_argument(fmt::format(
-        "agents.init_points: {} initial points, but the domain of objective.family '{}' has {} "
-        "points; set agents.init_points to at most {}",
-        fts->agent.init_points, spec_.objective.family, domain.grid.rows(), domain.grid.rows()));
   const auto h0 = std::chrono::steady_clock::now();
   std::vector<protocol::History> own;  // histories of this run's objectives
   const std::vector<protocol::History>* histories = this->histories(r);

@@ -54,6 +54,8 @@ SummaryTable::SummaryTable(const config::ExperimentSpec& spec)
       best_f_(spec.rounds + 1),
       epsilon_(static_cast<std::size_t>(spec.rounds) + 1, 0.0),
       extra_epsilon_(spec.server.accountants.size(), epsilon_) {
+  if (const std::optional<double> dn = spec.delta_times_agents())
+    delta_times_n_ = fmt::format("{}", *dn);
   const auto columns = spec.system->server_columns();
   tracks_aggregating_ =
       std::find(columns.begin(), columns.end(), protocol::StatColumn::aggregating) != columns.end();
@@ -96,16 +98,17 @@ std::optional<int> SummaryTable::server_stop() const {
 }
 
 std::string SummaryTable::csv(const std::string& delta, const std::string& extra_columns) const {
-  std::string out = "round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n" +
-                    extra_columns + (tracks_aggregating_ ? ",aggregating\n" : "\n");
+  std::string out =
+      "round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,delta_times_n,n" +
+      extra_columns + (tracks_aggregating_ ? ",aggregating\n" : "\n");
   for (int t = 0; t <= rounds_; ++t) {
     const auto [mr, sr] = summary_mean_se(regret_[t], per_run_, se_over_pairs_);
     const auto [mb, sb] = summary_mean_se(best_f_[t], per_run_, se_over_pairs_);
     std::vector<double> extra;
     for (const auto& e : extra_epsilon_) extra.push_back(e[t]);
-    out +=
-        fmt::format("{},{},{},{},{},{},{},{}{}", t, csv_number(mr), csv_number(sr), csv_number(mb),
-                    csv_number(sb), epsilon_[t], delta, best_f_[t].size(), join_prefixed(extra));
+    out += fmt::format("{},{},{},{},{},{},{},{},{}{}", t, csv_number(mr), csv_number(sr),
+                       csv_number(mb), csv_number(sb), epsilon_[t], delta, delta_times_n_,
+                       best_f_[t].size(), join_prefixed(extra));
     if (tracks_aggregating_) {  // round T has no server round: an empty cell
       out += ',';
       if (t < rounds_ && runs_ > 0)

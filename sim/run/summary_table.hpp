@@ -34,7 +34,8 @@ class SummaryTable {
   /// Adds one run's best values, regrets, epsilons and server counts.
   void add_run(const RunResult& res);
   /// The text of summary.csv: header and one row per round (delta and the extra epsilon
-  /// columns as ResultFiles gives them).
+  /// columns as ResultFiles gives them; `delta_times_n`, delta x N, where the delta is per
+  /// agent: above 0.1 the run warned, issue 39).
   std::string csv(const std::string& delta, const std::string& extra_columns) const;
   /// The final round's numbers, the epsilon of everything released, the clipped fraction and
   /// the fallbacks into `out`.
@@ -56,6 +57,7 @@ class SummaryTable {
   bool tracks_aggregating_ = false;  ///< server.csv has the `aggregating` column
   std::vector<int> aggregated_;      ///< per round < T: runs whose server aggregated it
   int runs_ = 0;
+  std::string delta_times_n_;  ///< the `delta_times_n` cell (spec.delta_times_agents(); "": none)
 };
 
 }  // namespace fbosim::run

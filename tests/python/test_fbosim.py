@@ -514,7 +514,7 @@ _user_objective = _namespace["f"]
 class UserObjective(unittest.TestCase):
     """fbosim.run(config, objective=fn) (issue 25 section 2): a dict config, dict overrides, the
     same trace as the fbosim command's `python` family on the same function and threads."""
-    CONFIG = {"algorithm": "dp_fts_de", "rounds": 3, "runs": 2, "seed": 4,
+    CONFIG = {"algorithm": "dp_fts", "rounds": 3, "runs": 2, "seed": 4,
               "agents": {"count": 3, "init_points": 2}, "rff": {"features": 10},
               "local_ts": {"features": 10}, "objective": {"inputs": 2}}
 
@@ -524,7 +524,7 @@ class UserObjective(unittest.TestCase):
                 f.write(USER_OBJECTIVE)
             cfg = os.path.join(tmp, "user.yaml")
             with open(cfg, "w") as f:
-                f.write("algorithm: dp_fts_de\nrounds: 3\nruns: 2\nseed: 4\n"
+                f.write("algorithm: dp_fts\nrounds: 3\nruns: 2\nseed: 4\n"
                         "agents: {count: 3, init_points: 2}\nrff: {features: 10}\n"
                         "local_ts: {features: 10}\n"
                         "objective: {family: python, inputs: 2, "

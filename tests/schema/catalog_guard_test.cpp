@@ -219,6 +219,16 @@ const std::set<std::string>& expected_differences() {
       // Issue 29's kernels (gp.kernel, gp.ard) and fit methods (gp.fit_method): gp.fit learns
       // their hyperparameters, not only the SE ones, and not only by marginal likelihood.
       "gp.fit: meaning",
+      // Issue 39: a DE name needs P >= 2, so a config without `algorithm` runs dp_fts_de only
+      // where it gives P >= 2 (else dp_fts); server.delta's default is server.delta_rule's
+      // (min(1e-5, 1/(10 N)), or the papers' N^-1.1), and N = 1 needs server.delta only under
+      // the papers' rule.
+      "algorithm: default note: catalog '', schema 'dp_fts_de where exploration.subregions >= 2 "
+      "is given, else dp_fts'",
+      "exploration.subregions: meaning",
+      "server.delta: meaning",
+      "server.delta: default note: catalog 'N^-1.1', schema 'server.delta_rule's'",
+      "agents.count: meaning",
       // The reader accepts only accountant names in the list; the catalog did not say so.
       "server.accountants: range: catalog '', schema 'moments | rdp | pld | gdp | basic'",
   };

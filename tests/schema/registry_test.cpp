@@ -55,6 +55,8 @@ TEST_CASE("registries: every algorithm builds from its defaults on a family it a
     REQUIRE(e.build);
     schema::Options o = e.options;
     o.apply(e.presets);
+    // The DE names need P >= 2 (issue 39: with P = 1 they would run FTS / DP-FTS).
+    if (e.name == "fts_de" || e.name == "dp_fts_de") o.apply({{"exploration.subregions", 2}});
     const datasets::ObjectiveShape shape = grid.shape(grid.options);
     const protocol::ExperimentFacts facts{
         e.name, 8, "gp_grid", shape.domain, shape.dimension, shape.points, false};
@@ -107,15 +109,21 @@ TEST_CASE("registries: cross-key conditions name their key (one per condition)")
                           "algorithm fts runs without DP (server.dp must be false or "
                           "left out); with DP, use algorithm dp_fts"}});
   // Issue 28: each name is its paper's algorithm, fts_de without DP and dp_fts_de with it.
-  CHECK(problems("fts_de", grid, {{"server.dp", true}}) ==
+  CHECK(problems("fts_de", grid, {{"server.dp", true}, {"exploration.subregions", 2}}) ==
         schema::Problems{{"server.dp",
                           "algorithm fts_de runs without DP (server.dp must be false "
                           "or left out); with DP, use algorithm dp_fts_de"}});
-  CHECK(problems("dp_fts_de", grid, {{"server.dp", false}}) ==
+  CHECK(problems("dp_fts_de", grid, {{"server.dp", false}, {"exploration.subregions", 2}}) ==
         schema::Problems{{"server.dp",
                           "algorithm dp_fts_de runs with DP (server.dp must be true "
                           "or left out); without DP, use algorithm fts_de"}});
-  CHECK(problems("fts_de", grid, {{"server.dp", false}}).empty());
+  CHECK(problems("fts_de", grid, {{"server.dp", false}, {"exploration.subregions", 2}}).empty());
+  // Issue 39: a DE name with P = 1 would run FTS / DP-FTS under its name.
+  CHECK(problems("dp_fts_de", grid, {}) ==
+        schema::Problems{{"exploration.subregions",
+                          "1 gives DP-FTS (no distributed exploration) under algorithm dp_fts_de; "
+                          "set exploration.subregions >= 2 (P = 2 is DP-FTS-DE's synthetic "
+                          "setting) or use algorithm: dp_fts"}});
   // exact local TS and PO-GP-UCB: any finite domain by its traits (a grid of any dimension, a
   // table whose points are known only when its file is read), never a box.
   const protocol::ExperimentFacts table{"", 6, "table", DomainKind::finite_set, 0, 0, false};

@@ -244,7 +244,8 @@ std::vector<KeyCase> key_cases() {
       {"objective.hidden", {"0", "1000000000", ""}, kEmnistKeys},
       {"objective.batch_size", {"0", "1000000000", ""}, kEmnistKeys},
       {"datasets.root", {"''", "[1, 2]"}, kLandmine},
-      {"agents.count", {"0", "1", "-3", "1000000000", "1.5", "abc", ""}},
+      // Issue 39: one agent with DP is valid under the default delta, min(1e-5, 1/(10 N)).
+      {"agents.count", {"0", "-3", "1000000000", "1.5", "abc", ""}},
       {"agents.init_points", kCount},
       {"agents.init", kChoice},
       {"exploration.subregions", {"0", "5", "1000000000", "abc", ""}},
@@ -885,7 +886,8 @@ std::vector<Case> all_cases() {
   // Issue 25, section 1 ("fbosim audit for any privatised mechanism"): a config whose algorithm
   // releases nothing private, and a --noise-scale for a release without noise, are refused
   // naming the file, the algorithm or the option.
-  run("issue 25 audit", "audit {cfg} --trials 100 --set algorithm=fts_de",
+  run("issue 25 audit",
+      "audit {cfg} --trials 100 --set algorithm=fts_de --set exploration.subregions=2",
       {"battery.yaml", "algorithm fts_de", "releases nothing private"});
   run("issue 25 audit", "audit {cfg} --trials 100 --set algorithm=ts",
       {"battery.yaml", "algorithm ts", "releases nothing private"});
@@ -900,8 +902,18 @@ std::vector<Case> all_cases() {
   // missing real-world data names datasets.root, FBOSIM_DATA and the download.
   run("issue 28 names", "run {cfg} --quiet --set algorithm=fts_de --set server.dp=true",
       {"battery.yaml", "server.dp", "algorithm fts_de runs without DP", "use algorithm dp_fts_de"});
+  // Issue 39: a config without `algorithm` and with P = 1 runs dp_fts.
   run("issue 28 names", "run {cfg} --quiet --set server.dp=false",
+      {"battery.yaml", "server.dp", "algorithm dp_fts runs with DP", "use algorithm fts"});
+  run("issue 28 names", "run {cfg} --quiet --set server.dp=false --set exploration.subregions=2",
       {"battery.yaml", "server.dp", "algorithm dp_fts_de runs with DP", "use algorithm fts_de"});
+  // Issue 39: a DE name with P = 1 (FTS / DP-FTS under the DE name) says what to set.
+  run("issue 39 names", "run {cfg} --quiet --set algorithm=dp_fts_de",
+      {"battery.yaml", "exploration.subregions", "1 gives DP-FTS", "exploration.subregions >= 2",
+       "use algorithm: dp_fts"});
+  run("issue 39 ignored keys", "run {cfg} --quiet --set server.clip_quantile=0.9",
+      {"battery.yaml", "server.clip_quantile", "0.9", "changes nothing with server.clipping: fixed",
+       "server.clipping: adaptive"});
   run("issue 28 names", "run {cfg} --quiet --set algorithm=fts --set server.dp=true",
       {"battery.yaml", "server.dp", "algorithm fts runs without DP", "use algorithm dp_fts"});
   run("issue 28 names",
@@ -1072,7 +1084,7 @@ std::vector<Case> all_cases() {
         with_key("server.stop_p", v));
   run("issue 29 budget", "run {cfg} --quiet",
       {"battery.yaml", "server.budget", "runs without DP", "fts_de", "dp_fts_de"}, 1,
-      with("algorithm: fts_de\nserver: {budget: 3}\n"));
+      with("algorithm: fts_de\nexploration: {subregions: 2}\nserver: {budget: 3}\n"));
   run("issue 29 budget", "run {cfg} --quiet --set algorithm=fts --set exploration.subregions=1",
       {"battery.yaml", "server.budget", "runs without DP", "dp_fts"}, 1,
       with("server: {budget: 3}\n"));
@@ -1134,7 +1146,7 @@ std::vector<Case> all_cases() {
       with_key("server.clipping", "sometimes"));
   run("issue 29 clipping", "run {cfg} --quiet",
       {"battery.yaml", "server.clipping", "runs without DP", "fts_de"}, 1,
-      with("algorithm: fts_de\nserver: {clipping: adaptive}\n"));
+      with("algorithm: fts_de\nexploration: {subregions: 2}\nserver: {clipping: adaptive}\n"));
   run("issue 29 clipping", "run {cfg} --quiet",
       {"battery.yaml", "server.clipping", "algorithm ts has no server"}, 1,
       with("algorithm: ts\nserver: {clipping: adaptive}\n"));

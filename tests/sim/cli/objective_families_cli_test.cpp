@@ -91,7 +91,7 @@ TEST_CASE("every registered objective family runs through the engine, the same f
       continue;
     }
     const std::string cfg = (dir / (e.name + ".yaml")).string();
-    std::ofstream(cfg) << "algorithm: dp_fts_de\nrounds: 3\nruns: 2\n"
+    std::ofstream(cfg) << "algorithm: dp_fts\nrounds: 3\nruns: 2\n"
                           "agents: {count: 3, init_points: 2}\nrff: {features: 10}\n"
                           "local_ts: {features: 10}\nserver: {sampling_rate: 0.5}\n"
                        << it->second.first;
@@ -124,7 +124,8 @@ TEST_CASE("finite-domain algorithms run on any family with a finite domain (trai
   const std::string branin = "objective: {family: branin, noise_var: 0.01, branin_grid: 8}\n";
   const std::string table = configs.at("table").first;
   const std::string small = "rounds: 3\nruns: 1\n";
-  const std::string features = "rff: {features: 10}\nlocal_ts: {method: exact, features: 10}\n";
+  // (local_ts.features is the RFF model's: refused with method exact, issue 39.)
+  const std::string features = "rff: {features: 10}\nlocal_ts: {method: exact}\n";
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"po_gp_ucb_branin",
        "algorithm: po_gp_ucb\nagents: {count: 1, init_points: 2}\ncurator: {r: 2}\n" + branin},
@@ -135,8 +136,8 @@ TEST_CASE("finite-domain algorithms run on any family with a finite domain (trai
       {"dp_bo_table", "algorithm: dp_bo\nagents: {count: 3, init_points: 1}\n" + table},
       {"ts_exact_branin",
        "algorithm: ts\nagents: {count: 2, init_points: 2}\n" + features + branin},
-      {"fts_de_exact_table",
-       "algorithm: fts_de\nagents: {count: 3, init_points: 1}\n" + features + table},
+      {"fts_exact_table",
+       "algorithm: fts\nagents: {count: 3, init_points: 1}\n" + features + table},
   };
   for (const auto& [name, text] : cases) {
     INFO(name);

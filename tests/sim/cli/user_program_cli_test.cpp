@@ -168,8 +168,8 @@ TEST_CASE("agents.init_points above a table's points is refused (issue 39)") {
   auto r = fbosim_clean("run " + cfg + " --quiet --out " + w.path("out"));
   INFO(r.text);
   CHECK(r.status == 1);
-  CHECK_THAT(r.text, Contains("agents.init_points: 4 initial points, but the domain of "
-                              "objective.family 'table' has 3 points"));
+  CHECK_THAT(r.text, Contains("agents.init_points: 4 initial points, but the objective's domain "
+                              "has 3 points"));
   CHECK_FALSE(fs::exists(w.path("out")));
   r = fbosim_clean("run " + cfg + " --quiet --out " + w.path("out") +
                    " --set agents.init_points=3");

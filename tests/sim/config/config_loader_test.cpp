@@ -36,11 +36,12 @@ TEST_CASE("defaults and explicit values reach the spec") {
   CHECK(c.spec.name == "test");
   CHECK(c.spec.rounds == 7);
   CHECK(c.spec.agents == 9);
-  REQUIRE(fts_de_of(c.spec));
-  CHECK(fts_de_of(c.spec)->subregions == 3);
-  CHECK(fts_de_of(c.spec)->mechanism.sampling_rate == 0.5);
-  CHECK(fts_de_of(c.spec)->mechanism.noise_multiplier == 2);
-  CHECK(c.spec.delta() == Approx(std::pow(9.0, -1.1)));
+  REQUIRE(c.spec.fts_de());
+  CHECK(c.spec.fts_de()->subregions == 3);
+  CHECK(c.spec.fts_de()->mechanism.sampling_rate == 0.5);
+  CHECK(c.spec.fts_de()->mechanism.noise_multiplier == 2);
+  // Issue 39: min(1e-5, 1/(10 N)) = 1e-5 for N = 9 (N^-1.1 under server.delta_rule: paper).
+  CHECK(c.spec.delta() == 1e-5);
   // The resolved config holds defaults too.
   CHECK(c.resolved["rff"]["features"].as<int>() == 50);
   CHECK(c.resolved["server"]["clip_norm"].as<double>() == 3);
@@ -151,10 +152,10 @@ TEST_CASE("the name is one safe directory name") {
   CHECK(load("name: fig2a_z1.5+q0.25\n").spec.name == "fig2a_z1.5+q0.25");
 }
 
-TEST_CASE("sub-regions need agents, and the default delta needs two agents") {
+TEST_CASE("sub-regions need agents, and the paper's delta needs two agents") {
   CHECK_THROWS_WITH(load("agents: {count: 4}\nexploration: {subregions: 5}\n"),
                     Catch::Contains("exploration.subregions") && Catch::Contains("agents.count"));
-  CHECK_THROWS_WITH(load("agents: {count: 1}\n"),
+  CHECK_THROWS_WITH(load("agents: {count: 1}\nserver: {delta_rule: paper}\n"),
                     Catch::Contains("agents.count") && Catch::Contains("server.delta"));
   CHECK(load("agents: {count: 1}\nserver: {delta: 1.0e-5}\n").spec.agents == 1);
   CHECK(load("agents: {count: 1}\nalgorithm: ts\n").spec.agents == 1);
@@ -202,14 +203,17 @@ TEST_CASE("the papers' names are presets of the DP-FTS-DE keys, and contradictio
   CHECK_FALSE(dp(load("algorithm: fts\n")));
   CHECK_FALSE(fts_de_of(load("algorithm: ts\n").spec)->server);
   // Issue 28: fts_de is the paper's FTS-DE, without DP; dp_fts_de (the default) is private.
-  CHECK_FALSE(dp(load("algorithm: fts_de\n")));
-  CHECK_FALSE(dp(load("algorithm: fts_de\nserver: {dp: false}\n")));
-  CHECK_FALSE(load("algorithm: fts_de\n").resolved["server"]["dp"].as<bool>());
-  CHECK(dp(load("")));
-  CHECK(load("").spec.algorithm == "dp_fts_de");
-  CHECK_THROWS_WITH(load("algorithm: fts_de\nserver: {dp: true}\n"),
+  const std::string p2 = "exploration: {subregions: 2}\n";
+  CHECK_FALSE(dp(load("algorithm: fts_de\n" + p2)));
+  CHECK_FALSE(dp(load("algorithm: fts_de\nserver: {dp: false}\n" + p2)));
+  CHECK_FALSE(load("algorithm: fts_de\n" + p2).resolved["server"]["dp"].as<bool>());
+  CHECK(dp(load(p2)));
+  CHECK(load(p2).spec.algorithm == "dp_fts_de");
+  // Issue 39: without `algorithm` and P >= 2 given, DP-FTS (the same run as dp_fts_de with P = 1).
+  CHECK(load("").spec.algorithm == "dp_fts");
+  CHECK_THROWS_WITH(load("algorithm: fts_de\nserver: {dp: true}\n" + p2),
                     Catch::Contains("server.dp") && Catch::Contains("use algorithm dp_fts_de"));
-  CHECK(load("algorithm: dp_fts_de\n").resolved["server"]["dp"].as<bool>());
+  CHECK(load("algorithm: dp_fts_de\n" + p2).resolved["server"]["dp"].as<bool>());
   CHECK_THROWS_WITH(load("algorithm: fts\nserver: {dp: true}\n"),
                     Catch::Contains("server.dp") && Catch::Contains("use algorithm dp_fts"));
   CHECK_THROWS_WITH(load("algorithm: dp_fts_de\nserver: {dp: false}\n"),
@@ -579,10 +583,11 @@ TEST_CASE("config files: a device or pipe is read up to the bound, a huge file r
 
 TEST_CASE("config --set: the last value of a key wins, a mapping sets only the keys it names") {
   CHECK(load("rounds: 2\n", {"rounds=3", "rounds=4"}).spec.rounds == 4);
-  const LoadedConfig c =
-      load("algorithm: fts_de\nserver: {noise_multiplier: 2, sampling_rate: 0.5}\n",
-           {"server={dp: false}"});
-  CHECK_FALSE(fts_de_of(c.spec)->dp);
+  const LoadedConfig c = load(
+      "algorithm: fts_de\nexploration: {subregions: 2}\n"
+      "server: {noise_multiplier: 2, sampling_rate: 0.5}\n",
+      {"server={dp: false}"});
+  CHECK_FALSE(c.spec.fts_de()->dp);
   CHECK(c.resolved["server"]["noise_multiplier"].as<double>() == 2);
   CHECK(c.resolved["server"]["sampling_rate"].as<double>() == 0.5);
   CHECK_THROWS_WITH(load("", {"server={noise_multiplier.x: 1}"}),

@@ -90,7 +90,7 @@ TEST_CASE("RGPE's ranking-loss samples are part of the work estimate") {
 // CPU-seconds (docs/BENCHMARKS.md). The CNN trainings are now a term of their own.
 TEST_CASE("the EMNIST CNN trainings are part of the work estimate, an upper bound of the time") {
   const std::string cfg =
-      "algorithm: dp_fts_de\nrounds: 60\nruns: 10\nagents: {count: 50, init_points: 10}\n"
+      "algorithm: dp_fts\nrounds: 60\nruns: 10\nagents: {count: 50, init_points: 10}\n"
       "objective: {family: emnist}\n";
   const LoadedConfig c = load_config_text(cfg, "emnist.yaml", "emnist", {});
   const ResourceEstimate e = estimate_resources(c.spec);

@@ -27,7 +27,8 @@ const char* kTiny =
     "objective: {family: gp_grid, grid_points: 100, lengthscale: 0.05}\n"
     "agents: {count: 6, init_points: 2}\nexploration: {subregions: 2}\n"
     "rff: {features: 10, lengthscale: 0.05}\nlocal_ts: {features: 10}\n"
-    "server: {dp: true, sampling_rate: 0.5, noise_multiplier: 1, clip_norm: 5}\n";
+    "server: {dp: true, sampling_rate: 0.5, noise_multiplier: 1, clip_norm: 5, delta_rule: "
+    "paper}\n";  // the papers' N^-1.1 (issue 39: the default is min(1e-5, 1/(10 N)))
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -115,7 +116,7 @@ TEST_CASE("server.csv and summary.csv carry delta next to epsilon, empty without
       CHECK(std::stod(cell) == Approx(delta).epsilon(1e-14));
   CHECK(slurp(dir + "/summary.csv")
             .rfind("round,mean_regret,se_regret,mean_best_f,se_best_f,"
-                   "epsilon,delta,n\n",
+                   "epsilon,delta,delta_times_n,n\n",
                    0) == 0);
   const std::string nodp = fresh("delta_nodp");
   run_to(nodp, {"algorithm=fts_de", "server.dp=false"});

@@ -58,8 +58,9 @@ TEST_CASE("a tiny run writes the four outputs with the documented columns") {
   CHECK(slurp(dir + "/server.csv")
             .rfind("run,round,time,received,selected,clipped,noise_std,epsilon,delta\n", 0) == 0);
   const std::string summary = slurp(dir + "/summary.csv");
-  CHECK(summary.rfind("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n\n", 0) ==
-        0);
+  CHECK(summary.rfind(
+            "round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,delta_times_n,n\n",
+            0) == 0);
   CHECK(std::count(summary.begin(), summary.end(), '\n') == 1 + 7);
   CHECK(std::filesystem::exists(dir + "/config.resolved.yaml"));
   // No temporaries are left behind.

@@ -288,7 +288,9 @@ TEST_CASE(
   std::stringstream rows(summary);
   std::string line;
   std::getline(rows, line);
-  CHECK(line == "round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n,aggregating");
+  CHECK(line ==
+        "round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,delta_times_n,n,"
+        "aggregating");
   for (int t = 0; std::getline(rows, line); ++t) {
     const std::vector<std::string> cells = [&] {
       std::vector<std::string> out;
@@ -297,9 +299,9 @@ TEST_CASE(
       if (line.back() == ',') out.emplace_back();
       return out;
     }();
-    REQUIRE(cells.size() == 9);
+    REQUIRE(cells.size() == 10);
     CHECK(cells[5] == "0");                       // epsilon: nothing released
-    CHECK(cells[8] == (t < kRounds ? "0" : ""));  // round T: no server round
+    CHECK(cells[9] == (t < kRounds ? "0" : ""));  // round T: no server round
   }
 }
 
