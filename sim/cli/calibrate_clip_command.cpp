@@ -14,10 +14,10 @@
 #include <fmt/format.h>
 
 #include "algorithms/systems/fts_de_system.hpp"
+#include "core/thread_pool.hpp"
 #include "sim/cli/commands.hpp"
 #include "sim/cli/user_program.hpp"
 #include "sim/config/config_loader.hpp"
-#include "core/thread_pool.hpp"
 #include "sim/run/clip_pilot.hpp"
 
 namespace fbosim::cli {

@@ -13,10 +13,10 @@
 
 #include "algorithms/privacy/accountant.hpp"
 #include "algorithms/privacy/accountant_registry.hpp"
-#include "sim/cli/commands.hpp"
 #include "core/eigen_blocking.hpp"
-#include "sim/output/build_info.hpp"
 #include "schema/suggest.hpp"
+#include "sim/cli/commands.hpp"
+#include "sim/output/build_info.hpp"
 
 namespace fbosim::cli {
 

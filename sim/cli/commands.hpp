@@ -129,11 +129,11 @@ void run(const MergeArgs& a);
 struct CalibrateClipArgs {
   std::string config;
   std::vector<std::string> sets;
-  double quantile = 0.95;  ///< the share of the pilot's messages S leaves unclipped
-  int rounds = 0;          ///< the pilot's rounds; 0: the config's, at most 10
-  int runs = 1;            ///< the pilot's runs
-  int threads = 0;         ///< 0: every core
-  bool allow_exec = false; ///< --allow-exec: the pilot evaluates the objective (user_program.hpp)
+  double quantile = 0.95;   ///< the share of the pilot's messages S leaves unclipped
+  int rounds = 0;           ///< the pilot's rounds; 0: the config's, at most 10
+  int runs = 1;             ///< the pilot's runs
+  int threads = 0;          ///< 0: every core
+  bool allow_exec = false;  ///< --allow-exec: the pilot evaluates the objective (user_program.hpp)
 };
 /// The report: the norms' quantiles and the S for a.quantile (throws for a config without a
 /// private server of the DP-FTS-DE family).

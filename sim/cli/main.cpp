@@ -94,6 +94,11 @@ int g_main_status = -1;  // what main returned, for the last exit handler
 // gives 128 + the signal.
 void report_late_interrupt() {
   if (g_main_status < 0) return;
+  // Everything printed is out before the status becomes final: a signal from here on ends the
+  // process in its handler (end_with_status), which cannot flush.
+  std::fflush(stdout);
+  std::fflush(stderr);
+  fbosim::output::end_with_status(g_main_status);
   const int status = with_interrupt_reported(g_main_status);
   if (status == g_main_status) return;
   std::fflush(stdout);

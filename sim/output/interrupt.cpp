@@ -22,6 +22,24 @@ static_assert(std::atomic<int>::is_always_lock_free, "set from a signal handler"
 sem_t g_wake;  // posted by the handler at every signal (sem_post is async-signal-safe)
 std::once_flag g_installed;
 std::atomic<bool> g_handlers{false};
+// Once the command's status is final (the last exit handler ran its check): the status, so
+// that a signal from then on ends the process from the handler itself, with the message and
+// 128 + the signal, instead of setting a flag nobody reads any more. -1 before.
+std::atomic<int> g_final_status{-1};
+static_assert(std::atomic<int>::is_always_lock_free, "read in a signal handler");
+
+// The message of a signal that came as the process was ending (write(2): async-signal-safe).
+void write_ending_message(int sig, int status) {
+  const char* what = sig == SIGINT ? "SIGINT (Ctrl-C)" : sig == SIGTERM ? "SIGTERM" : "a signal";
+  const char* how = status == 0 ? "it had finished: what it printed and wrote is complete"
+                                : "it had failed, as reported above";
+  for (const char* part :
+       {"fbosim: error: interrupted by ", what, " as the command ended (", how, ")\n"}) {
+    std::size_t n = 0;
+    while (part[n] != '\0') ++n;
+    if (::write(STDERR_FILENO, part, n) < 0) return;  // nowhere to report it: the status says it
+  }
+}
 
 // Never destroyed: the watchdog may use them while the main thread runs static destructors.
 struct Registry {
@@ -39,6 +57,10 @@ std::recursive_timed_mutex& commit_mutex() {
 }
 
 extern "C" void on_signal(int sig) {
+  if (const int status = g_final_status.load(); status >= 0) {
+    write_ending_message(sig, status);
+    ::_exit(128 + sig);
+  }
   int none = 0;
   g_signal.compare_exchange_strong(none, sig);
   core::request_cancellation();
@@ -131,6 +153,8 @@ bool interrupt_requested() { return core::cancellation_requested(); }
 int interrupt_signal() { return g_signal.load(); }
 
 void check_interrupt() { core::throw_if_cancelled(); }
+
+void end_with_status(int status) { g_final_status.store(status < 0 ? 1 : status); }
 
 int interrupted_exit_status() {
   const int sig = g_signal.load();

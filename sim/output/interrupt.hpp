@@ -49,6 +49,10 @@ int interrupt_signal();
 void check_interrupt();
 /// 128 + interrupt_signal(): the exit status of an interrupted fbosim (1 if no signal arrived).
 int interrupted_exit_status();
+/// The command's status is final (the last exit handler checked for a signal): from now on a
+/// SIGINT or SIGTERM ends the process from the handler, saying the command had ended, with
+/// 128 + the signal, as a signal before the check does (no window where one is lost).
+void end_with_status(int status);
 
 /// An action the watchdog runs if it ends the process (in reverse order of registration),
 /// registered for the object's lifetime. Actions run on the watchdog's thread while other threads

@@ -10,8 +10,8 @@
 #include <fmt/ranges.h>
 
 #include "algorithms/privacy/accountant.hpp"
-#include "sim/config/run_epsilon.hpp"
 #include "core/event_queue.hpp"
+#include "sim/config/run_epsilon.hpp"
 #include "sim/output/interrupt.hpp"
 #include "sim/run/network_model.hpp"
 #include "sim/run/privacy_ledger.hpp"

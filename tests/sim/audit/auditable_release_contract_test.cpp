@@ -25,12 +25,15 @@ struct Case {
   double broken;  ///< a noise scale whose audit must exceed the claim; 0: none
 };
 
+// The broken variants are sized at the papers' delta N^-1.1 (server.delta_rule: paper).
 const char* kDpFtsDe =
     "agents: {count: 50}\nrff: {features: 20}\nexploration: {subregions: 1}\n"
-    "server: {dp: true, sampling_rate: 1.0, noise_multiplier: 1.0, clip_norm: 11}\n";
+    "server: {dp: true, sampling_rate: 1.0, noise_multiplier: 1.0, clip_norm: 11,\n"
+    "         delta_rule: paper}\n";
 const char* kDpFtsDeFixed =
     "agents: {count: 50}\nrff: {features: 20}\nexploration: {subregions: 2}\n"
-    "server: {dp: true, sampling: fixed, accountant: rdp, sampling_rate: 0.25}\n";
+    "server: {dp: true, sampling: fixed, accountant: rdp, sampling_rate: 0.25, delta_rule: "
+    "paper}\n";
 const char* kCurator =
     "algorithm: po_gp_ucb\nrounds: 5\n"
     "objective: {family: gp_grid2d, grid_side: 8, lengthscale: 1.25, input_norm: 25}\n"
@@ -119,7 +122,7 @@ TEST_CASE("every auditable release: claim, intact, broken, threads") {
 TEST_CASE("configs that release nothing private are refused, naming the algorithm") {
   for (const std::string& yaml :
        {std::string("algorithm: ts\n"), std::string("algorithm: fts\n"),
-        std::string("algorithm: fts_de\nserver: {dp: false}\n"),
+        std::string("algorithm: fts_de\nserver: {dp: false}\nexploration: {subregions: 2}\n"),
         std::string("algorithm: gp_ucb\nobjective: {family: gp_grid2d, grid_side: 8, "
                     "lengthscale: 1.25, input_norm: 25}\n"),
         std::string("algorithm: fts_target\n")}) {

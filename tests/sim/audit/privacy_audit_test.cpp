@@ -18,7 +18,8 @@ namespace {
 ExperimentSpec spec(const std::vector<std::string>& sets) {
   return load_config_text(
              "agents: {count: 50}\nrff: {features: 20}\nexploration: {subregions: 1}\n"
-             "server: {dp: true, sampling_rate: 1.0, noise_multiplier: 1.0, clip_norm: 11}\n",
+             "server: {dp: true, sampling_rate: 1.0, noise_multiplier: 1.0, clip_norm: 11,\n"
+             "         delta_rule: paper}\n",  // the broken variants are sized at N^-1.1
              "audit.yaml", "audit", sets)
       .spec;
 }
@@ -138,7 +139,7 @@ TEST_CASE("Clopper-Pearson bounds match their closed forms") {
 
 TEST_CASE("the audit refuses configs without DP and bad options") {
   CHECK_THROWS_WITH(
-      audit(spec({"algorithm=fts_de", "server.dp=false"})),
+      audit(spec({"algorithm=fts_de", "server.dp=false", "exploration.subregions=2"})),
       Catch::Contains("releases nothing private") && Catch::Contains("server.dp: false"));
   AuditOptions o;
   o.trials = 10;

@@ -23,7 +23,7 @@ TEST_CASE("a command objective whose timed evaluations would take years is refus
   fs::remove_all(out);
   // Bounded: without the check the run would go on for years.
   const fbosim_test::Output o = fbosim_test::fbosim_with_env(
-      "", "run " + cfg + " --quiet --threads 1 --out " + out.string(), 60);
+      "", "run " + cfg + " --allow-exec --quiet --threads 1 --out " + out.string(), 60);
   INFO(o.text);
   CHECK(o.status == 1);
   CHECK(o.text.find("the objective's 22000000 evaluations") != std::string::npos);

@@ -36,10 +36,10 @@ TEST_CASE("defaults and explicit values reach the spec") {
   CHECK(c.spec.name == "test");
   CHECK(c.spec.rounds == 7);
   CHECK(c.spec.agents == 9);
-  REQUIRE(c.spec.fts_de());
-  CHECK(c.spec.fts_de()->subregions == 3);
-  CHECK(c.spec.fts_de()->mechanism.sampling_rate == 0.5);
-  CHECK(c.spec.fts_de()->mechanism.noise_multiplier == 2);
+  REQUIRE(fts_de_of(c.spec));
+  CHECK(fts_de_of(c.spec)->subregions == 3);
+  CHECK(fts_de_of(c.spec)->mechanism.sampling_rate == 0.5);
+  CHECK(fts_de_of(c.spec)->mechanism.noise_multiplier == 2);
   // Issue 39: min(1e-5, 1/(10 N)) = 1e-5 for N = 9 (N^-1.1 under server.delta_rule: paper).
   CHECK(c.spec.delta() == 1e-5);
   // The resolved config holds defaults too.
@@ -287,7 +287,8 @@ TEST_CASE("acquisition.method and rff.shared_draw: defaults, the authors' settin
   CHECK_THROWS_WITH(load(base, {"rff.shared_draw=per_agent"}),
                     Catch::Contains("rff.shared_draw") && Catch::Contains("per_agent"));
   // The shared draw is the FTS target family's: DP-FTS-DE refuses the key.
-  CHECK_THROWS_WITH(load("algorithm: fts_de\nagents: {count: 3}\nobjective: {family: gp_box}\n",
+  CHECK_THROWS_WITH(load("algorithm: fts_de\nagents: {count: 3}\nobjective: {family: gp_box}\n"
+                         "exploration: {subregions: 2}\n",
                          {"rff.shared_draw=per_experiment"}),
                     Catch::Contains("rff.shared_draw"));
 }
@@ -587,7 +588,7 @@ TEST_CASE("config --set: the last value of a key wins, a mapping sets only the k
       "algorithm: fts_de\nexploration: {subregions: 2}\n"
       "server: {noise_multiplier: 2, sampling_rate: 0.5}\n",
       {"server={dp: false}"});
-  CHECK_FALSE(c.spec.fts_de()->dp);
+  CHECK_FALSE(fts_de_of(c.spec)->dp);
   CHECK(c.resolved["server"]["noise_multiplier"].as<double>() == 2);
   CHECK(c.resolved["server"]["sampling_rate"].as<double>() == 0.5);
   CHECK_THROWS_WITH(load("", {"server={noise_multiplier.x: 1}"}),

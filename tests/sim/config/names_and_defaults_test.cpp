@@ -12,10 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "fts_de_of.hpp"
 #include "sim/config/config_loader.hpp"
 
 using namespace fbosim::config;
 using Catch::Matchers::Contains;
+using fbosim::testing::fts_de_of;
 
 namespace {
 LoadedConfig load(const std::string& text, const std::vector<std::string>& sets = {}) {
@@ -33,7 +35,7 @@ TEST_CASE("a DE name with P = 1 is refused, naming the key and what to set") {
                     Contains("cfg.yaml:3: exploration.subregions: 1 gives FTS") &&
                         Contains("use algorithm: fts"));
   // P >= 2 and the P = 1 names are as they were.
-  CHECK(load("algorithm: dp_fts_de\nexploration: {subregions: 2}\n").spec.fts_de()->subregions ==
+  CHECK(fts_de_of(load("algorithm: dp_fts_de\nexploration: {subregions: 2}\n").spec)->subregions ==
         2);
   CHECK(load("algorithm: dp_fts\n").spec.algorithm == "dp_fts");
   CHECK(load("algorithm: fts\n").spec.algorithm == "fts");
@@ -98,8 +100,7 @@ TEST_CASE("a key the configured variant ignores is refused, naming the key that 
   CHECK_THROWS_WITH(load("server: {clip_learning_rate: 0.5}\n"),
                     Contains("server.clip_learning_rate"));
   CHECK_THROWS_WITH(load("server: {clip_count_noise: 2}\n"), Contains("server.clip_count_noise"));
-  CHECK(load("server: {clipping: adaptive, clip_quantile: 0.9}\n")
-            .spec.fts_de()
+  CHECK(fts_de_of(load("server: {clipping: adaptive, clip_quantile: 0.9}\n").spec)
             ->mechanism.clip_quantile == 0.9);
   CHECK_THROWS_WITH(load("objective: {family: gp_grid}\nlocal_ts: {method: exact, features: 20}\n"),
                     Contains("local_ts.features") && Contains("local_ts.method: exact") &&
@@ -118,7 +119,7 @@ TEST_CASE(
     "a key the variant ignores, given with the value in force, is accepted (resolved "
     "configs record every key)") {
   const LoadedConfig c = load("server: {clipping: fixed, clip_quantile: 0.5}\n");
-  CHECK(c.spec.fts_de()->mechanism.clip_quantile == 0.5);
+  CHECK(fts_de_of(c.spec)->mechanism.clip_quantile == 0.5);
   // Every resolved config re-reads: it gives every key, each with the value in force.
   const LoadedConfig r = load("objective: {family: gp_grid}\nlocal_ts: {method: exact}\n");
   YAML::Emitter y;
