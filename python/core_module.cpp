@@ -25,12 +25,13 @@
 #include "algorithms/privacy/epsilon_series.hpp"
 #include "algorithms/privacy/noise_calibration.hpp"
 #include "algorithms/server/dp_mechanism.hpp"
-#include "datasets/partition/partitioner.hpp"
-#include "datasets/python/embed/py_callable.hpp"
-#include "sim/config/config_loader.hpp"
 #include "core/cancellation.hpp"
 #include "core/eigen_blocking.hpp"
 #include "core/thread_pool.hpp"
+#include "datasets/partition/partitioner.hpp"
+#include "datasets/python/embed/py_callable.hpp"
+#include "sim/config/config_loader.hpp"
+#include "sim/config/user_program.hpp"
 #include "sim/output/build_info.hpp"
 #include "sim/run/experiment_runner.hpp"
 
@@ -202,7 +203,7 @@ double calibrate(double target, double q, int steps, std::optional<double> delta
 py::dict run_config(const std::string& config, const std::vector<std::string>& overrides,
                     std::optional<int> runs, std::optional<std::uint64_t> seed,
                     std::optional<int> threads, const std::string& out_dir, bool force,
-                    const py::object& progress) {
+                    const py::object& progress, bool allow_exec) {
   constexpr int kMaxThreads = 4096;  // as `fbosim run --threads`
   if (runs) require(*runs >= 1, fmt::format("runs must be >= 1, got {}", *runs));
   if (threads)
@@ -213,6 +214,10 @@ py::dict run_config(const std::string& config, const std::vector<std::string>& o
   if (runs) sets.push_back(fmt::format("runs={}", *runs));
   if (seed) sets.push_back(fmt::format("seed={}", *seed));
   const config::LoadedConfig cfg = config::load_config(config, sets);
+  // A config is code: a program or module named by the file runs only with allow_exec=True or
+  // FBOSIM_ALLOW_EXEC=1, as `fbosim run` asks for --allow-exec (sim/config/user_program.hpp).
+  if (const auto program = config::objective_program(cfg.spec, overrides))
+    config::check_user_programs({*program}, config, allow_exec);
   run::RunOptions options;
   options.threads = threads ? *threads : core::ThreadPool::hardware_threads();
   options.out_dir = out_dir;
@@ -291,7 +296,7 @@ PYBIND11_MODULE(_core, m) {
         py::arg("count_noise") = py::none());
   m.def("run", &run_config, py::arg("config"), py::arg("overrides"), py::arg("runs"),
         py::arg("seed"), py::arg("threads"), py::arg("out_dir"), py::arg("force"),
-        py::arg("progress") = py::none());
+        py::arg("progress") = py::none(), py::arg("allow_exec") = false);
   m.def("accountants", &privacy::accountant_names);
   m.def("partition", &partition, py::arg("labels"), py::arg("agents"), py::arg("scheme"),
         py::arg("alpha"), py::arg("shards"), py::arg("min_size"), py::arg("seed"));

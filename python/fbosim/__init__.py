@@ -50,7 +50,7 @@ MAX_THREADS = 4096  # `fbosim run --threads` (kMaxThreads)
 
 
 def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, force=False,
-        objective=None, progress=True):
+        objective=None, progress=True, allow_exec=False):
     """Runs an experiment config and returns {"trace", "server", "summary", "timing"} as pandas
     DataFrames, plus "info" (a dict: name, out_dir, runs, rounds, agents, seconds, epsilon,
     delta, resumed_runs: finished runs reused from an interrupted call, server_stop: the first
@@ -68,7 +68,10 @@ def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, 
     progress: a tqdm bar (a line on stderr without tqdm) once the run has taken a second; False
     for none. A bad argument raises TypeError or ValueError naming it and its value. Ctrl-C
     raises KeyboardInterrupt within a second, keeping the finished runs in out_dir for a resume
-    (the same call again)."""
+    (the same call again). allow_exec: consent for a config FILE whose objective runs a program
+    or imports a module (as `fbosim run --allow-exec`, or FBOSIM_ALLOW_EXEC=1; docs/USER_GUIDE.md,
+    "A config is code"); without it such a file raises ValueError naming the key and what would
+    run. A dict config and objective= need none (you wrote them)."""
     import pandas as pd
 
     if isinstance(config, dict):
@@ -76,7 +79,8 @@ def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, 
             path = os.path.join(tmp, "experiment.yaml")
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(config, f)  # JSON is YAML 1.2
-            return run(path, overrides, runs, seed, threads, out_dir, force, objective, progress)
+            return run(path, overrides, runs, seed, threads, out_dir, force, objective, progress,
+                       allow_exec=True)
     config = _check.path("config", config)
     if isinstance(overrides, dict):
         for key in overrides:
@@ -92,12 +96,14 @@ def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, 
         if importable is not None:  # config.resolved.yaml records it: `fbosim run` re-runs it
             return run(config, list(sets) + ["objective.family=python",
                                              f"objective.callable={importable}"],
-                       runs, seed, threads, out_dir, force, progress=progress)
+                       runs, seed, threads, out_dir, force, progress=progress,
+                       allow_exec=allow_exec)
         name = _objectives.add(objective)
         try:
             return run(config, list(sets) + ["objective.family=python",
                                              f"objective.callable={_objectives.PREFIX}{name}"],
-                       runs, seed, threads, out_dir, force, progress=progress)
+                       runs, seed, threads, out_dir, force, progress=progress,
+                       allow_exec=allow_exec)
         finally:
             _objectives.remove(name)
     if runs is not None:
@@ -110,12 +116,13 @@ def run(config, overrides=(), runs=None, seed=None, threads=None, out_dir=None, 
         out_dir = _check.path("out_dir", out_dir)
     force = _check.boolean("force", force)
     progress = _check.boolean("progress", progress)
+    allow_exec = _check.boolean("allow_exec", allow_exec)
 
     def go(directory):
         bar = _progress.reporter(progress)
         try:
             info = _core.run(config, sets, runs, seed, threads, directory, force,
-                             bar.update if bar else None)
+                             bar.update if bar else None, allow_exec)
         finally:
             if bar:
                 bar.close()

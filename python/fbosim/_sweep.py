@@ -61,7 +61,7 @@ def _grid_args(grid):
 
 
 def sweep(config, grid=None, out=None, runs=None, overrides=(), seed=None, jobs=None,
-          threads=None, shard=None, force=False, progress=True):
+          threads=None, shard=None, force=False, progress=True, allow_exec=False):
     """Runs `fbosim sweep` and returns fbosim.load(out): "points" (sweep.csv, a row per point),
     the points' "summary", "trace", "server" and "timing" stacked with `point` and the swept
     keys in front, "config" ({point: resolved config}) and "provenance".
@@ -75,14 +75,16 @@ def sweep(config, grid=None, out=None, runs=None, overrides=(), seed=None, jobs=
     command's progress lines on stderr (False: --quiet). A bad argument raises TypeError or
     ValueError; a sweep that fails raises RuntimeError with fbosim's message (file, key,
     value); Ctrl-C stops the sweep within a second, keeping the finished points for the same
-    call again, and raises KeyboardInterrupt."""
+    call again, and raises KeyboardInterrupt. allow_exec: consent for a config FILE that names a
+    program or module to run (--allow-exec; docs/USER_GUIDE.md, "A config is code"); a dict
+    config needs none (you wrote it)."""
     if isinstance(config, dict):
         with tempfile.TemporaryDirectory(prefix="fbosim-config-") as tmp:
             path = os.path.join(tmp, "experiment.yaml")
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(config, f)  # JSON is YAML 1.2
             return sweep(path, grid, out, runs, overrides, seed, jobs, threads, shard, force,
-                         progress)
+                         progress, allow_exec=True)
     config = _check.path("config", config)
     if out is None:
         raise TypeError("sweep() needs out=DIRECTORY (the sweep's directory: the same call "
@@ -111,6 +113,8 @@ def sweep(config, grid=None, out=None, runs=None, overrides=(), seed=None, jobs=
         args.append("--force")
     if not _check.boolean("progress", progress):
         args.append("--quiet")
+    if _check.boolean("allow_exec", allow_exec):
+        args.append("--allow-exec")
     _run(args, out)
     return load(out)
 

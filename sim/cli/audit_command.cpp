@@ -10,11 +10,11 @@
 
 #include <fmt/format.h>
 
+#include "core/thread_pool.hpp"
 #include "sim/audit/privacy_audit.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/cli/user_program.hpp"
 #include "sim/config/config_loader.hpp"
-#include "core/thread_pool.hpp"
+#include "sim/config/user_program.hpp"
 #include "sim/output/csv_table.hpp"
 
 namespace fbosim::cli {
@@ -82,8 +82,8 @@ void print_csv(const std::vector<audit::AuditResult>& results) {
 int run(const AuditArgs& a) {
   check_args(a);
   const config::LoadedConfig cfg = config::load_config(a.config, a.sets);
-  if (const auto program = objective_program(cfg.spec, a.sets))
-    check_user_programs({*program}, a.config, a.allow_exec);
+  if (const auto program = config::objective_program(cfg.spec, a.sets))
+    config::check_user_programs({*program}, a.config, a.allow_exec);
   audit::AuditOptions o = a.options;
   o.threads = a.threads > 0 ? a.threads : core::ThreadPool::hardware_threads();
   std::vector<audit::AuditResult> results;

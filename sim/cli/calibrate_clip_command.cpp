@@ -16,8 +16,8 @@
 #include "algorithms/systems/fts_de_system.hpp"
 #include "core/thread_pool.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/cli/user_program.hpp"
 #include "sim/config/config_loader.hpp"
+#include "sim/config/user_program.hpp"
 #include "sim/run/clip_pilot.hpp"
 
 namespace fbosim::cli {
@@ -47,8 +47,8 @@ std::string calibrate_clip_text(const CalibrateClipArgs& a) {
         "of the DP-FTS-DE family (algorithm dp_fts or dp_fts_de)",
         a.config, spec.algorithm));
   // The pilot evaluates the objective: a program or module named by the file needs consent.
-  if (const auto program = objective_program(spec, a.sets))
-    check_user_programs({*program}, a.config, a.allow_exec);
+  if (const auto program = config::objective_program(spec, a.sets))
+    config::check_user_programs({*program}, a.config, a.allow_exec);
   const int rounds = a.rounds > 0 ? a.rounds : std::min(spec.rounds, 10);
   const int threads = a.threads > 0 ? a.threads : core::ThreadPool::hardware_threads();
   const run::ClipPilot pilot = run::run_clip_pilot(spec, rounds, a.runs, threads);

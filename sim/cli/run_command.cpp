@@ -7,12 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "core/thread_pool.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/cli/user_program.hpp"
 #include "sim/cli/run_observer.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/config/resource_estimate.hpp"
-#include "core/thread_pool.hpp"
+#include "sim/config/user_program.hpp"
 #include "sim/run/clip_pilot.hpp"
 #include "sim/run/experiment_runner.hpp"
 
@@ -26,8 +26,8 @@ void run(const RunArgs& a) {
   if (!a.accountants.empty())
     overrides.push_back(fmt::format("server.accountants=\"{}\"", a.accountants));
   const config::LoadedConfig cfg = config::load_config(a.config, overrides);
-  if (const auto program = objective_program(cfg.spec, overrides))
-    check_user_programs({*program}, a.config, a.allow_exec);
+  if (const auto program = config::objective_program(cfg.spec, overrides))
+    config::check_user_programs({*program}, a.config, a.allow_exec);
   // Warnings, not part of the summary: shown even with --quiet.
   if (const std::string w = cfg.spec.delta_warning(); !w.empty())
     std::fprintf(stderr, "fbosim: warning: %s\n", w.c_str());

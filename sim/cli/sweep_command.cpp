@@ -11,12 +11,12 @@
 
 #include <fmt/format.h>
 
+#include "core/thread_pool.hpp"
 #include "sim/cli/commands.hpp"
-#include "sim/cli/user_program.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/config/strict_yaml.hpp"
 #include "sim/config/sweep_plan.hpp"
-#include "core/thread_pool.hpp"
+#include "sim/config/user_program.hpp"
 #include "sim/output/interrupt.hpp"
 #include "sim/sweep/sweep_runner.hpp"
 
@@ -27,10 +27,10 @@ namespace {
 // The programs a sweep's points run: the base config's, and every value of a grid over
 // objective.command or objective.callable (a --grid is the command line's, a `sweep:` grid the
 // file's; a --grid replaces the file's grid of its key).
-std::vector<UserProgram> sweep_programs(const config::ExperimentSpec& base,
-                                        const std::vector<std::string>& overrides,
-                                        const std::vector<config::SweepGrid>& file_grids,
-                                        const std::vector<config::SweepGrid>& cli_grids) {
+std::vector<config::UserProgram> sweep_programs(const config::ExperimentSpec& base,
+                                                const std::vector<std::string>& overrides,
+                                                const std::vector<config::SweepGrid>& file_grids,
+                                                const std::vector<config::SweepGrid>& cli_grids) {
   const auto on_cli = [&](const std::string& key) {
     for (const config::SweepGrid& g : cli_grids)
       if (g.key == key) return true;
@@ -41,8 +41,9 @@ std::vector<UserProgram> sweep_programs(const config::ExperimentSpec& base,
       if (g.key == key) return true;
     return false;
   };
-  std::vector<UserProgram> out;
-  if (const auto p = objective_program(base, overrides); p && !on_cli(p->key) && !on_file(p->key))
+  std::vector<config::UserProgram> out;
+  if (const auto p = config::objective_program(base, overrides);
+      p && !on_cli(p->key) && !on_file(p->key))
     out.push_back(*p);  // a grid over its key replaces it at every point
   for (const auto* grids : {&file_grids, &cli_grids})
     for (const config::SweepGrid& g : *grids) {
@@ -77,8 +78,8 @@ void run(const SweepArgs& a) {
   }
   const std::vector<config::SweepGrid> file_grids =
       config::grids_from_yaml(config::parse_yaml_strictly(text, a.config), a.config);
-  check_user_programs(sweep_programs(base.spec, overrides, file_grids, cli_grids), a.config,
-                      a.allow_exec);
+  config::check_user_programs(sweep_programs(base.spec, overrides, file_grids, cli_grids), a.config,
+                              a.allow_exec);
   const config::SweepPlan plan(config::combine_grids(file_grids, cli_grids));
 
   options.out_dir = a.out.empty() ? "results/" + base.spec.name + "_sweep" : a.out;

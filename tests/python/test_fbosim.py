@@ -13,6 +13,7 @@ import tempfile
 import threading
 import time
 import unittest
+import unittest.mock
 
 import numpy as np
 import pandas as pd
@@ -607,6 +608,38 @@ class UserObjectiveIssue39(unittest.TestCase):
             for name in ("trace.csv", "summary.csv"):
                 with open(os.path.join(out, name)) as a, open(os.path.join(again, name)) as b:
                     self.assertEqual(a.read(), b.read())
+
+    def test_a_config_file_that_runs_a_program_needs_allow_exec(self):
+        # A config is code: from Python as from the command line, a program named by a config
+        # FILE runs only with consent (allow_exec=True, as --allow-exec); nothing is written
+        # without it.
+        with tempfile.TemporaryDirectory() as tmp, \
+                unittest.mock.patch.dict(os.environ, {}, clear=False):
+            os.environ.pop("FBOSIM_ALLOW_EXEC", None)
+            program = os.path.join(tmp, "objective.py")
+            with open(program, "w") as f:
+                f.write("import json, sys\nfor line in sys.stdin:\n    q = json.loads(line)\n"
+                        "    print(json.dumps({'id': q['id'], 'y': -sum(q['x'])}), flush=True)\n")
+            cfg = os.path.join(tmp, "cfg.yaml")
+            with open(cfg, "w") as f:
+                f.write("algorithm: dp_fts\nrounds: 2\nruns: 1\nagents: {count: 2, init_points: 2}\n"
+                        "rff: {features: 10}\nlocal_ts: {features: 10}\n"
+                        "objective: {family: command, command: '%s %s', inputs: 2}\n"
+                        % (sys.executable, program))
+            out = os.path.join(tmp, "out")
+            with self.assertRaises(ValueError) as e:
+                fbosim.run(cfg, out_dir=out, progress=False)
+            self.assertIn("objective.command", str(e.exception))
+            self.assertIn("allow_exec=True", str(e.exception))
+            self.assertFalse(os.path.exists(out))
+            t = fbosim.run(cfg, out_dir=out, progress=False, allow_exec=True)
+            self.assertEqual(list(t["summary"]["round"]), [0, 1, 2])
+            sweep_out = os.path.join(tmp, "sweep")
+            with self.assertRaises(RuntimeError):
+                fbosim.sweep(cfg, grid={"seed": [1, 2]}, out=sweep_out, progress=False)
+            points = fbosim.sweep(cfg, grid={"seed": [1, 2]}, out=sweep_out, progress=False,
+                                  allow_exec=True)["points"]
+            self.assertEqual(len(points), 2)
 
     def test_a_lambda_is_recorded_as_not_reproducible_from_the_files(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -1,4 +1,4 @@
-#include "sim/cli/user_program.hpp"
+#include "sim/config/user_program.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -6,12 +6,12 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
 #include "datasets/command/command_family.hpp"
 #include "datasets/python/python_family.hpp"
 #include "sim/config/config_reader.hpp"
-#include "core/text.hpp"
 
-namespace fbosim::cli {
+namespace fbosim::config {
 
 namespace {
 
@@ -68,8 +68,10 @@ void check_user_programs(const std::vector<UserProgram>& programs, const std::st
     if (p.from_file && !consent)
       throw config::ConfigError(fmt::format(
           "{}: {}: this config {}. A config is code: fbosim runs a program or module named in a "
-          "config file only when told to, so read the config, then add --allow-exec (or set "
-          "FBOSIM_ALLOW_EXEC=1 in the environment, e.g. for sweeps on Slurm), or give it on the "
+          "config file only when told to, so read the config, then add --allow-exec "
+          "(allow_exec=True "
+          "in Python's fbosim.run and fbosim.sweep; or set FBOSIM_ALLOW_EXEC=1 in the "
+          "environment, e.g. for sweeps on Slurm), or give it on the "
           "command line (--set {}=...) (docs/USER_GUIDE.md, \"A config is code\")",
           config_path, p.key, what_runs(p), p.key));
     const std::string source =
@@ -79,4 +81,4 @@ void check_user_programs(const std::vector<UserProgram>& programs, const std::st
   }
 }
 
-}  // namespace fbosim::cli
+}  // namespace fbosim::config

@@ -2,7 +2,8 @@
 // A config is code (issue 39): a `command` objective runs a program and a `python` objective
 // imports a module from the working directory. fbosim says on stderr what will run before it
 // runs, and runs what a config FILE names only with the user's consent: `--allow-exec` (run,
-// sweep, audit) or FBOSIM_ALLOW_EXEC=1 in the environment (sweeps on Slurm, scripts). A program
+// sweep, audit, calibrate-clip), `allow_exec=True` (Python's fbosim.run and fbosim.sweep) or
+// FBOSIM_ALLOW_EXEC=1 in the environment (sweeps on Slurm, scripts). A program
 // given on the command line itself (--set objective.command=..., --grid) needs no consent: the
 // user wrote it (docs/USER_GUIDE.md, "A config is code").
 #include <optional>
@@ -11,7 +12,7 @@
 
 #include "sim/config/experiment_spec.hpp"
 
-namespace fbosim::cli {
+namespace fbosim::config {
 
 /// One program or module that an objective runs: the key that names it and its value.
 struct UserProgram {
@@ -31,4 +32,4 @@ std::optional<UserProgram> objective_program(const config::ExperimentSpec& spec,
 void check_user_programs(const std::vector<UserProgram>& programs, const std::string& config_path,
                          bool allow_exec);
 
-}  // namespace fbosim::cli
+}  // namespace fbosim::config
