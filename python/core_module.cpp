@@ -133,16 +133,21 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument(what);
 }
 
-// delta: the given one, or N^-1.1 as the configs and `fbosim privacy --agents` use.
-double delta_of(std::optional<double> delta, std::optional<int> agents) {
+// delta: the given one, or the rule's for N agents, as a run's (server.delta_rule) and
+// `fbosim privacy --agents N [--delta-rule R]`: min(1e-5, 1/(10 N)), or N^-1.1 under `paper`.
+double delta_of(std::optional<double> delta, std::optional<int> agents,
+                const std::string& delta_rule) {
+  const config::DeltaRule rule = config::kDeltaRuleNames.parse(delta_rule, "delta_rule");
   if (agents) require(*agents >= 1, fmt::format("agents must be >= 1, got {}", *agents));
   if (delta) {
     require(std::isfinite(*delta) && *delta > 0 && *delta < 1,
             fmt::format("delta must be in (0, 1), got {}", *delta));
     return *delta;
   }
-  require(agents && *agents >= 2, "give delta, or agents >= 2 (delta = agents^-1.1)");
-  return std::pow(static_cast<double>(*agents), -1.1);
+  require(agents.has_value(), "give delta, or agents (delta = min(1e-5, 1/(10 agents)))");
+  require(rule != config::DeltaRule::paper || *agents >= 2,
+          fmt::format("delta_rule='paper' needs agents >= 2 (agents^-1.1 < 1), got {}", *agents));
+  return config::rule_delta(rule, *agents);
 }
 
 // One round's event, built as a run builds it (server::DpMechanism::event): the messages'
@@ -169,8 +174,8 @@ privacy::DpEvent event(const std::string& sampling, double q, double z, std::opt
 std::pair<std::vector<double>, std::vector<double>> epsilon(
     double q, double z, const std::vector<int>& steps, std::optional<double> delta,
     std::optional<int> agents, const std::string& accountant, const std::string& sampling,
-    std::optional<double> count_noise) {
-  const double d = delta_of(delta, agents);
+    std::optional<double> count_noise, const std::string& delta_rule) {
+  const double d = delta_of(delta, agents, delta_rule);
   const privacy::DpEvent e = event(sampling, q, z, agents, count_noise);
   const auto r = interruptible([&] { return privacy::epsilon_series(accountant, e, steps, d); });
   std::pair<std::vector<double>, std::vector<double>> out;
@@ -183,11 +188,12 @@ std::pair<std::vector<double>, std::vector<double>> epsilon(
 
 double calibrate(double target, double q, int steps, std::optional<double> delta,
                  std::optional<int> agents, const std::string& accountant,
-                 const std::string& sampling, std::optional<double> count_noise) {
+                 const std::string& sampling, std::optional<double> count_noise,
+                 const std::string& delta_rule) {
   require(std::isfinite(target) && target > 0,
           fmt::format("target epsilon must be finite and > 0, got {}", target));
   require(steps >= 1, fmt::format("steps must be >= 1 to calibrate, got {}", steps));
-  const double d = delta_of(delta, agents);
+  const double d = delta_of(delta, agents, delta_rule);
   event(sampling, q, 1.0, agents, count_noise);  // checks q, sampling, agents, count_noise first
   const auto event_of = [&](double z) { return event(sampling, q, z, agents, count_noise); };
   return interruptible([&] {
@@ -290,10 +296,10 @@ PYBIND11_MODULE(_core, m) {
   });
   m.def("epsilon", &epsilon, py::arg("q"), py::arg("z"), py::arg("steps"), py::arg("delta"),
         py::arg("agents"), py::arg("accountant"), py::arg("sampling"),
-        py::arg("count_noise") = py::none());
+        py::arg("count_noise") = py::none(), py::arg("delta_rule") = "default");
   m.def("calibrate", &calibrate, py::arg("target"), py::arg("q"), py::arg("steps"),
         py::arg("delta"), py::arg("agents"), py::arg("accountant"), py::arg("sampling"),
-        py::arg("count_noise") = py::none());
+        py::arg("count_noise") = py::none(), py::arg("delta_rule") = "default");
   m.def("run", &run_config, py::arg("config"), py::arg("overrides"), py::arg("runs"),
         py::arg("seed"), py::arg("threads"), py::arg("out_dir"), py::arg("force"),
         py::arg("progress") = py::none(), py::arg("allow_exec") = false);

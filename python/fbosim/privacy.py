@@ -19,6 +19,7 @@ from . import _core
 
 ACCOUNTANTS = tuple(_core.accountants())
 SAMPLINGS = ("poisson", "fixed")
+DELTA_RULES = ("default", "paper")  # server.delta_rule's names
 #: Accountants whose epsilon is an approximation, not an upper bound.
 APPROXIMATE = ("gdp",)
 
@@ -36,21 +37,23 @@ def _warn_if_approximate(accountant, what):
 
 
 def epsilon(q, z, steps, delta=None, agents=None, accountant="moments", sampling="poisson",
-            return_order=False, count_noise=None):
+            return_order=False, count_noise=None, delta_rule="default"):
     """epsilon at delta after each of `steps` rounds (a numpy array shaped like steps; a float
-    for a scalar). delta defaults to agents^-1.1, as the configs do (only when delta is None:
-    a given delta must be in (0, 1)); fixed-size sampling needs agents (its population). With
+    for a scalar). Without delta, the delta a run of `agents` agents has: delta_rule="default"
+    gives min(1e-5, 1/(10 agents)), "paper" agents^-1.1 (server.delta_rule; only when delta is
+    None: a given delta must be in (0, 1)); fixed-size sampling needs agents (its population). With
     return_order, also the RDP order attaining it (0: none). count_noise: adaptive clipping's
     sigma_b (server.clip_count_noise), whose noisy count is released every round too (Andrew
     et al. 2021); None describes fixed clipping, and understates a run with adaptive clipping."""
     q, z, delta, agents, accountant, sampling = _event_args(q, z, delta, agents, accountant,
-                                                            sampling)
+                                                            sampling, delta_rule)
     z = _check.real("z", z, 0, lo_open=True)
     count_noise = _count_noise(count_noise)
     flat, shape = _check.counts("steps", steps)
     return_order = _check.boolean("return_order", return_order)
     try:
-        eps, order = _core.epsilon(q, z, flat, delta, agents, accountant, sampling, count_noise)
+        eps, order = _core.epsilon(q, z, flat, delta, agents, accountant, sampling, count_noise,
+                                   delta_rule)
     except ValueError as e:  # the accountant's refusal, said with the arguments it refused
         raise ValueError(f"epsilon(q={q!r}, z={z!r}, delta={delta!r}, agents={agents!r}, "
                          f"accountant={accountant!r}, sampling={sampling!r}"
@@ -64,18 +67,19 @@ def epsilon(q, z, steps, delta=None, agents=None, accountant="moments", sampling
 
 
 def calibrate(target_epsilon, q, steps, delta=None, agents=None, accountant="moments",
-              sampling="poisson", count_noise=None):
+              sampling="poisson", count_noise=None, delta_rule="default"):
     """The smallest noise multiplier z whose epsilon after `steps` rounds (each >= 1) is <=
-    target_epsilon (a float; an array of them for an array of step counts). count_noise: as in
-    epsilon (the count's release is fixed by sigma_b; only the messages' z is searched)."""
+    target_epsilon (a float; an array of them for an array of step counts). count_noise and
+    delta_rule: as in epsilon (the count's release is fixed by sigma_b; only the messages' z
+    is searched)."""
     target = _check.real("target_epsilon", target_epsilon, 0, lo_open=True)
     q, _, delta, agents, accountant, sampling = _event_args(q, None, delta, agents, accountant,
-                                                            sampling)
+                                                            sampling, delta_rule)
     count_noise = _count_noise(count_noise)
     flat, shape = _check.counts("steps", steps, lo=1)
     try:
-        zs = [_core.calibrate(target, q, s, delta, agents, accountant, sampling, count_noise)
-              for s in flat]
+        zs = [_core.calibrate(target, q, s, delta, agents, accountant, sampling, count_noise,
+                              delta_rule) for s in flat]
     except ValueError as e:
         raise ValueError(f"calibrate(target_epsilon={target!r}, q={q!r}, delta={delta!r}, "
                          f"agents={agents!r}, accountant={accountant!r}, "
@@ -94,7 +98,7 @@ def _count_noise_text(count_noise):
     return "" if count_noise is None else f", count_noise={count_noise!r}"
 
 
-def _event_args(q, z, delta, agents, accountant, sampling):
+def _event_args(q, z, delta, agents, accountant, sampling, delta_rule):
     """The checked arguments shared by epsilon and calibrate."""
     q = _check.real("q", q, 0, 1, lo_open=True)
     if delta is not None:
@@ -103,9 +107,13 @@ def _event_args(q, z, delta, agents, accountant, sampling):
         agents = _check.integer("agents", agents, 1, _check.INT_MAX)
     accountant = _check.choice("accountant", accountant, ACCOUNTANTS)
     sampling = _check.choice("sampling", sampling, SAMPLINGS)
-    if delta is None and (agents is None or agents < 2):
-        raise ValueError("give delta, or agents >= 2 (delta defaults to agents^-1.1), got "
-                         f"delta=None, agents={_check.show(agents)}")
+    delta_rule = _check.choice("delta_rule", delta_rule, DELTA_RULES)
+    if delta is None and agents is None:
+        raise ValueError("give delta, or agents (delta defaults to min(1e-5, 1/(10 agents)); "
+                         "agents^-1.1 with delta_rule='paper'), got delta=None, agents=None")
+    if delta is None and delta_rule == "paper" and agents < 2:
+        raise ValueError("delta_rule='paper' needs agents >= 2 (agents^-1.1 must be < 1), got "
+                         f"agents={_check.show(agents)}")
     if sampling == "fixed" and agents is None:
         raise ValueError("sampling='fixed' needs agents (the population N; the batch is "
                          "floor(N q)), got agents=None")

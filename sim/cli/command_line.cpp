@@ -113,10 +113,17 @@ void add_privacy_command(CLI::App& app) {
                       "Rounds T (the initial round is not counted); a list T1,T2,... or a range "
                       "FIRST:LAST[:STRIDE] prints one line or CSV row per count");
   auto* agents = cmd->add_option("--agents", args->agents,
-                                 "N: delta = N^-1.1 unless --delta; the population of "
+                                 "N: delta = min(1e-5, 1/(10 N)) unless --delta (N^-1.1 with "
+                                 "--delta-rule paper), as a run's; the population of "
                                  "fixed-size sampling")
                      ->check(integer_in(1));
   auto* delta = cmd->add_option("--delta", args->delta, "delta in (0, 1)");
+  auto* delta_rule =
+      cmd->add_option("--delta-rule", args->delta_rule,
+                      "delta from --agents N: default (min(1e-5, 1/(10 N)), a run's default) or "
+                      "paper (N^-1.1, server.delta_rule: paper)")
+          ->check(CLI::IsMember({"default", "paper"}))
+          ->default_str("default");
   auto* accountant = cmd->add_option("--accountant", args->accountant,
                                      "moments (default, the paper's), rdp, pld (tightest "
                                      "bound), gdp (approximation)")
@@ -132,11 +139,11 @@ void add_privacy_command(CLI::App& app) {
   cmd->add_option("--format", args->format, "text or csv")
       ->check(CLI::IsMember({"text", "csv"}))
       ->default_str("text");
-  cmd->callback(guarded([args, agents, delta, z, target, q, steps, accountant, sampling,
+  cmd->callback(guarded([args, agents, delta, delta_rule, z, target, q, steps, accountant, sampling,
                          count_noise] {
     if (!args->config.empty()) {
       for (const CLI::Option* o :
-           {q, z, target, steps, agents, delta, accountant, sampling, count_noise})
+           {q, z, target, steps, agents, delta, delta_rule, accountant, sampling, count_noise})
         if (o->count() > 0)
           throw CLI::ValidationError(o->get_name(),
                                      "takes no value with CONFIG (the config's keys set the "
@@ -148,7 +155,10 @@ void add_privacy_command(CLI::App& app) {
     if (steps->count() == 0) throw CLI::ValidationError("--steps", "give --steps T, or CONFIG");
     if (agents->count() == 0 && delta->count() == 0)
       throw CLI::ValidationError("--agents/--delta",
-                                 "give --agents N (delta = N^-1.1) or --delta D");
+                                 "give --agents N (delta = min(1e-5, 1/(10 N)), or N^-1.1 with "
+                                 "--delta-rule paper) or --delta D");
+    if (delta_rule->count() > 0 && delta->count() > 0)
+      throw CLI::ValidationError("--delta-rule", "sets the delta --delta gives; give one");
     if (z->count() == 0 && target->count() == 0)
       throw CLI::ValidationError("--z/--target-epsilon",
                                  "give --z Z (prints epsilon) or --target-epsilon E (prints z)");

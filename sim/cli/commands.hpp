@@ -59,6 +59,7 @@ struct PrivacyArgs {
   std::string steps;
   int agents = 0;
   double delta = 0;
+  std::string delta_rule = "default";  ///< --delta-rule: delta without --delta, as a run's
   std::string format = "text";
   std::string accountant = "moments";
   std::string sampling = "poisson";

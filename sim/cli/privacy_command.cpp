@@ -1,5 +1,6 @@
 // fbosim privacy --q Q (--z Z | --target-epsilon E) --steps T|T1,T2,..|FIRST:LAST[:STRIDE]
-//                (--agents N | --delta D) [--accountant A] [--sampling poisson|fixed]
+//                (--agents N [--delta-rule default|paper] | --delta D) [--accountant A]
+//                [--sampling poisson|fixed]
 //                [--count-noise SIGMA_B] [--format text|csv]
 // Several step counts print one line (text) or one CSV row each, from one composition pass.
 // The event is the server's (server::DpMechanism::event, as a run composes it): with
@@ -112,10 +113,12 @@ void run(const PrivacyArgs& a, bool calibrate, bool has_delta) {
   }
   // --delta wins over --agents (which also gives N for fixed-size sampling).
   if (has_delta) check(a.delta > 0 && a.delta < 1, "--delta", "must be in (0, 1)", a.delta);
-  const double delta = has_delta ? a.delta : std::pow(static_cast<double>(a.agents), -1.1);
+  // Without --delta, the delta a run of N agents has under the same rule (issue 39).
+  const config::DeltaRule rule = config::kDeltaRuleNames.parse(a.delta_rule);
+  const double delta = has_delta ? a.delta : config::rule_delta(rule, a.agents);
   if (!has_delta)
     check(delta < 1, "--agents",
-          "must be >= 2 without --delta (the default delta N^-1.1 must be < 1)", a.agents);
+          "must be >= 2 with --delta-rule paper and no --delta (N^-1.1 must be < 1)", a.agents);
   const privacy::Sampling sampling = privacy::parse_sampling(a.sampling);
   if (sampling == privacy::Sampling::fixed && a.agents <= 0)
     throw std::invalid_argument("--sampling fixed needs --agents N (the batch is floor(N q))");

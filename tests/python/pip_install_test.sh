@@ -41,7 +41,7 @@ import fbosim
 where = os.path.realpath(fbosim.__file__)
 if not where.startswith(os.path.realpath(site) + os.sep):
     sys.exit(f"fbosim imported from {where}, not from the install under {site}")
-eps = fbosim.privacy.epsilon(0.25, 1.0, 40, agents=200)
+eps = fbosim.privacy.epsilon(0.25, 1.0, 40, agents=200, delta_rule="paper")
 if abs(eps - 9.908479) > 1e-5:  # DP-FTS-DE sec. 5.1: q = 0.25, z = 1, T = 40, N = 200
     sys.exit(f"epsilon {eps}, want 9.908479")
 cfg = os.path.join(src, "configs", "dp_fts_de", "synthetic.yaml")

@@ -28,7 +28,21 @@ class Privacy(unittest.TestCase):
     def test_the_papers_values(self):
         # DP-FTS-DE sec. 5.1 (N = 200, T = 40, delta = N^-1.1): q = 0.25, 0.15, 0.5 at z = 1.
         for q, eps in ((0.25, 9.908479), (0.15, 5.934134), (0.5, 20.12311)):
-            self.assertAlmostEqual(fbosim.privacy.epsilon(q, 1.0, 40, agents=200), eps, places=5)
+            self.assertAlmostEqual(
+                fbosim.privacy.epsilon(q, 1.0, 40, agents=200, delta_rule="paper"), eps, places=5)
+
+    def test_delta_from_agents_follows_the_runs_rule(self):
+        # Without delta, a run's delta for N agents (server.delta_rule): min(1e-5, 1/(10 N)) by
+        # default, N^-1.1 under "paper" (values written out: 1e-5; 200^-1.1 = 0.0029435...).
+        E = fbosim.privacy.epsilon
+        self.assertEqual(E(0.25, 1.0, 40, agents=200), E(0.25, 1.0, 40, delta=1e-5))
+        self.assertEqual(E(0.25, 1.0, 40, agents=1), E(0.25, 1.0, 40, delta=1e-5))
+        self.assertAlmostEqual(E(0.25, 1.0, 40, agents=200, delta_rule="paper"),
+                               E(0.25, 1.0, 40, delta=0.0029435), places=3)
+        with self.assertRaisesRegex(ValueError, "delta_rule='paper' needs agents >= 2"):
+            E(0.25, 1.0, 40, agents=1, delta_rule="paper")
+        with self.assertRaisesRegex(ValueError, "delta_rule"):
+            E(0.25, 1.0, 40, agents=200, delta_rule="nope")
 
     def test_vectorised_equals_one_count_at_a_time_and_keeps_the_shape(self):
         steps = np.array([[60, 1], [0, 40]])
@@ -165,7 +179,9 @@ BAD = [
     ("delta a string", eps(delta="1e-5"), TypeError, ["delta", "'1e-5'"]),
     ("delta a bool", eps(delta=False), TypeError, ["delta", "False"]),
     ("agents 0", eps(agents=0), ValueError, ["agents", "0"]),
-    ("agents 1 without delta", eps(agents=1), ValueError, ["agents", "1"]),
+    ("agents 1 without delta, paper rule", eps(agents=1, delta_rule="paper"), ValueError,
+     ["agents", "1"]),
+    ("delta_rule unknown", eps(delta_rule="nope"), ValueError, ["delta_rule", "'nope'"]),
     ("agents a bool", eps(agents=True), TypeError, ["agents", "True"]),
     ("agents numpy float", eps(agents=np.float64(200)), TypeError, ["agents", "200.0"]),
     ("agents a string", eps(agents="200"), TypeError, ["agents", "'200'"]),
@@ -272,7 +288,7 @@ class BadArguments(unittest.TestCase):
         want = E(0.25, 1.0, 40, agents=200)
         self.assertEqual(E(np.float32(0.25), np.int64(1), np.int32(40), agents=np.int64(200)),
                          want)
-        self.assertEqual(E(0.25, 1.0, np.float64(40.0), delta=np.float64(200 ** -1.1)), want)
+        self.assertEqual(E(0.25, 1.0, np.float64(40.0), delta=np.float64(1e-5)), want)
         self.assertEqual(list(E(0.25, 1.0, np.arange(39, 41, dtype=np.uint16), agents=200)),
                          [E(0.25, 1.0, 39, agents=200), want])
         self.assertEqual(E(0.25, 1.0, [], agents=200).shape, (0,))
@@ -315,7 +331,7 @@ class Run(unittest.TestCase):
         # Issue 29: the round the server stopped at, as summary.csv's `aggregating` shows it;
         # None without a stop rule. The budget lies between 2 and 3 rounds' epsilon (moments,
         # the config's q and z at delta = 8^-1.1), computed by the privacy module.
-        eps = fbosim.privacy.epsilon(q=0.25, z=1.0, steps=[2, 3], agents=8)
+        eps = fbosim.privacy.epsilon(q=0.25, z=1.0, steps=[2, 3], agents=8, delta_rule="paper")
         tables = fbosim.run(self.CONFIG, self.SETS + [f"server.budget={(eps[0] + eps[1]) / 2}"],
                             runs=1, threads=1, progress=False)
         self.assertEqual(tables["info"]["server_stop"], 2)

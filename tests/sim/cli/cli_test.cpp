@@ -18,7 +18,9 @@ using fbosim_test::write_temp;
 }  // namespace
 
 TEST_CASE("fbosim privacy prints the paper's epsilon as CSV") {
-  const Output o = fbosim("privacy --q 0.25 --z 1 --steps 40 --agents 200 --format csv");
+  // The paper's delta N^-1.1 (DP-FTS-DE sec. 5.1): --delta-rule paper.
+  const Output o =
+      fbosim("privacy --q 0.25 --z 1 --steps 40 --agents 200 --delta-rule paper --format csv");
   REQUIRE(o.status == 0);
   std::stringstream in(o.text);
   std::string header, row;
@@ -78,8 +80,9 @@ TEST_CASE("fbosim run writes results and a summary for a tiny config") {
 
 TEST_CASE("fbosim privacy --target-epsilon prints the calibrated z and the epsilon it reaches") {
   // The paper's 9.9085 at z = 1 (q = 0.25, T = 40, N = 200): calibrating to it gives z ~ 1.
-  const Output o =
-      fbosim("privacy --q 0.25 --target-epsilon 9.9086 --steps 40 --agents 200 --format csv");
+  const Output o = fbosim(
+      "privacy --q 0.25 --target-epsilon 9.9086 --steps 40 --agents 200 --delta-rule "
+      "paper --format csv");
   REQUIRE(o.status == 0);
   std::stringstream in(o.text);
   std::string header, row, cell;
@@ -131,8 +134,9 @@ TEST_CASE("fbosim run --accountants adds one epsilon column per accountant") {
 
 TEST_CASE("fbosim privacy: every accountant, pld well below moments on the paper's setting") {
   const auto eps = [](const std::string& acc) {
-    const Output o = fbosim("privacy --accountant " + acc +
-                            " --q 0.25 --z 1 --steps 40 --agents 200 --format csv");
+    const Output o =
+        fbosim("privacy --accountant " + acc +
+               " --q 0.25 --z 1 --steps 40 --agents 200 --delta-rule paper --format csv");
     REQUIRE(o.status == 0);
     const auto comma = o.text.rfind(',', o.text.rfind(',') - 1);
     return std::stod(o.text.substr(comma + 1));
@@ -303,4 +307,33 @@ TEST_CASE("issue 29: the Matern-5/2 ARD config runs DP-FTS-DE, and FTS runs with
   CHECK(f.status == 0);
   std::filesystem::remove_all(out);
   std::filesystem::remove_all(fts_out);
+}
+
+TEST_CASE("fbosim privacy --agents N takes a run's default delta unless --delta-rule paper") {
+  // min(1e-5, 1/(10 N)) = 1e-5 at N = 200 (1/(10 N) = 0.0005);
+  // N^-1.1 = 200^-1.1 = 0.0029435 (by hand: exp(-1.1 x 5.29832)).
+  const auto delta_of = [](const std::string& args) {
+    const Output o = fbosim("privacy --q 0.25 --z 1 --steps 4 " + args + " --format csv");
+    REQUIRE(o.status == 0);
+    std::stringstream in(o.text);
+    std::string header, row, cell;
+    std::getline(in, header);
+    std::getline(in, row);
+    std::stringstream cells(row);
+    std::vector<std::string> v;
+    while (std::getline(cells, cell, ',')) v.push_back(cell);
+    REQUIRE(v.size() == 8);
+    return std::stod(v[5]);
+  };
+  CHECK(delta_of("--agents 200") == 1e-5);
+  CHECK(delta_of("--agents 200 --delta-rule default") == 1e-5);
+  CHECK(delta_of("--agents 200 --delta-rule paper") == Approx(0.0029435).epsilon(1e-4));
+  CHECK(delta_of("--agents 1") == 1e-5);
+  CHECK(delta_of("--delta 0.001") == 0.001);
+  const Output both = fbosim("privacy --q 0.25 --z 1 --steps 4 --delta 0.001 --delta-rule paper");
+  CHECK(both.status == 2);
+  CHECK(both.text.find("--delta-rule") != std::string::npos);
+  const Output one = fbosim("privacy --q 0.25 --z 1 --steps 4 --agents 1 --delta-rule paper");
+  CHECK(one.status != 0);
+  CHECK(one.text.find("--agents") != std::string::npos);
 }

@@ -430,8 +430,10 @@ std::vector<Case> all_cases() {
   run("privacy", p + "--q 0.25 --z 1 --delta 1", {"fbosim: error:", "--delta", "got 1"}, 2);
   run("privacy", p + "--q 0.25 --z 1 --delta nan", {"fbosim: error:", "--delta", "nan"}, 2);
   run("privacy", p + "--q 0.25 --z 1 --delta 1e-400", {"fbosim: error:", "--delta"}, 2);
-  run("privacy", p + "--q 0.25 --z 1 --agents 1", {"fbosim: error:", "--agents", "1", "--delta"},
-      2);
+  run("privacy", p + "--q 0.25 --z 1 --agents 1 --delta-rule paper",
+      {"fbosim: error:", "--agents", "1", "--delta-rule paper"}, 2);
+  run("privacy", p + "--q 0.25 --z 1 --agents 200 --delta-rule nope",
+      {"fbosim: error:", "--delta-rule", "nope"}, 2);
   run("privacy", p + "--q 0.25 --z 1 --agents 0", {"fbosim: error:", "--agents", "0"}, 2);
   run("privacy", p + "--q 0 --z 1 --agents 200", {"fbosim: error:", "--q", "got 0"}, 2);
   run("privacy", p + "--q nan --z 1 --agents 200", {"fbosim: error:", "--q", "nan"}, 2);
