@@ -175,13 +175,16 @@ def needed_libraries(binaries):
     return found
 
 
-def bundle_libraries(package, binaries, out):
+def bundle_libraries(package, binaries, out, plugins=()):
     """Copies the shared libraries `binaries` need (libyaml-cpp, FFTW, NLopt, matio with
     Debian's HDF5 and what that links, OpenSSL's libcrypto, ...) into package/_libs and points
     every RUNPATH there with patchelf ($ORIGIN), as auditwheel does (not a Debian 12 package):
     the wheel then runs on a machine without the build tree or those packages, needing only
-    glibc >= 2.36 and GCC 12's libstdc++ (Debian 12 and later). Without patchelf
-    the package uses the system's libraries, and says so."""
+    glibc >= 2.36 and GCC 12's libstdc++ (Debian 12 and later). `plugins` (the `python`
+    family's libfbosim_pyembed.so, which the program loads with dlopen from the build tree or
+    from ../_libs beside itself) are copied there too, with what they link (libpython).
+    Without patchelf the package uses the system's libraries and the build tree's plugin,
+    and says so."""
     where = os.path.join(package, "_libs")
     shutil.rmtree(where, ignore_errors=True)  # setuptools' build tree keeps an earlier build's
     patchelf = shutil.which("patchelf")
@@ -190,7 +193,8 @@ def bundle_libraries(package, binaries, out):
               "package links the system's shared libraries, so a wheel made now runs only where "
               "the same Debian packages are installed", file=out, flush=True)
         return
-    libs = needed_libraries(binaries)
+    libs = needed_libraries(list(binaries) + list(plugins))
+    libs.update({os.path.basename(p): p for p in plugins})
     os.makedirs(where)
     for soname, path in sorted(libs.items()):
         copy = os.path.join(where, soname)
@@ -263,7 +267,9 @@ class CMakeBuild(build_ext):
         os.makedirs(os.path.join(package, "bin"), exist_ok=True)
         program = os.path.join(package, "bin", "fbosim")
         shutil.copy2(os.path.join(directory, "fbosim"), program)
-        bundle_libraries(package, [target, program], out)
+        plugin = os.path.join(directory, "libfbosim_pyembed.so")
+        bundle_libraries(package, [target, program], out,
+                         [plugin] if os.path.exists(plugin) else [])
 
 
 class Install(install):

@@ -12,7 +12,8 @@
 #  3. in a private mount namespace (unshare -m, as root) with the checkout covered by an empty
 #     directory and /dev/null over Debian's libyaml-cpp, FFTW, NLopt, libsvm, matio, fmt and
 #     HDF5, it imports fbosim (from the venv), computes the paper's epsilon, runs a tiny
-#     experiment and a two-point sweep (the bundled fbosim program). Where no mount namespace
+#     experiment and a two-point sweep (the bundled fbosim program), and a config of the
+#     `python` family with that program (its plugin from the wheel). Where no mount namespace
 #     can be made, ldd checks instead that every library resolves into the venv or the system.
 # Skipped (77) when Debian's python3 has no venv module (python3-venv).
 # Usage: wheel_test.sh SOURCE_DIR BUILD_DIR
@@ -82,8 +83,19 @@ s = fbosim.sweep(cfg, grid={"rounds": [1, 2]}, out=os.path.join(work, "sweep"), 
                  overrides=["agents.count=4", "objective.grid_points=100"], jobs=1, threads=1,
                  progress=False)
 assert list(s["points"]["rounds"]) == [1, 2], s["points"]
+# A config of the `python` family run by the bundled program: its plugin comes from the wheel.
+import subprocess, fbosim._sweep
+with open(os.path.join(work, "own.py"), "w") as f:
+    f.write("def f(x, agent, seed):\n    return -sum((v - 0.3) ** 2 for v in x)\n")
+with open(os.path.join(work, "own.yaml"), "w") as f:
+    f.write("algorithm: dp_fts_de\nexploration: {subregions: 2}\nagents: {count: 4}\n"
+            "objective: {family: python, callable: 'own:f', inputs: 2}\nrounds: 2\nruns: 1\n")
+r = subprocess.run([fbosim._sweep.executable(), "run", "own.yaml", "--allow-exec", "--quiet",
+                    "--out", os.path.join(work, "own")], cwd=work, capture_output=True, text=True)
+assert r.returncode == 0, r.stderr
+assert os.path.exists(os.path.join(work, "own", "summary.csv"))
 print(f"  fbosim {fbosim.version.split()[1]} from {os.path.dirname(where)}: epsilon {eps:.6f}, "
-      "a tiny run and a two-point sweep")
+      "a tiny run, a two-point sweep, a python-family run of the bundled program")
 EOF
 
 # 3. Run it where the checkout and Debian's copies of the bundled libraries cannot be seen.
