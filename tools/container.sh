@@ -5,9 +5,9 @@
 # Python package, the fbosim program and the shared libraries they load) is installed into
 # its /usr/local, with `fbosim` on PATH and the configs in /opt/fbosim/configs; podman imports
 # it. Then, in the image, it runs the default experiment (compared byte for byte with this
-# machine's build/fbosim when there is one) and shard 1/2 of a two-point sweep, saves the image
-# as a docker-archive for Apptainer (docs/SWEEPS.md, "A container") and prints the image's
-# size and each step's time.
+# machine's build/fbosim when there is one), shard 1/2 of a two-point sweep and a config of
+# the `python` family (an objective of your own), saves the image as a docker-archive for
+# Apptainer (docs/SWEEPS.md, "A container") and prints the image's size and each step's time.
 #
 #   tools/container.sh [--out FILE] [--tag NAME] [--wheel FILE] [--no-test]
 #
@@ -15,7 +15,7 @@
 # (default fbosim:VERSION); --wheel: install this wheel instead of making one (a wheel made
 # by `pip wheel` elsewhere, for Debian 12's CPython 3.11); --no-test: build and save only.
 # Needs root (or user namespaces: not tried) and Debian's mmdebstrap, podman and runc
-# (installed with apt-get when missing and run as root). Takes minutes (8 here, measured:
+# (installed with apt-get when missing and run as root). Takes minutes (7-8 here, measured:
 # docs/SWEEPS.md, "A container"), so it is not part of the test suite.
 # The wheel reuses build/ (tools/quickstart.sh) when it exists. DEBIAN_MIRROR overrides the
 # mirror (default: the first of this machine's apt sources). PODMAN_RUN_OPTS replaces the
@@ -136,7 +136,13 @@ if ((test)); then
   ((rows == 1)) || fail "shard 1/2 of a two-point sweep wrote $rows rows"
   prun python3 -c 'import fbosim; print("in the image:", fbosim.version, "epsilon",
     round(fbosim.privacy.epsilon(0.25, 1.0, 40, agents=200), 6))'
-  step "a sweep shard and the Python module in the image" $SECONDS
+  # Your own objective: a `python` family config (its plugin comes with the wheel).
+  printf 'def f(x, agent, seed):\n    return -sum((v - 0.3) ** 2 for v in x)\n' >"$work/out/own.py"
+  printf '%s\n' 'algorithm: dp_fts_de' 'exploration: {subregions: 2}' 'agents: {count: 4}' \
+    "objective: {family: python, callable: 'own:f', inputs: 2}" 'rounds: 2' 'runs: 1' >"$work/out/own.yaml"
+  prun fbosim run own.yaml --allow-exec --quiet --out /work/own
+  [ -s "$work/out/own/summary.csv" ] || fail "the python-family config wrote no summary.csv"
+  step "a sweep shard, the Python module and a python-family config in the image" $SECONDS
 fi
 
 # 5. The docker-archive for Apptainer.
