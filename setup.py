@@ -16,6 +16,10 @@ and per built library, as tools/setup.sh prints it) goes to the terminal even un
 hides a build backend's output unless -v; the whole log is <build dir>/pip-build.log.
 setuptools' own build files go under that directory too, so the checkout stays clean (an
 egg-info or build/lib in the sources would make the build id "modified").
+
+The shared libraries _core and the program load (all but the C and C++ runtimes) are copied
+into fbosim/_libs with RUNPATH $ORIGIN (patchelf), so an install or a wheel (`pip wheel`)
+runs without the build tree or Debian's -dev packages (docs/PYTHON.md, "A wheel").
 """
 import glob
 import os
@@ -27,8 +31,11 @@ import sysconfig
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.install import install
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(ROOT, "python", "build_backend"))
+import fbosim_backend  # noqa: E402  (which pybind11 serves this python)
 EXT_SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")  # e.g. .cpython-311-x86_64-linux-gnu.so
 
 
@@ -148,6 +155,60 @@ def run_logged(command, log_path, out):
                  f"{log_path}")
 
 
+# The C and C++ runtimes every Linux with glibc has (manylinux's list, PEP 600), never bundled.
+SYSTEM_LIBS = re.compile(r"^(ld-linux.*|lib(c|m|dl|rt|pthread|util|resolv|stdc\+\+|gcc_s)"
+                         r"\.so\..*|linux-vdso\.so\..*)$")
+
+
+def needed_libraries(binaries):
+    """{soname: path} of every shared library `binaries` load (ldd: the whole closure, each
+    library's RUNPATH followed), less SYSTEM_LIBS."""
+    found = {}
+    for binary in binaries:
+        listing = subprocess.run(["ldd", binary], capture_output=True, text=True, check=True)
+        for line in listing.stdout.splitlines():
+            m = re.match(r"^\s*(\S+) => (\S+) \(0x", line)
+            if m and not SYSTEM_LIBS.match(m.group(1)):
+                found[m.group(1)] = m.group(2)
+            elif "=> not found" in line:
+                sys.exit(f"setup.py: {binary} needs {line.split()[0]}, which is not found")
+    return found
+
+
+def bundle_libraries(package, binaries, out, plugins=()):
+    """Copies the shared libraries `binaries` need (libyaml-cpp, FFTW, NLopt, matio with
+    Debian's HDF5 and what that links, OpenSSL's libcrypto, ...) into package/_libs and points
+    every RUNPATH there with patchelf ($ORIGIN), as auditwheel does (not a Debian 12 package):
+    the wheel then runs on a machine without the build tree or those packages, needing only
+    glibc >= 2.36 and GCC 12's libstdc++ (Debian 12 and later). `plugins` (the `python`
+    family's libfbosim_pyembed.so, which the program loads with dlopen from the build tree or
+    from ../_libs beside itself) are copied there too, with what they link (libpython).
+    Without patchelf the package uses the system's libraries and the build tree's plugin,
+    and says so."""
+    where = os.path.join(package, "_libs")
+    shutil.rmtree(where, ignore_errors=True)  # setuptools' build tree keeps an earlier build's
+    patchelf = shutil.which("patchelf")
+    if not patchelf:
+        print("fbosim: patchelf not found (Debian's patchelf; tools/setup.sh installs it): the "
+              "package links the system's shared libraries, so a wheel made now runs only where "
+              "the same Debian packages are installed", file=out, flush=True)
+        return
+    libs = needed_libraries(list(binaries) + list(plugins))
+    libs.update({os.path.basename(p): p for p in plugins})
+    os.makedirs(where)
+    for soname, path in sorted(libs.items()):
+        copy = os.path.join(where, soname)
+        shutil.copyfile(os.path.realpath(path), copy)
+        os.chmod(copy, 0o755)
+        subprocess.run([patchelf, "--set-rpath", "$ORIGIN", copy], check=True)
+    for binary in binaries:
+        rel = os.path.relpath(where, os.path.dirname(binary))
+        subprocess.run([patchelf, "--set-rpath", f"$ORIGIN/{rel}", binary], check=True)
+    size = sum(os.path.getsize(os.path.join(where, f)) for f in os.listdir(where))
+    print(f"fbosim: bundled {len(libs)} shared libraries ({size / 2**20:.1f} MiB) into "
+          f"fbosim/_libs", file=out, flush=True)
+
+
 class CMakeBuild(build_ext):
     """Builds fbosim/_core with CMake (target fbosim_python) and copies it into the wheel."""
 
@@ -170,12 +231,17 @@ class CMakeBuild(build_ext):
                 configure += ["-G", "Ninja"]
             if shutil.which("ccache"):
                 configure.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
-            try:  # PyPI's pybind11 (a build requirement) when Debian's pybind11-dev is absent
-                import pybind11
-                if not os.path.exists("/usr/lib/cmake/pybind11"):
+            if fbosim_backend.pybind11_requirement():
+                # Debian's pybind11-dev is absent or too old for this python: PyPI's (the
+                # backend asked for it as a build requirement).
+                try:
+                    import pybind11
                     configure.append(f"-Dpybind11_DIR={pybind11.get_cmake_dir()}")
-            except ImportError:
-                pass
+                except ImportError:
+                    sys.exit(f"setup.py: this python needs pybind11 >= "
+                             f"{'.'.join(map(str, fbosim_backend.pybind11_needed()))} (Debian 12's "
+                             "pybind11-dev is 2.10): install it, or let pip's build isolation "
+                             "fetch it (no --no-build-isolation)")
             run_logged(configure, log, out)
         jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 1)
         # fbosim: the program fbosim.sweep runs, installed in the package (fbosim/bin).
@@ -199,7 +265,22 @@ class CMakeBuild(build_ext):
         for tool in glob.glob(os.path.join(directory, "python", "fbosim", "tools", "*.py")):
             shutil.copyfile(tool, os.path.join(package, "tools", os.path.basename(tool)))
         os.makedirs(os.path.join(package, "bin"), exist_ok=True)
-        shutil.copy2(os.path.join(directory, "fbosim"), os.path.join(package, "bin", "fbosim"))
+        program = os.path.join(package, "bin", "fbosim")
+        shutil.copy2(os.path.join(directory, "fbosim"), program)
+        plugin = os.path.join(directory, "libfbosim_pyembed.so")
+        bundle_libraries(package, [target, program], out,
+                         [plugin] if os.path.exists(plugin) else [])
+
+
+class Install(install):
+    """setuptools' install. Debian's setuptools wheel file (python3-setuptools-whl, which an
+    offline isolated build on Debian uses: docs/PYTHON.md) reads the options `install_layout`
+    and `prefix_option` that only Debian's own distutils defines; under another CPython
+    (pyenv's, python.org's) it would stop with "AttributeError: install_layout". None is
+    Debian's default for both."""
+
+    install_layout = None
+    prefix_option = None
 
 
 _base = os.path.join(build_dir()[0], "setuptools")
@@ -209,7 +290,7 @@ setup(
     package_dir={"": "python"},
     packages=["fbosim"],
     ext_modules=[Extension("fbosim._core", sources=[])],
-    cmdclass={"build_ext": CMakeBuild},
+    cmdclass={"build_ext": CMakeBuild, "install": Install},
     options={"build": {"build_base": os.path.join(_base, "build")},
              "egg_info": {"egg_base": _base}},
     zip_safe=False,

@@ -22,6 +22,7 @@ build_packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libya
 test_packages=(python3-matplotlib python3-pandas python3-numpy python3-scipy pybind11-dev
                python3-dev python3-yaml python3-sklearn
                python3-venv python3-pip python3-setuptools python3-wheel
+               python3-setuptools-whl python3-wheel-whl patchelf
                python3-tqdm python3-nbclient python3-nbformat python3-ipykernel)
 # nlohmann-json3-dev: the `command` objective family's JSON lines. python3-sklearn:
 # tests/tools/sklearn_reference.py, which checks fbosim's port of the landmine split the
@@ -30,7 +31,12 @@ test_packages=(python3-matplotlib python3-pandas python3-numpy python3-scipy pyb
 # embedding plugin (a quick start without them builds fbosim without the plugin; the family
 # then says so, and tools/setup.sh with no target installs them and builds it).
 # python3-venv, -pip, -setuptools, -wheel: `pip install .` of the Python package, offline
-# (docs/PYTHON.md "Install"; CTest "python: pip install . ..."). python3-tqdm: fbosim.run's
+# (docs/PYTHON.md "Install"; CTest "python: pip install . ..."). python3-setuptools-whl,
+# -wheel-whl: the same as wheel files, which feed pip's isolated build offline for a venv of
+# any CPython (pip install --no-index --find-links /usr/share/python-wheels .). patchelf: the
+# package's shared libraries bundled with RUNPATH $ORIGIN (docs/PYTHON.md "A wheel").
+# mmdebstrap and podman are not listed: only tools/container.sh needs them, and installs them
+# when it runs as root (docs/SWEEPS.md, "A container"). python3-tqdm: fbosim.run's
 # progress bar (a plain line without it). python3-nbclient, -nbformat, -ipykernel: the suite
 # executes examples/tutorial.ipynb in a Jupyter kernel (its cells as a script without them).
 # Slurm (slurm-wlm, munge) is not listed: only the Slurm test needs it, and

@@ -3,8 +3,10 @@
 #include <dlfcn.h>
 
 #include <atomic>
+#include <filesystem>
 #include <mutex>
 #include <stdexcept>
+#include <system_error>
 
 namespace fbosim::datasets::python {
 
@@ -13,6 +15,17 @@ std::atomic<PythonBackend*> installed{nullptr};
 }  // namespace
 
 void set_python_backend(PythonBackend* backend) { installed.store(backend); }
+
+std::vector<std::string> plugin_candidates(const std::string& built, const std::string& program) {
+  std::vector<std::string> out{built};
+  if (!program.empty()) {
+    const auto name = std::filesystem::path(built).filename();
+    out.push_back((std::filesystem::path(program).parent_path() / ".." / "_libs" / name)
+                      .lexically_normal()
+                      .string());
+  }
+  return out;
+}
 
 // dlopen rather than a link: libpython (and the interpreter's start) costs every fbosim
 // process otherwise, `fbosim config` included (docs/OBJECTIVES.md gives the measurements).
@@ -23,16 +36,29 @@ PythonBackend& python_backend() {
   static PythonBackend* plugin = nullptr;
   std::lock_guard<std::mutex> lock(mutex);
   if (plugin) return *plugin;
+  std::error_code ec;
+  const auto program = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const auto candidates =
+      plugin_candidates(FBOSIM_PYTHON_PLUGIN_PATH, ec ? std::string() : program.string());
+  std::string path = candidates.front();  // named in the error when none exists
+  for (const auto& c : candidates)
+    if (std::filesystem::exists(c, ec)) {
+      path = c;
+      break;
+    }
   // RTLD_GLOBAL: C extension modules that the user's code imports resolve libpython's symbols
   // through the global scope.
-  void* handle = dlopen(FBOSIM_PYTHON_PLUGIN_PATH, RTLD_NOW | RTLD_GLOBAL);
-  if (!handle)
-    throw std::runtime_error(std::string("objective.family python: cannot load the plugin ") +
-                             FBOSIM_PYTHON_PLUGIN_PATH + ": " + dlerror());
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (!handle) {
+    std::string tried;
+    for (const auto& c : candidates) tried += (tried.empty() ? "" : ", ") + c;
+    throw std::runtime_error("objective.family python: cannot load the plugin " + path + ": " +
+                             dlerror() + " (looked for " + tried + ")");
+  }
   const auto entry = reinterpret_cast<BackendEntry>(dlsym(handle, kBackendSymbol));
   if (!entry)
-    throw std::runtime_error(std::string("objective.family python: the plugin ") +
-                             FBOSIM_PYTHON_PLUGIN_PATH + " has no " + kBackendSymbol);
+    throw std::runtime_error("objective.family python: the plugin " + path + " has no " +
+                             kBackendSymbol);
   plugin = entry();
   return *plugin;
 #else

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -37,6 +38,13 @@ void set_python_backend(PythonBackend* backend);
 /// The installed backend, else the plugin's (loaded once; throws std::runtime_error when the
 /// plugin is not built or cannot be loaded).
 PythonBackend& python_backend();
+
+/// Where the plugin is looked for, in order; the first that exists is loaded. `built`: the
+/// build tree's (compiled in); `program`: the running program's path (/proc/self/exe), whose
+/// ../_libs/libfbosim_pyembed.so is the plugin an installed Python package carries beside its
+/// fbosim/bin/fbosim (setup.py; docs/PYTHON.md, "A wheel"): a wheel or a container has no
+/// build tree. An empty `program` gives the build tree's alone.
+std::vector<std::string> plugin_candidates(const std::string& built, const std::string& program);
 
 /// The plugin's entry point: a C function returning its backend (a static object).
 extern "C" using BackendEntry = PythonBackend * (*)();
