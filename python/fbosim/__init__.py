@@ -10,7 +10,8 @@
     parts = fbosim.partition(y_train, agents=10, scheme="dirichlet", alpha=0.5, seed=0)
 
     # your own objective (the `python` family): f(x, agent, seed) -> y or (y, f)
-    tables = fbosim.run({"algorithm": "dp_fts_de", "objective": {"inputs": 2}},
+    tables = fbosim.run({"algorithm": "dp_fts_de", "objective": {"inputs": 2},
+                         "exploration": {"subregions": 2}},
                         overrides={"rounds": 10}, objective=my_function)
 
     # a sweep (the fbosim sweep command: the same call again resumes it, more runs grow it),
