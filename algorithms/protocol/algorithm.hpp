@@ -171,6 +171,10 @@ class Algorithm {
   /// keys); each system estimates itself. The default adds nothing: only the experiment's
   /// terms count.
   virtual void estimate(const ExperimentFacts& facts, ResourceEstimate& estimate) const;
+  /// Whether its releases charge agents unevenly (protocol::Release::charges: a trust model
+  /// other than `central`, issue 42): the reader then keeps one ledger per agent
+  /// (ExperimentSpec::per_agent_ledgers).
+  virtual bool charges_per_agent() const { return false; }
   /// Whether any release is differentially private (server.csv and summary.csv then carry
   /// delta next to epsilon).
   bool is_private(int agents) const;

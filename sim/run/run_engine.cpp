@@ -321,6 +321,10 @@ void RunEngine::server_phase(Run& r, int t) const {
   r.events.schedule(close, [&] {
     core::RngStream srv = r.rf.stream("server", static_cast<std::uint64_t>(t));
     release = r.parts.server->release(arrived, t, srv);
+    if (release.charges)  // a trust model's per-agent charges (issue 42)
+      throw std::logic_error(fmt::format(
+          "algorithm {}: round {} charges agents one by one, which needs per-agent ledgers",
+          spec_.system->name(), t));
     // Never past the budget, never other than what `fbosim privacy` composes.
     if (!(release.event == r.plan.round))
       throw std::logic_error(
