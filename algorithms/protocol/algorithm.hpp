@@ -134,6 +134,10 @@ struct PrivacyPlan {
   std::optional<double> budget;
   /// Released after the last round: RunParts::final_events, then the final release's events.
   std::vector<privacy::DpEvent> final;
+  /// Whether `round` bounds what a release charges any agent when messages drop out (issue 42:
+  /// a secure sum without padding then carries less noise than the plan's; the run's own
+  /// per-agent ledger is the guarantee and a forecast from the plan would understate it).
+  bool bounds_dropouts = true;
 };
 
 class Algorithm {

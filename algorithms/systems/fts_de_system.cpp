@@ -94,6 +94,9 @@ protocol::PrivacyPlan FtsDeSystem::privacy_plan(int agents) const {
                                                         std::numeric_limits<int>::max() - 1) -
                          1;
   plan.budget = c.stop.budget;  // enforced by the engine, which holds the ledger
+  // A secure sum without padding: survivors are charged the smaller noise actually summed.
+  plan.bounds_dropouts = !(c.dp && c.mechanism.trust.trust == server::Trust::distributed &&
+                           c.mechanism.trust.dropout_padding == 0);
   return plan;
 }
 

@@ -1172,6 +1172,10 @@ std::vector<Case> all_cases() {
       1, with("server: {trust: distributed, sampled_by: agents, sampling: fixed}\n"));
   run("issue 42 trust", "run {cfg} --quiet", {"battery.yaml", "server.colluders", "4", "below"}, 1,
       with("server: {trust: distributed, colluders: 4}\n"));
+  // A secure sum without padding charges survivors less than the plan's noise: no forecast.
+  run("issue 42 trust", "privacy {cfg}",
+      {"no forecast bounds", "server.dropout_padding", "network.dropout", "agents.csv"}, 1,
+      with("server: {trust: distributed}\nnetwork: {dropout: 0.1}\n"));
   run("issue 42 trust", "run {cfg} --quiet",
       {"battery.yaml", "server.budget", "server.trust: local"}, 1,
       with("server: {trust: local, budget: 5}\n"));
