@@ -395,6 +395,13 @@ void RunEngine::server_phase(Run& r, int t) const {
     core::RngStream srv = r.rf.stream("server", static_cast<std::uint64_t>(t));
     release = r.parts.server->release(arrived, t, srv);
     if (release.charges) {  // a trust model's per-agent charges (issue 42)
+      // What went out is the plan's nominal release, or nothing (an aborted secure sum).
+      const bool broadcast = !std::holds_alternative<protocol::NoBroadcast>(release.broadcast);
+      if (broadcast ? !(release.event == r.plan.round) : !(release.event == privacy::DpEvent{}))
+        throw std::logic_error(
+            fmt::format("algorithm {}: round {} released {}, not the {} of its privacy plan",
+                        spec_.system->name(), t, privacy::to_string(release.event),
+                        broadcast ? privacy::to_string(r.plan.round) : "nothing"));
       charge_release(r, *release.charges);
       return;
     }
