@@ -134,6 +134,10 @@ struct PrivacyPlan {
   std::optional<double> budget;
   /// Released after the last round: RunParts::final_events, then the final release's events.
   std::vector<privacy::DpEvent> final;
+  /// Whether `round` bounds what a release charges any agent when messages drop out (issue 42:
+  /// a secure sum without padding then carries less noise than the plan's; the run's own
+  /// per-agent ledger is the guarantee and a forecast from the plan would understate it).
+  bool bounds_dropouts = true;
 };
 
 class Algorithm {
@@ -171,6 +175,10 @@ class Algorithm {
   /// keys); each system estimates itself. The default adds nothing: only the experiment's
   /// terms count.
   virtual void estimate(const ExperimentFacts& facts, ResourceEstimate& estimate) const;
+  /// Whether its releases charge agents unevenly (protocol::Release::charges: a trust model
+  /// other than `central`, issue 42): the reader then keeps one ledger per agent
+  /// (ExperimentSpec::per_agent_ledgers).
+  virtual bool charges_per_agent() const { return false; }
   /// Whether any release is differentially private (server.csv and summary.csv then carry
   /// delta next to epsilon).
   bool is_private(int agents) const;

@@ -4,6 +4,8 @@
 // Mechanism releases a broadcast together with the privacy event it spent. Plain(Aggregator)
 // releases a NoOp event; the DP wrapper of a LinearAggregator subsamples, clips, aggregates and
 // adds noise, and releases the subsampled-Gaussian event (algorithms/server).
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -45,12 +47,49 @@ std::string to_string(StatColumn column);
 /// The column's value as server.csv writes it.
 std::string format_stat(StatColumn column, const RoundStats& stats);
 
+/// One event charged to some agents' ledgers (issue 42: without a trusted server each agent is
+/// charged the event of what the adversary learns about it).
+struct AgentCharge {
+  privacy::DpEvent event;
+  std::vector<int> agents;  ///< ascending; ignored when `everyone`
+  bool everyone = false;
+};
+
+/// A release's charges per agent, against two adversaries: the server (the `epsilon` columns)
+/// and an observer of the broadcasts only (agents.csv's epsilon_broadcast). Empty vectors: the
+/// release charges nobody (an aborted secure sum).
+struct AgentCharges {
+  std::vector<AgentCharge> server;
+  std::vector<AgentCharge> broadcast;
+};
+
+/// Calls charge(agent, event) for every agent of every charge in order (`everyone`: agents 0 ..
+/// population - 1); throws std::out_of_range for an agent outside [0, population).
+template <class Charge>
+void for_each_charge(const std::vector<AgentCharge>& charges, int population, Charge&& charge) {
+  for (const AgentCharge& c : charges) {
+    if (c.everyone) {
+      for (int n = 0; n < population; ++n) charge(n, c.event);
+      continue;
+    }
+    for (const int n : c.agents) {
+      if (n < 0 || n >= population) throw std::out_of_range("a charge to an agent out of range");
+      charge(n, c.event);
+    }
+  }
+}
+
 /// One round's release: what is broadcast, the bookkeeping and the privacy event spent
 /// (house rule 4: privacy is data; NoOp when nothing private was released).
 struct Release {
   Broadcast broadcast;
   RoundStats stats;
+  /// Central: the event every agent is charged. With `charges`: the trust model's nominal
+  /// event (PrivacyPlan::round), charged to nobody as such.
   privacy::DpEvent event;
+  /// The per-agent charges of a trust model other than `central` (server.trust); absent: every
+  /// agent is charged `event`.
+  std::optional<AgentCharges> charges;
 };
 
 class Aggregator {

@@ -24,8 +24,34 @@ DpMechanism::DpMechanism(Options options, int features) : options_(options), fea
   if (options_.clipping == Clipping::adaptive)  // validates the adaptive keys
     AdaptiveClip(options_.clip_norm, options_.clip_quantile, options_.clip_learning_rate,
                  options_.clip_count_noise);
+  check_trust(options_);
   if (features_ < 1)
     throw std::invalid_argument(fmt::format("rff.features must be >= 1, got {}", features_));
+}
+
+void DpMechanism::check_trust(const Options& options) {
+  const TrustOptions& t = options.trust;
+  if (t.trust == Trust::central) return;
+  // Adaptive clipping's noisy count is computed by the server from the messages themselves:
+  // without a trusted server it would need its own secure or local release.
+  if (options.clipping == Clipping::adaptive)
+    throw std::invalid_argument(fmt::format(
+        "server.clipping: adaptive is refused with server.trust: {}: its noisy count of "
+        "unclipped messages is computed by the server from the messages, which it does not see; "
+        "use server.clipping: fixed",
+        kTrustNames.name(t.trust)));
+  if (t.trust == Trust::local) {
+    if (!(std::isfinite(t.local_z) && t.local_z > 0))
+      throw std::invalid_argument(
+          fmt::format("server.local_z must be finite and > 0, got {}", t.local_z));
+    return;
+  }
+  ShareCalibration(t, 1);  // rho in [0, 1), c >= 0
+  if (t.sampled_by == Sampler::agents && options.sampling != privacy::Sampling::poisson)
+    throw std::invalid_argument(
+        "server.sampled_by: agents draws each agent's coin in secret, which is Poisson "
+        "sampling; server.sampling: fixed needs the server to choose, got server.sampling: "
+        "fixed");
 }
 
 double DpMechanism::clip_bound(double clip_norm, int regions) {
@@ -45,6 +71,9 @@ bool DpMechanism::clip(Eigen::VectorXd& v, double bound) {
 }
 
 privacy::DpEvent DpMechanism::event(const Options& options, std::size_t population) {
+  if (options.trust.trust == Trust::local) return privacy::DpEvent::gaussian(options.trust.local_z);
+  if (options.trust.trust == Trust::distributed && options.trust.sampled_by == Sampler::server)
+    return privacy::DpEvent::gaussian(options.noise_multiplier);
   privacy::DpEvent messages =
       privacy::sampled_gaussian(options.sampling, options.sampling_rate, options.noise_multiplier,
                                 static_cast<int>(population));
@@ -129,6 +158,9 @@ WeightedRelease DpMechanism::release(const Messages& messages, const Eigen::Matr
 
 WeightedRelease DpMechanism::release(const Messages& messages, const Eigen::MatrixXd& weights,
                                      core::RngStream& rng, double clip_norm) const {
+  if (options_.trust.trust == Trust::distributed)
+    return distributed_release(messages, weights, rng, clip_norm);
+  if (options_.trust.trust == Trust::local) return local_release(messages, weights, rng, clip_norm);
   const auto regions = static_cast<int>(weights.rows());
   // Validates the weights and the clip norm.
   const std::vector<double> stds = noise_stds(weights, messages.size(), clip_norm);

@@ -20,6 +20,7 @@
 // Adaptive clipping (`server.clipping: adaptive`, adaptive_clip.hpp): S becomes C_t, updated each
 // round from a noisy count; the noise std z w_max C_t / g follows it, so z keeps its meaning,
 // and the event composes the count's subsampled Gaussian with the messages'.
+#include "algorithms/server/trust_model.hpp"
 #include "algorithms/server/weighted_release.hpp"
 #include "core/rng.hpp"
 #include "schema/fwd.hpp"
@@ -43,13 +44,16 @@ class DpMechanism {
     double clip_quantile = 0.5;           ///< gamma in (0, 1) (adaptive only)
     double clip_learning_rate = 0.2;      ///< eta > 0 (adaptive only)
     double clip_count_noise = 5.0;        ///< sigma_b > 0 (adaptive only)
+    TrustOptions trust;                   ///< server.trust and its keys (trust_model.hpp)
   };
   /// Throws std::invalid_argument unless 0 < q <= 1 and z, S are finite and > 0 (and, when
   /// adaptive, AdaptiveClip's checks pass).
   DpMechanism(Options options, int features);
 
   /// weights: P x N (N = messages.size()), finite and >= 0 with a positive entry in every row;
-  /// throws std::invalid_argument otherwise. The release carries the sampled-Gaussian event.
+  /// throws std::invalid_argument otherwise. The release carries the sampled-Gaussian event
+  /// (central), or the trust model's nominal event and its per-agent charges
+  /// (dp_mechanism_trust.cpp).
   WeightedRelease release(const Messages& messages, const Eigen::MatrixXd& weights,
                           core::RngStream& rng) const;
   /// The same with clip norm `clip_norm` in place of S (adaptive clipping's C_t).
@@ -67,17 +71,33 @@ class DpMechanism {
 
   /// The event one release of these options over `population` agents composes: the one place
   /// the mechanism's event is built (privacy::sampled_gaussian), also for config validation.
-  /// Adaptive clipping: Composed(messages' event, AdaptiveClip::count_event).
+  /// Adaptive clipping: Composed(messages' event, AdaptiveClip::count_event). Another trust
+  /// model: its nominal event, what an agent in the sum is charged without dropouts (rho = c =
+  /// 0) and at most with padding: distributed Gaussian(z) (server sampling) or the subsampled
+  /// Gaussian (agent sampling), local Gaussian(z_local).
   static privacy::DpEvent event(const Options& options, std::size_t population);
   /// Clip bound of one message: S / sqrt(P).
   static double clip_bound(double clip_norm, int regions);
   /// Scales v in place so that |v| <= bound (a non-finite v becomes 0); true if it changed.
   static bool clip(Eigen::VectorXd& v, double bound);
 
+  /// The subsampling: each of `agents` with probability q (Poisson) or floor(N q) of them
+  /// uniformly (fixed); drawn for every agent, present or not.
+  std::vector<bool> select(std::size_t agents, core::RngStream& rng) const;
+  const Options& options() const { return options_; }
+  /// Throws std::invalid_argument naming the key when the trust model's options are out of
+  /// range or refused with the rest (adaptive clipping without a trusted server; fixed-size
+  /// sampling by the agents' secret coins).
+  static void check_trust(const Options& options);
+
  private:
   std::size_t batch(std::size_t agents) const;  ///< floor(N q), as the RDP accountant
-  std::vector<bool> select(std::size_t agents, core::RngStream& rng) const;
   void check_weights(const Eigen::MatrixXd& weights, std::size_t agents) const;
+  /// server.trust: distributed (secure aggregation) and local (dp_mechanism_trust.cpp).
+  WeightedRelease distributed_release(const Messages& messages, const Eigen::MatrixXd& weights,
+                                      core::RngStream& rng, double clip_norm) const;
+  WeightedRelease local_release(const Messages& messages, const Eigen::MatrixXd& weights,
+                                core::RngStream& rng, double clip_norm) const;
 
   Options options_;
   int features_;

@@ -42,7 +42,8 @@ const schema::Group<DpMechanism::Options>& mechanism_keys() {
           .applies_when(
               {"server.clip_quantile", "server.clip_learning_rate", "server.clip_count_noise"},
               "server.clipping", [](const O& o) { return o.clipping == Clipping::adaptive; },
-              "server.clipping: adaptive");
+              "server.clipping: adaptive")
+          .include(trust_keys(), &O::trust);
   return g;
 }
 

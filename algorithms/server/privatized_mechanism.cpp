@@ -22,8 +22,9 @@ protocol::Release PrivatizedMechanism::release(const protocol::Inbox& messages, 
   const Eigen::MatrixXd weights = aggregator_->weights(round, population);
   if (!adaptive_) {
     WeightedRelease w = dp_.release(vectors, weights, rng);
+    if (w.charges) return charged(std::move(w));
     if (!w.event) throw std::logic_error("DP release without a privacy event");
-    return {protocol::RegionSamples{std::move(w.omegas)}, w.stats, *w.event};
+    return {protocol::RegionSamples{std::move(w.omegas)}, w.stats, *w.event, {}};
   }
   // Andrew et al., Algorithm 1: clip with C_t, then release the noisy unclipped count (after the
   // messages' noise, from the same stream) and step to C_{t+1}. A non-finite message counts as
@@ -34,7 +35,20 @@ protocol::Release PrivatizedMechanism::release(const protocol::Inbox& messages, 
   w.stats.clip_norm = clip_norm;
   const double expected = dp_.sampling_fraction(messages.size()) * population;
   adaptive_->update(w.stats.selected - w.stats.clipped, expected, rng);
-  return {protocol::RegionSamples{std::move(w.omegas)}, w.stats, *w.event};
+  return {protocol::RegionSamples{std::move(w.omegas)}, w.stats, *w.event, {}};
+}
+
+protocol::Release PrivatizedMechanism::charged(WeightedRelease w) {
+  protocol::Release out;
+  out.stats = w.stats;
+  out.charges = std::move(w.charges);
+  // An aborted secure sum or a local round where nothing arrived: no broadcast (the agents take
+  // their own TS step), no event; the charges say whom the messages sent cost.
+  if (w.omegas.empty()) return out;
+  if (!w.event) throw std::logic_error("DP release without a privacy event");
+  out.broadcast = protocol::RegionSamples{std::move(w.omegas)};
+  out.event = *w.event;
+  return out;
 }
 
 privacy::DpEvent PrivatizedMechanism::event(int population) const {

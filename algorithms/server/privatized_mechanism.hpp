@@ -29,6 +29,9 @@ class PrivatizedMechanism final : public protocol::Mechanism {
   const DpMechanism& mechanism() const { return dp_; }
 
  private:
+  /// The Release of a trust model's WeightedRelease (its charges; NoBroadcast when aborted).
+  static protocol::Release charged(WeightedRelease w);
+
   std::shared_ptr<const protocol::LinearAggregator> aggregator_;
   DpMechanism::Options options_;
   DpMechanism dp_;

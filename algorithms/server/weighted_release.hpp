@@ -16,6 +16,9 @@ struct WeightedRelease {
   std::vector<Eigen::VectorXd> omegas;  ///< omegas[i] is omega^(i), an M-vector
   protocol::RoundStats stats;
   std::optional<privacy::DpEvent> event;
+  /// Per-agent charges (a trust model other than central); an aborted release has the charges
+  /// and no event.
+  std::optional<protocol::AgentCharges> charges;
 };
 
 /// Messages of one round in agent order; a null pointer marks an agent whose message did not

@@ -46,6 +46,49 @@ constexpr Preset kPresets[] = {
     {"dp_fts_de", "DP-FTS-DE (Dai, Low & Jaillet 2021)", true, true, true, false, "fts_de"},
 };
 
+// server.trust and its keys (issue 42): each refusal says why.
+void check_trust(const Preset& p, const FtsDeConfig& c, const protocol::ExperimentFacts& f,
+                 schema::Problems& out) {
+  using server::Trust;
+  const server::TrustOptions& t = c.mechanism.trust;
+  if (t.trust == Trust::central) return;
+  const std::string trust = server::kTrustNames.name(t.trust);
+  if (!c.server || !c.dp) {
+    out.push_back(
+        {"server.trust",
+         fmt::format("algorithm {} {}: there is no noise for the agents to add; use "
+                     "algorithm dp_fts or dp_fts_de, or leave server.trust out",
+                     p.name, c.server ? "runs without DP (server.dp: false)" : "has no server")});
+    return;
+  }
+  if (c.mechanism.clipping == server::Clipping::adaptive)
+    out.push_back({"server.clipping",
+                   fmt::format("adaptive clipping is refused with server.trust: {}: its noisy "
+                               "count of unclipped messages is computed by the server from the "
+                               "messages, which it does not see (no secure or local release of "
+                               "the count is built); use server.clipping: fixed",
+                               trust)});
+  if (c.stop.budget)
+    out.push_back({"server.budget",
+                   fmt::format("server.budget stops the server on the run's one ledger; with "
+                               "server.trust: {} every agent has its own (personal budgets are "
+                               "not built yet); leave server.budget out",
+                               trust)});
+  if (t.trust != Trust::distributed) return;
+  if (t.sampled_by == server::Sampler::agents && c.mechanism.sampling != privacy::Sampling::poisson)
+    out.push_back({"server.sampling",
+                   "server.sampled_by: agents draws each agent's coin in secret (Poisson "
+                   "sampling); fixed-size sampling needs the server to choose: use "
+                   "server.sampling: poisson or server.sampled_by: server"});
+  // The shares of even the whole population could not carry sigma^2.
+  if (!server::ShareCalibration(t, f.agents).feasible())
+    out.push_back(
+        {"server.colluders",
+         fmt::format("must be below (1 - server.dropout_padding) x agents.count = {} (the "
+                     "shares of the agents beyond the colluders carry the noise)",
+                     (1 - t.dropout_padding) * f.agents)});
+}
+
 void validate(const Preset& p, const FtsDeConfig& c, const protocol::ExperimentFacts& f,
               schema::Problems& out) {
   // Every sub-region is explored by its own agents (Dai et al. 2021, Sec. 3.2: agent n is
@@ -98,6 +141,7 @@ void validate(const Preset& p, const FtsDeConfig& c, const protocol::ExperimentF
          fmt::format("algorithm {} {}, so there is no clip norm to adapt; use "
                      "algorithm dp_fts or dp_fts_de, or leave server.clipping out",
                      p.name, c.server ? "runs without DP (server.dp: false)" : "has no server")});
+  check_trust(p, c, f, out);
   if (!c.server || !c.dp) return;
   try {  // e.g. fixed-size sampling of floor(N q) = 0 agents
     server::DpMechanism::event(c.mechanism, static_cast<std::size_t>(f.agents));

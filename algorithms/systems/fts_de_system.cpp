@@ -14,6 +14,7 @@
 #include "algorithms/server/privatized_mechanism.hpp"
 #include "algorithms/server/region_aggregator.hpp"
 #include "algorithms/server/server_release_audit.hpp"
+#include "algorithms/server/trust_release_audit.hpp"
 
 namespace fbosim::systems {
 
@@ -71,6 +72,10 @@ std::vector<protocol::StatColumn> FtsDeSystem::server_columns() const {
   return out;
 }
 
+bool FtsDeSystem::charges_per_agent() const {
+  return config_.server && config_.dp && config_.mechanism.trust.trust != server::Trust::central;
+}
+
 std::vector<privacy::DpEvent> FtsDeSystem::possible_events(int agents) const {
   if (!config_.server || !config_.dp) return {};
   return {server::DpMechanism::event(config_.mechanism, static_cast<std::size_t>(agents))};
@@ -89,6 +94,9 @@ protocol::PrivacyPlan FtsDeSystem::privacy_plan(int agents) const {
                                                         std::numeric_limits<int>::max() - 1) -
                          1;
   plan.budget = c.stop.budget;  // enforced by the engine, which holds the ledger
+  // A secure sum without padding: survivors are charged the smaller noise actually summed.
+  plan.bounds_dropouts = !(c.dp && c.mechanism.trust.trust == server::Trust::distributed &&
+                           c.mechanism.trust.dropout_padding == 0);
   return plan;
 }
 
@@ -103,6 +111,15 @@ std::vector<std::unique_ptr<const protocol::AuditableRelease>> FtsDeSystem::audi
     const protocol::AuditInputs& in) const {
   std::vector<std::unique_ptr<const protocol::AuditableRelease>> out;
   if (!config_.server || !config_.dp) return out;
+  if (config_.mechanism.trust.trust != server::Trust::central) {
+    // Each trust model's adversary and its view (issue 42).
+    server::TrustReleaseAudit::Setting setting;
+    setting.noise_scale = in.noise_scale;
+    out.push_back(std::make_unique<const server::TrustReleaseAudit>(
+        config_.mechanism, config_.features, in.agents, config_.subregions, config_.weights,
+        in.rounds, setting));
+    return out;
+  }
   out.push_back(std::make_unique<const server::ServerReleaseAudit>(
       config_.mechanism, config_.features, in.agents, config_.subregions, config_.weights,
       in.rounds, in.noise_scale));

@@ -53,6 +53,8 @@ class FtsDeSystem final : public protocol::Algorithm {
   /// aggregating where a stop rule (server.budget, server.stop_p) is configured, clip_norm with
   /// adaptive clipping (server.clipping).
   std::vector<protocol::StatColumn> server_columns() const override;
+  /// With DP and server.trust other than `central`: per-agent charges (issue 42).
+  bool charges_per_agent() const override;
 
   /// With DP: the server's release of one round (server::ServerReleaseAudit).
   std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable_releases(

@@ -226,6 +226,8 @@ ExperimentSpec read_spec(const ConfigSource& src, schema::Record& record,
   if (check_accounting(src, s, delta_given || accounting.delta.has_value()))
     check_run_epsilon(src.source(), record, s, algorithm.privacy_keys);
   network_keys().read(s, src, record);
+  // A trust model other than `central` charges each agent what its adversary learns (issue 42).
+  if (s.system->charges_per_agent()) s.per_agent_ledgers = true;
   reject_unknown_keys(src, record, s);
   check_resources(src, s);
   return s;

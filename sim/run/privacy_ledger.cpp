@@ -74,6 +74,13 @@ int server_stop(const config::ExperimentSpec& spec, const protocol::PrivacyPlan&
 LedgerForecast forecast_ledger(const config::ExperimentSpec& spec) {
   LedgerForecast f;
   f.plan = spec.system->privacy_plan(spec.agents);
+  if (!f.plan.bounds_dropouts && (spec.network.dropout > 0 || spec.network.deadline > 0))
+    throw std::invalid_argument(
+        "no forecast bounds this config's epsilon: with server.trust: distributed and "
+        "server.dropout_padding: 0, messages lost or late (network.dropout, network.deadline) "
+        "leave less noise in the sum than the plan's release, and the survivors are charged it; "
+        "set server.dropout_padding > 0 (each release then carries at least the plan's noise) "
+        "or read the run's agents.csv");
   PrivacyLedger ledger(spec);
   f.accountants = ledger.names();
   const std::size_t n = f.accountants.size();

@@ -72,6 +72,10 @@ struct RunEngine::Run {
   // With ExperimentSpec::per_agent_ledgers, the agents' ledgers instead of `ledger`: the
   // epsilon columns are the largest agent's.
   std::optional<AgentPrivacy> agents;
+  // A trust model other than `central` (issue 42): the agents' ledgers against an observer of
+  // the broadcasts only (agents.csv's epsilon_broadcast); `agents` holds those against the
+  // server.
+  std::optional<AgentPrivacy> broadcast_view;
   // What the ledger composes, from the config alone (the parts built must agree).
   protocol::PrivacyPlan plan;
   // The server aggregates the messages of rounds 0 .. server_stop - 1 (rounds: every round; 0
@@ -168,6 +172,10 @@ void RunEngine::start(Run& r) const {
   if (spec_.per_agent_ledgers) {
     r.agents.emplace(spec_);
     r.result.agent_columns = {"epsilon"};
+    if (spec_.system->charges_per_agent()) {
+      r.broadcast_view.emplace(spec_);
+      r.result.agent_columns.push_back("epsilon_broadcast");
+    }
     r.result.epsilon_median.assign(static_cast<std::size_t>(spec_.rounds) + 1, 0.0);
     r.result.epsilon_p90 = r.result.epsilon_median;
   } else {
@@ -299,14 +307,21 @@ void RunEngine::snapshot_agents(Run& r, int t) const {
   RunResult& res = r.result;
   const std::vector<double>& eps = r.agents->epsilons(0, fmt::format("in run {}", res.run));
   const auto time = static_cast<long long>(r.events.now());
-  for (int n = 0; n < spec_.agents; ++n)
-    fmt::format_to(std::back_inserter(res.agents_csv), "{},{},{},{},{}\n", res.run, t, time, n,
+  const std::vector<double>* seen =
+      r.broadcast_view ? &r.broadcast_view->epsilons(0, fmt::format("in run {}", res.run))
+                       : nullptr;
+  for (int n = 0; n < spec_.agents; ++n) {
+    fmt::format_to(std::back_inserter(res.agents_csv), "{},{},{},{},{}", res.run, t, time, n,
                    eps[static_cast<std::size_t>(n)]);
+    if (seen) fmt::format_to(std::back_inserter(res.agents_csv), ",{}", (*seen)[std::size_t(n)]);
+    res.agents_csv += '\n';
+  }
 }
 
 void RunEngine::compose(Run& r, const privacy::DpEvent& event) const {
   if (r.agents) {
     r.agents->charge_all(event);
+    if (r.broadcast_view) r.broadcast_view->charge_all(event);
   } else {
     r.ledger->compose(event, fmt::format("in run {}", r.result.run));
   }
@@ -316,6 +331,18 @@ void RunEngine::charge(Run& r, int agent, const privacy::DpEvent& event) const {
   if (!r.agents)  // one ledger stands for every agent only if every agent is charged alike
     throw std::logic_error("a per-agent charge in a run without per-agent ledgers");
   r.agents->charge(agent, event);
+}
+
+void RunEngine::charge_release(Run& r, const protocol::AgentCharges& charges) const {
+  // Against the server (the epsilon columns), then against an observer of the broadcasts only
+  // (agents.csv's epsilon_broadcast); an aborted release charges nobody.
+  protocol::for_each_charge(charges.server, spec_.agents,
+                            [&](int n, const privacy::DpEvent& e) { charge(r, n, e); });
+  if (!r.broadcast_view)
+    throw std::logic_error("a trust model's charges in a run without its broadcast ledgers");
+  protocol::for_each_charge(charges.broadcast, spec_.agents, [&](int n, const privacy::DpEvent& e) {
+    r.broadcast_view->charge(n, e);
+  });
 }
 
 void RunEngine::release(Run& r) const {
@@ -367,6 +394,17 @@ void RunEngine::server_phase(Run& r, int t) const {
   r.events.schedule(close, [&] {
     core::RngStream srv = r.rf.stream("server", static_cast<std::uint64_t>(t));
     release = r.parts.server->release(arrived, t, srv);
+    if (release.charges) {  // a trust model's per-agent charges (issue 42)
+      // What went out is the plan's nominal release, or nothing (an aborted secure sum).
+      const bool broadcast = !std::holds_alternative<protocol::NoBroadcast>(release.broadcast);
+      if (broadcast ? !(release.event == r.plan.round) : !(release.event == privacy::DpEvent{}))
+        throw std::logic_error(
+            fmt::format("algorithm {}: round {} released {}, not the {} of its privacy plan",
+                        spec_.system->name(), t, privacy::to_string(release.event),
+                        broadcast ? privacy::to_string(r.plan.round) : "nothing"));
+      charge_release(r, *release.charges);
+      return;
+    }
     // Never past the budget, never other than what `fbosim privacy` composes.
     if (!(release.event == r.plan.round))
       throw std::logic_error(
@@ -395,8 +433,8 @@ void RunEngine::stopped_round(Run& r, int t) const {
 
 void RunEngine::add_server_row(Run& r, int t, const protocol::RoundStats& stats) const {
   const std::vector<double> spent = this->spent(r);
-  ServerRow row{t, static_cast<long long>(r.events.now()), {}, spent[0],
-                {spent.begin() + 1, spent.end()}};
+  ServerRow row{
+      t, static_cast<long long>(r.events.now()), {}, spent[0], {spent.begin() + 1, spent.end()}};
   for (const protocol::StatColumn c : r.columns)
     row.stats.push_back(protocol::format_stat(c, stats));
   r.result.server.push_back(std::move(row));

@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "algorithms/protocol/algorithm.hpp"
-#include "sim/config/experiment_spec.hpp"
 #include "core/thread_pool.hpp"
+#include "sim/config/experiment_spec.hpp"
 #include "sim/run/run_result.hpp"
 
 namespace fbosim::run {
@@ -56,6 +56,8 @@ class RunEngine {
   void check_plan(const Run& r) const;
   /// Charges every agent (the run's ledger, or every agent's with per-agent ledgers).
   void compose(Run& r, const privacy::DpEvent& event) const;
+  /// A release's per-agent charges (a trust model other than central, issue 42).
+  void charge_release(Run& r, const protocol::AgentCharges& charges) const;
   /// Charges agent n alone; a std::logic_error without per-agent ledgers.
   void charge(Run& r, int agent, const privacy::DpEvent& event) const;
   /// Per accountant, the epsilon of everything charged so far (the largest agent's).

@@ -272,6 +272,11 @@ std::vector<KeyCase> key_cases() {
       {"server.dp", kBool},
       {"server.sampling", kChoice},
       {"server.sampling_rate", {"0", "1.5", ".nan", ".inf", "-.inf", "abc", ""}},
+      {"server.trust", {"nobody", "0", ""}},
+      {"server.sampled_by", {"coin", ""}, "server: {trust: distributed}"},
+      {"server.dropout_padding", {"-0.1", "1", ".nan", "abc", ""}, "server: {trust: distributed}"},
+      {"server.colluders", {"-1", "1.5", "abc", ""}, "server: {trust: distributed}"},
+      {"server.local_z", kPositive, "server: {trust: local}"},
       {"server.noise_multiplier", kPositive},
       {"server.clip_norm", kPositive},
       {"server.w_max", kChoice},
@@ -1152,6 +1157,30 @@ std::vector<Case> all_cases() {
   run("issue 29 clipping", "run {cfg} --quiet",
       {"battery.yaml", "server.clipping", "algorithm ts has no server"}, 1,
       with("algorithm: ts\nserver: {clipping: adaptive}\n"));
+  // Issue 42: the trust models' keys apply to their model only, and what has no analysis
+  // without a trusted server is refused, saying why.
+  run("issue 42 trust", "run {cfg} --quiet --set server.dropout_padding=0.1",
+      {"battery.yaml", "server.dropout_padding", "0.1",
+       "changes nothing with server.trust: central", "server.trust: distributed"});
+  run("issue 42 trust", "run {cfg} --quiet --set server.local_z=2",
+      {"battery.yaml", "server.local_z", "changes nothing with server.trust: central"});
+  run("issue 42 trust", "run {cfg} --quiet",
+      {"battery.yaml", "server.clipping", "refused with server.trust: distributed", "does not see"},
+      1, with("server: {trust: distributed, clipping: adaptive}\n"));
+  run("issue 42 trust", "run {cfg} --quiet",
+      {"battery.yaml", "server.trust", "algorithm fts_de runs without DP"}, 1,
+      with("algorithm: fts_de\nexploration: {subregions: 2}\nserver: {trust: local}\n"));
+  run("issue 42 trust", "run {cfg} --quiet", {"battery.yaml", "server.sampling", "secret", "fixed"},
+      1, with("server: {trust: distributed, sampled_by: agents, sampling: fixed}\n"));
+  run("issue 42 trust", "run {cfg} --quiet", {"battery.yaml", "server.colluders", "4", "below"}, 1,
+      with("server: {trust: distributed, colluders: 4}\n"));
+  // A secure sum without padding charges survivors less than the plan's noise: no forecast.
+  run("issue 42 trust", "privacy {cfg}",
+      {"no forecast bounds", "server.dropout_padding", "network.dropout", "agents.csv"}, 1,
+      with("server: {trust: distributed}\nnetwork: {dropout: 0.1}\n"));
+  run("issue 42 trust", "run {cfg} --quiet",
+      {"battery.yaml", "server.budget", "server.trust: local"}, 1,
+      with("server: {trust: local, budget: 5}\n"));
   // Issue 29, modelling (hyperparameters by posterior sampling, a constant prior mean): an
   // unknown fit method, chain lengths out of range, Gamma priors that are not proper (shape or
   // rate <= 0, not finite), and a prior mean that is not a finite number.

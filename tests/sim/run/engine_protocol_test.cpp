@@ -48,7 +48,7 @@ class Scripted final : public protocol::AgentPolicy {
 class LaplaceForward final : public protocol::Mechanism {
  public:
   protocol::Release release(const protocol::Inbox& in, int, core::RngStream&) const override {
-    protocol::Release r{protocol::PeerMessages{in}, {}, event(0)};
+    protocol::Release r{protocol::PeerMessages{in}, {}, event(0), {}};
     for (const auto& m : in) r.stats.received += m != nullptr;
     return r;
   }
