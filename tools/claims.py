@@ -11,7 +11,8 @@ numbers), its standard error over runs, and a verdict:
               is too wide to show either). m: `margin` in the claims file (metric units), or
               `margin_fraction` (default 0.5) of the absolute difference measured for the
               "better" claim `margin_from` names (an effect the paper reports in the same or a
-              sister figure); without a result for that claim, not resolved.
+              sister figure); without a result for that claim, or where it does not hold
+              (the effect is not established), the margin is unknown: not resolved.
 Utility: simple regret on the synthetic functions, best validation error 1 - best_f on real
 data (per run: the mean over the measured agents: every agent, or the target of FTS's
 target-agent runs).
@@ -190,12 +191,15 @@ def resolve_margin(claim, spec, diff_of):
     """A "comparable" claim's equivalence margin, in the metric's units: `margin` as given, or
     `margin_fraction` (default 0.5) of the absolute difference that diff_of(claim) measures for
     the "better" claim `margin_from` of the same file (an effect the paper reports in the same
-    or the sister figure); None when that claim has no result."""
+    or the sister figure); None when that claim has no result or does not hold."""
     if "margin" in claim:
         return float(claim["margin"])
     ref = next(c for c in spec["claims"] if c.get("id") == claim["margin_from"])
     r = diff_of(ref)
-    if r.get("diff") is None:
+    # A reference effect that does not hold is not established: its measured difference is
+    # then mostly noise (EMNIST's 0.0003 +- 0.0016 would make a margin of 0.00015, under which
+    # any detected difference "contradicts"), so the margin is unknown.
+    if r.get("diff") is None or r.get("verdict") != "holds":
         return None
     return claim.get("margin_fraction", MARGIN_FRACTION) * abs(r["diff"])
 
@@ -495,6 +499,16 @@ def equivalence_self_test(root, write):
     spec["claims"][1]["margin_fraction"] = 0.1
     m = resolve_margin(spec["claims"][1], spec, lambda c: evaluate(c, root, [1, 2]))
     ok = ok and abs(m - 0.1 / 6) < 1e-12
+    # A reference that does not hold sets no margin: contradicted (b is worse than a, the
+    # claim says better), or not resolved (one run: no standard error). Its |diff| would be
+    # 1/6 all the same.
+    spec["claims"][0].update(better="b", worse="a")
+    ok = ok and resolve_margin(spec["claims"][1], spec,
+                               lambda c: evaluate(c, root, [1, 2])) is None
+    spec["claims"][0].update(better="one_a", worse="one_b")
+    ok = ok and resolve_margin(spec["claims"][1], spec,
+                               lambda c: evaluate(c, root, [1, 2])) is None
+    spec["claims"][0].update(better="a", worse="b")
     # A claims file whose comparable claim states no margin, or names a missing claim, is refused.
     with tempfile.TemporaryDirectory() as tmp:
         bad = [dict(spec["claims"][1], margin_from="nope"),
