@@ -76,7 +76,8 @@ def read_stats(path, claims, studies):
         if row["id"] not in claims:
             raise ResultError(f"{where}: no claim with id '{row['id']}' in docs/claims")
         if row["study"] not in studies:
-            raise ResultError(f"{where}: study '{row['study']}' is not in docs/verdicts/studies.yaml")
+            raise ResultError(f"{where}: study '{row['study']}' is not in "
+                              "docs/verdicts/studies.yaml")
         if (row["study"], row["id"]) in seen:
             raise ResultError(f"{where}: ({row['study']}, {row['id']}) given twice")
         seen.add((row["study"], row["id"]))
@@ -210,17 +211,19 @@ alternatives tried: docs/CLAIMS.md.
 
 # A marked count: a number, then the marker.
 COUNT = re.compile(r"(\d+)(\**)\s*<!--\s*count:\s*(\S+)\s+(\S+)\s+(\S+)\s*-->")
-VERDICT = re.compile(r"(holds|hold|not resolved|contradicted)(\**)\s*<!--\s*verdict:\s*(\S+)\s+(\S+)\s*-->")
+VERDICT = re.compile(r"(holds|hold|not resolved|contradicted)(\**)\s*"
+                     r"<!--\s*verdict:\s*(\S+)\s+(\S+)\s*-->")
 NUMBER = (r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|none|all|"
           r"both)")
 # Unmarked counts of claims: "22 DP-FTS-DE claims", "6 of 7 ... hold", "15 hold", "| hold | 15 |";
 # not a figure's, section's or issue's number ("Fig. 1 claims", "issue 44 a claim").
 NOT_A_COUNT = r"(?<![Ii]ssue )(?<!Fig\. )(?<!Figs\. )(?<!Sec\. )(?<!App\. )(?<!#)"
+BARE = rf"{NOT_A_COUNT}\b({NUMBER})\b(?!\**\s*<!--)"  # a number with no marker after it
 UNMARKED = [
-    re.compile(rf"{NOT_A_COUNT}\b({NUMBER})\b(?!\**\s*<!--)(?:\s+[\w\"'.-]+){{0,3}}?\s+claims?\b", re.I),
-    re.compile(rf"{NOT_A_COUNT}\b({NUMBER})\b(?!\**\s*<!--)\s+of\s+(?:the\s+|its\s+|their\s+)?{NUMBER}\b"
+    re.compile(rf"{BARE}(?:\s+[\w\"'.-]+){{0,3}}?\s+claims?\b", re.I),
+    re.compile(rf"{BARE}\s+of\s+(?:the\s+|its\s+|their\s+)?{NUMBER}\b"
                rf"[^.;:\n]{{0,60}}?\b(?:hold|holds|contradicted|resolved?|resolves)\b", re.I),
-    re.compile(rf"{NOT_A_COUNT}\b({NUMBER})\b(?!\**\s*<!--)\s+(?:hold|holds|are contradicted|is contradicted|"
+    re.compile(rf"{BARE}\s+(?:hold|holds|are contradicted|is contradicted|"
                rf"are not resolved|is not resolved|resolves?)\b", re.I),
     re.compile(r"\|\s*(?:hold|holds|not resolved|contradicted)\s*\|\s*(\d+)\b(?!\s*<!--)", re.I),
 ]
@@ -262,5 +265,6 @@ def check_docs(paths, rows, studies):
             for m in pattern.finditer(plain):
                 line = plain.count("\n", 0, m.start()) + 1
                 problems.append(f"{path}:{line}: a count of claims without a marker: "
-                                f"'{m.group(0).strip()}' (write N<!-- count: STUDY IDS VERDICT -->)")
+                                f"'{m.group(0).strip()}' (write N<!-- count: STUDY IDS "
+                                "VERDICT -->)")
     return problems

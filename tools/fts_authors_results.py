@@ -86,7 +86,8 @@ def convert(repo, out, features=100):
                     except Exception as e:  # a damaged pickle: name it
                         raise Refused(f"{where}: cannot read ({e})") from None
                     run = SUBJECTS * i + s
-                    lines += [f"{run},{s},{t},{b!r}," for t, b in enumerate(best_so_far(record, where))]
+                    best = best_so_far(record, where)
+                    lines += [f"{run},{s},{t},{b!r}," for t, b in enumerate(best)]
         directory = os.path.join(out, curve)
         os.makedirs(directory, exist_ok=True)
         with open(os.path.join(directory, "trace.csv"), "w", encoding="utf-8") as fh:
