@@ -11,13 +11,24 @@ numbers), its standard error over runs, and a verdict:
               is too wide to show either). m: `margin` in the claims file (metric units), or
               `margin_fraction` (default 0.5) of the absolute difference measured for the
               "better" claim `margin_from` names (an effect the paper reports in the same or a
-              sister figure); without a result for that claim, not resolved.
+              sister figure); without a result for that claim, or where it does not hold
+              (the effect is not established), the margin is unknown: not resolved.
 Utility: simple regret on the synthetic functions, best validation error 1 - best_f on real
 data (per run: the mean over the measured agents: every agent, or the target of FTS's
 target-agent runs).
 
     tools/claims.py [--results DIR] [--splits DIR ...] [--claims FILE ...] [--out FILE.md]
+                    [--study NAME --stats-out docs/verdicts/verdicts.csv]
+    tools/claims.py --from-stats docs/verdicts/verdicts.csv [--out docs/FIDELITY.md]
+    tools/claims.py --from-stats docs/verdicts/verdicts.csv --check-docs DOC ...
     tools/claims.py --self-test
+
+The committed verdict table (issue 44): --stats-out writes each claim's measured difference,
+standard error, runs and iterations as rows of study NAME (a key of docs/verdicts/studies.yaml)
+in a CSV, replacing that study's rows; --from-stats recomputes every verdict from such a CSV by
+the rules below and renders docs/FIDELITY.md with per-study counts; --check-docs checks every
+count of claims a doc quotes (marked `N<!-- count: STUDY IDS VERDICT -->`) and every marked
+verdict against it, and refuses unmarked counts (tools/claims_table.py).
 
 Without --out the table goes to stdout. Claims whose results are missing are listed as such.
 A claims file that is not valid (YAML, keys, rounds [FIRST, LAST]), a result name outside
@@ -44,7 +55,9 @@ gives tau, the pooled within-split standard deviation, the split means' own stan
 the naive standard error that treats all runs as independent.
 """
 import argparse
+import csv
 import glob
+import io
 import math
 import os
 import sys
@@ -60,7 +73,8 @@ except ImportError as missing:
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fbosim_results import (ResultError, Table, inside, read_config,  # noqa: E402
-                            read_yaml, write_text)
+                            read_text, read_yaml, write_text)
+import claims_table  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEADER = """# Fidelity: the papers' claims, checked with power
@@ -190,12 +204,15 @@ def resolve_margin(claim, spec, diff_of):
     """A "comparable" claim's equivalence margin, in the metric's units: `margin` as given, or
     `margin_fraction` (default 0.5) of the absolute difference that diff_of(claim) measures for
     the "better" claim `margin_from` of the same file (an effect the paper reports in the same
-    or the sister figure); None when that claim has no result."""
+    or the sister figure); None when that claim has no result or does not hold."""
     if "margin" in claim:
         return float(claim["margin"])
     ref = next(c for c in spec["claims"] if c.get("id") == claim["margin_from"])
     r = diff_of(ref)
-    if r.get("diff") is None:
+    # A reference effect that does not hold is not established: its measured difference is
+    # then mostly noise (EMNIST's 0.0003 +- 0.0016 would make a margin of 0.00015, under which
+    # any detected difference "contradicts"), so the margin is unknown.
+    if r.get("diff") is None or r.get("verdict") != "holds":
         return None
     return claim.get("margin_fraction", MARGIN_FRACTION) * abs(r["diff"])
 
@@ -448,6 +465,7 @@ def self_test():
         ok = ok and equivalence_self_test(root, write)
         ok = ok and pooled_self_test(root, write)
         ok = ok and dersimonian_laird_self_test(root, write)
+        ok = ok and stats_self_test(root)
     print("claims self-test: " + ("ok" if ok else "FAILED"))
     return 0 if ok else 1
 
@@ -495,6 +513,16 @@ def equivalence_self_test(root, write):
     spec["claims"][1]["margin_fraction"] = 0.1
     m = resolve_margin(spec["claims"][1], spec, lambda c: evaluate(c, root, [1, 2]))
     ok = ok and abs(m - 0.1 / 6) < 1e-12
+    # A reference that does not hold sets no margin: contradicted (b is worse than a, the
+    # claim says better), or not resolved (one run: no standard error). Its |diff| would be
+    # 1/6 all the same.
+    spec["claims"][0].update(better="b", worse="a")
+    ok = ok and resolve_margin(spec["claims"][1], spec,
+                               lambda c: evaluate(c, root, [1, 2])) is None
+    spec["claims"][0].update(better="one_a", worse="one_b")
+    ok = ok and resolve_margin(spec["claims"][1], spec,
+                               lambda c: evaluate(c, root, [1, 2])) is None
+    spec["claims"][0].update(better="a", worse="b")
     # A claims file whose comparable claim states no margin, or names a missing claim, is refused.
     with tempfile.TemporaryDirectory() as tmp:
         bad = [dict(spec["claims"][1], margin_from="nope"),
@@ -510,6 +538,42 @@ def equivalence_self_test(root, write):
                 ok = False
             except ResultError:
                 pass
+    return ok
+
+
+def stats_self_test(root):
+    """The verdicts CSV round trip: rows written by --stats-out from the fake curves, read
+    back and judged by claims_table, give the verdicts and margins evaluate() and
+    resolve_margin() give on the results themselves (a better claim that holds, one that is
+    contradicted, a comparable claim with its margin from the first, and one whose reference
+    is contradicted: margin unknown)."""
+    spec = {"paper": "p", "rounds": [1, 2], "claims": [
+        {"id": "ab", "figure": "f", "text": "t", "better": "a", "worse": "b"},
+        {"id": "ba", "figure": "f", "text": "t", "better": "b", "worse": "a"},
+        {"id": "eq", "figure": "f", "text": "t", "better": "eq_base", "worse": "eq_alt",
+         "kind": "comparable", "margin_from": "ab", "rounds": [1, 1]},
+        {"id": "eq2", "figure": "f", "text": "t", "better": "eq_base", "worse": "eq_alt",
+         "kind": "comparable", "margin_from": "ba", "rounds": [1, 1]}]}
+    path = os.path.join(root, "claims_rt.yaml")
+    with open(path, "w", encoding="utf-8") as fh:
+        yaml.safe_dump(spec, fh)
+    csv_path = os.path.join(root, "verdicts.csv")
+    write_stats(csv_path, stats_rows([path], root, "s"), {"s"})
+    claims = claims_table.claims_by_id([path], check_claims_file)
+    rows = claims_table.with_verdicts(claims_table.read_stats(csv_path, claims, {"s": {}}),
+                                      claims, (t975, equivalence, MARGIN_FRACTION))
+    got = {r["id"]: (r["verdict"], r["margin"]) for r in rows}
+    want = {}
+    for c in spec["claims"]:
+        rounds = c.get("rounds", spec["rounds"])
+        margin = None
+        if c.get("kind") == "comparable":
+            margin = resolve_margin(c, spec, lambda ref: evaluate(ref, root, spec["rounds"]))
+        want[c["id"]] = (evaluate(c, root, rounds, margin=margin)["verdict"], margin)
+    ok = got == want and want["ab"][0] == "holds" and want["ba"][0] == "contradicted"
+    ok = ok and want["eq"][1] is not None and want["eq2"] == ("not resolved", None)
+    ok = ok and claims_table.count(rows, "s", "ab+ba", "resolved") == 2
+    ok = ok and claims_table.count(rows, "s", "eq*", "holds") == (want["eq"][0] == "holds")
     return ok
 
 
@@ -584,6 +648,63 @@ def pooled_self_test(root, write):
     return ok and held["verdict"] == "holds" and abs(held["diff"] - 0.101) < 1e-12
 
 
+def stats_rows(claim_files, results, study, roots=None):
+    """The verdicts CSV's rows (claims_table.COLUMNS) of every claim with results: per run
+    from `results`, or pooled over `roots` (one split each) when given."""
+    rows = []
+    for path in claim_files:
+        spec = check_claims_file(path)
+        rounds = spec.get("rounds", [1, 40])
+        for c in spec["claims"]:
+            if roots:
+                r = pooled(c, roots, rounds)
+            else:
+                r = evaluate(c, results, rounds, path)
+            if r["verdict"] == "missing results":
+                continue
+            detail = ""
+            if roots:
+                detail = "per split " + ", ".join(f"{x:+.4f}" for x in r["split_diffs"]) + \
+                    f"; tau {r['split_sd']:.4f}; run sd {r['run_sd']:.4f}"
+            rows.append({"study": study, "id": c["id"], "runs": r["runs"],
+                         "splits": r["splits"] if roots else "",
+                         "first": r["rounds"][0], "last": r["rounds"][1],
+                         "better_mean": "" if roots else repr(r["better"]),
+                         "worse_mean": "" if roots else repr(r["worse"]),
+                         "diff": repr(r["diff"]), "se": repr(r["se"]), "detail": detail})
+    return rows
+
+
+def write_stats(path, rows, studies):
+    """Replace the rows of `studies` (a set) in the verdicts CSV at path (created if missing)
+    by rows, the other studies' rows kept in their order; written atomically."""
+    keep = []
+    if os.path.exists(path):
+        text = read_text(path)
+        reader = csv.DictReader(io.StringIO(text))
+        if reader.fieldnames != claims_table.COLUMNS:
+            raise ResultError(f"{path}: header must be {','.join(claims_table.COLUMNS)}")
+        keep = [r for r in reader if r["study"] not in studies]
+    out = io.StringIO()
+    w = csv.DictWriter(out, fieldnames=claims_table.COLUMNS, lineterminator="\n")
+    w.writeheader()
+    for r in keep + rows:
+        w.writerow(r)
+    write_text(path, out.getvalue())
+
+
+def load_table(stats, studies_path, claim_files):
+    """The verdicts CSV's rows with their claims' verdicts (claims_table.with_verdicts), and
+    the studies in their order."""
+    studies = read_yaml(studies_path).get("studies")
+    if not isinstance(studies, dict) or not all(
+            isinstance(v, dict) and {"title", "text"} <= set(v) for v in studies.values()):
+        raise ResultError(f"{studies_path}: studies must map each study to its title and text")
+    claims = claims_table.claims_by_id(claim_files, check_claims_file)
+    rows = claims_table.read_stats(stats, claims, studies)
+    return claims_table.with_verdicts(rows, claims, (t975, equivalence, MARGIN_FRACTION)), studies
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 epilog=__doc__.split("\n\n", 1)[1],
@@ -594,26 +715,65 @@ def main():
     p.add_argument("--splits", nargs="+", default=[],
                    help="further result roots, one split each, to pool with --results")
     p.add_argument("--out", help="write the Markdown table to this file")
+    p.add_argument("--study", help="with --stats-out: the study the results are (a key of "
+                   "docs/verdicts/studies.yaml)")
+    p.add_argument("--stats-out", help="write the claims' measured differences as STUDY's rows "
+                   "of this verdicts CSV (and, with --splits, the pooled ones as STUDY_pooled)")
+    p.add_argument("--from-stats", metavar="CSV", help="render docs/FIDELITY.md (--out) from a "
+                   "verdicts CSV instead of from results")
+    p.add_argument("--check-docs", nargs="+", metavar="DOC", help="check every count of claims "
+                   "the docs quote against --from-stats (exit 1 naming each problem)")
+    p.add_argument("--studies", default=os.path.join(ROOT, "docs", "verdicts", "studies.yaml"))
     p.add_argument("--self-test", action="store_true")
     a = p.parse_args()
     if a.self_test:
         sys.exit(self_test())
-    if not os.path.isdir(a.results):
-        sys.exit(f"claims: --results {a.results}: no such directory")
     if not a.claims:
         sys.exit(f"claims: no claims file (none in {os.path.join(ROOT, 'docs', 'claims')}; "
                  "give --claims FILE)")
+    if a.from_stats:
+        try:
+            rows, studies = load_table(a.from_stats, a.studies, a.claims)
+            if a.check_docs:
+                problems = claims_table.check_docs(a.check_docs, rows, studies)
+                for line in problems:
+                    print(f"claims: {line}", file=sys.stderr)
+                if problems:
+                    sys.exit(1)
+                print(f"claims: {len(a.check_docs)} docs agree with {a.from_stats}")
+                return
+            text = claims_table.render(rows, studies, os.path.relpath(a.from_stats, ROOT))
+            if a.out:
+                write_text(a.out, text)
+                print(f"claims: wrote {a.out}")
+            else:
+                print(text, end="")
+        except ResultError as e:
+            sys.exit(f"claims: {e}")
+        return
+    if not os.path.isdir(a.results):
+        sys.exit(f"claims: --results {a.results}: no such directory")
+    if a.stats_out and not a.study:
+        sys.exit("claims: --stats-out needs --study NAME")
     try:
         text = table(a.claims, a.results)
         if a.splits:
             text += "\n" + pooled_table(a.claims, [a.results] + a.splits)
+        if a.stats_out:  # per run as STUDY; pooled over --splits as STUDY_pooled
+            rows = stats_rows(a.claims, a.results, a.study)
+            studies = {a.study}
+            if a.splits:
+                pooled_study = a.study + "_pooled"
+                rows += stats_rows(a.claims, a.results, pooled_study, [a.results] + a.splits)
+                studies.add(pooled_study)
+            write_stats(a.stats_out, rows, studies)
         if a.out:
             write_text(a.out, HEADER.format(results=a.results) + text + "\n")
     except ResultError as e:
         sys.exit(f"claims: {e}")
     if a.out:
         print(f"claims: wrote {a.out}")
-    else:
+    elif not a.stats_out:
         print(text)
 
 

@@ -553,16 +553,18 @@ plot_status=0
 link_repeats
 "$python" tools/plot_figures.py --results "$results" --out "$results/figures" \
   --only "$(IFS=,; echo "${figures[*]}")" ${plot_opts[@]+"${plot_opts[@]}"} || plot_status=$?
-# The papers' claims, checked on these results (docs/FIDELITY.md for the whole set at power
-# scale, which has the runs to resolve them).
+# The papers' claims, checked on these results: <results>/FIDELITY.md, and the measured
+# differences as <results>/verdicts.csv (study: the scale; issue 44). docs/FIDELITY.md is
+# generated from docs/verdicts/verdicts.csv: fold a study's rows in with
+# tools/claims.py --results DIR --study NAME --stats-out docs/verdicts/verdicts.csv, then
+# tools/claims.py --from-stats docs/verdicts/verdicts.csv --out docs/FIDELITY.md.
 fidelity=$results/FIDELITY.md
-[ "$scale" != power ] || [ -n "$only" ] || fidelity=docs/FIDELITY.md
 split_roots=()
 if ((study)); then
   for ((k = 0; k < splits; k++)); do split_roots+=("$results/seeded$k"); done
 fi
 "$python" tools/claims.py --results "$results" ${split_roots[@]+--splits "${split_roots[@]}"} \
-  --out "$fidelity" || plot_status=$?
+  --study "$scale" --stats-out "$results/verdicts.csv" --out "$fidelity" || plot_status=$?
 echo "reproduce.sh: total $(elapsed "$t0") s ($scale scale, experiments and figures)"
 ((failed == 0)) || { echo "reproduce.sh: $failed task(s) failed" >&2; exit 1; }
 exit "$plot_status"
