@@ -212,12 +212,13 @@ void run_schedule_config(const PrivacyArgs& a, const config::ExperimentSpec& spe
   const double delta = spec.delta();
   const std::string kind(protocol::kScheduleKindNames.name(spec.schedule.kind));
   std::vector<std::vector<std::vector<double>>> eps;  // [run][accountant][agent]
-  std::vector<std::string> names;
+  std::vector<std::string> names = spec.server.accountants;
+  names.insert(names.begin(), spec.server.accountant);
   for (int r = 0; r < spec.runs; ++r) {
-    const run::ScheduleLedgers ledgers = run::replay_schedule_ledgers(spec, r);
-    names = ledgers.names();
+    run::AgentPrivacy ledgers = run::replay_schedule_ledgers(spec, r);
     eps.emplace_back();
-    for (std::size_t i = 0; i < names.size(); ++i) eps.back().push_back(ledgers.epsilons(i));
+    for (std::size_t i = 0; i < names.size(); ++i)
+      eps.back().push_back(ledgers.epsilons(i, fmt::format("in run {}", r)));
   }
   if (a.format == "csv") {
     std::string header = "run,agent";

@@ -66,7 +66,8 @@ void run(const RunArgs& a) {
   };
   const std::string regret =
       std::isfinite(s.final_mean_regret)
-          ? pm(s.final_mean_regret, s.final_se_regret) + " (mean +- s.e. " + over + ")"
+          ? pm(s.final_mean_regret, s.final_se_regret) +
+                (std::isfinite(s.final_se_regret) ? " (mean +- s.e. " + over + ")" : "")
           : std::string("n/a (the objective's optimum is unknown)");
   std::printf(
       "%s: %d run(s) x %d agents x %d rounds in %.2f s (%d threads)\n"
@@ -78,7 +79,9 @@ void run(const RunArgs& a) {
       pm(s.final_mean_best_f, s.final_se_best_f).c_str(), epsilon_shown(s.epsilon),
       cfg.spec.delta(), cfg.spec.server.accountant.c_str(), cfg.spec.is_private() ? "" : " [no DP]",
       100 * s.clipped_fraction, s.out_dir.c_str(),
-      cfg.spec.system->releases_values() ? ",release" : "");
+      fmt::format("{}{}", cfg.spec.system->releases_values() ? ",release" : "",
+                  cfg.spec.per_agent_ledgers ? ",agents" : "")
+          .c_str());
   if (s.server_stop)
     std::printf(
         "  the server stopped aggregating at round %d of %d (server.budget or server.stop_p): "

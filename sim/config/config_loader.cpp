@@ -255,6 +255,8 @@ void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSp
                                                      "not {} (a later step)",
                                                      name)});
   schema::throw_first(src, problems);
+  // Agents take part unevenly: one ledger per agent (run::AgentPrivacy, agents.csv).
+  s.per_agent_ledgers = true;
   timeline::timing_keys().read(s.timing, src, record);
   resolve_trace(src, record, s);
   try {

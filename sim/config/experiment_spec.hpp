@@ -95,6 +95,12 @@ struct ExperimentSpec {
   /// clock); timing.availability.trace resolved against the config file's directory.
   timeline::TimingSpec timing;
 
+  /// Whether a run keeps one privacy ledger per agent (run::AgentPrivacy; agents.csv, the
+  /// epsilon_median and epsilon_p90 columns): set by the reader where agents can be charged
+  /// unevenly (a schedule other than `rounds`, a trust model other than `central`, personal
+  /// rates or budgets). Off, every agent is charged for every release and one ledger is exact.
+  bool per_agent_ledgers = false;
+
   /// Set by the reader: the run's delta is the server's (server.delta or its rule), a guarantee
   /// per agent among N (the DP-FTS-DE family), not a release's own (dp_bo, po_gp_ucb).
   bool delta_per_agent = false;

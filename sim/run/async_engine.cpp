@@ -12,8 +12,8 @@
 
 #include "sim/config/run_epsilon.hpp"
 #include "sim/output/interrupt.hpp"
+#include "sim/run/agent_privacy.hpp"
 #include "sim/run/release_charge.hpp"
-#include "sim/run/schedule_ledgers.hpp"
 #include "sim/run/schedule_plan.hpp"
 #include "sim/timeline/tick.hpp"
 
@@ -52,13 +52,17 @@ struct AsyncEngine::Run {
   protocol::RunParts parts;
   protocol::PrivacyPlan plan;
   std::vector<protocol::StatColumn> columns;
-  std::optional<ScheduleLedgers> ledgers;
+  std::optional<AgentPrivacy> ledgers;
+  std::string where;  // "in run r", for the ledgers' messages
   SchedulePlan schedule;
-  std::vector<std::vector<Evaluation>> done;     // [agent][evaluation]
-  std::vector<std::size_t> next;                 // per agent: its next evaluation to run
-  protocol::Broadcast broadcast;                 // the latest release's
-  std::vector<std::vector<double>> spent_after;  // per release: spent() after it
-  std::vector<double> spent_setup;               // after the events before the first query
+  std::vector<std::vector<Evaluation>> done;  // [agent][evaluation]
+  std::vector<std::size_t> next;              // per agent: its next evaluation to run
+  protocol::Broadcast broadcast;              // the latest release's
+  // Per summary row k: the instant every agent had completed evaluation k, and how many
+  // releases came before it (the row's epsilon is the ledgers' after them).
+  std::vector<timeline::Tick> row_time;
+  std::vector<std::size_t> row_releases;
+  std::size_t next_row = 0;  // the first row not yet recorded
   RunResult result;
 };
 
@@ -94,8 +98,8 @@ void AsyncEngine::start(Run& r) const {
   // The time line from its own streams, before anything is evaluated.
   r.schedule = plan_schedule(spec_, r.rf, r.parts.server != nullptr);
   r.ledgers.emplace(spec_);
+  r.where = fmt::format("in run {}", r.result.run);
   for (const privacy::DpEvent& e : r.parts.setup_events) r.ledgers->charge_all(e);
-  r.spent_setup = r.ledgers->spent();
   r.done.resize(static_cast<std::size_t>(spec_.agents));
   for (int n = 0; n < spec_.agents; ++n) {
     const std::size_t count = r.schedule.evaluations[static_cast<std::size_t>(n)].size();
@@ -112,7 +116,24 @@ void AsyncEngine::start(Run& r) const {
   r.columns = spec_.system->server_columns();
   for (const protocol::StatColumn c : r.columns)
     res.server_columns.push_back(protocol::to_string(c));
-  res.round_seconds.assign(static_cast<std::size_t>(spec_.rounds) + 1, 0.0);
+  const auto rows = static_cast<std::size_t>(spec_.rounds) + 1;
+  res.round_seconds.assign(rows, 0.0);
+  res.epsilon.assign(rows, 0.0);
+  res.extra_epsilon.assign(spec_.server.accountants.size(), std::vector<double>(rows, 0.0));
+  res.agent_columns = {"epsilon"};
+  res.epsilon_median.assign(rows, 0.0);
+  res.epsilon_p90.assign(rows, 0.0);
+  std::vector<timeline::Tick> times;
+  for (const PlannedRelease& p : r.schedule.releases) times.push_back(p.time);
+  for (std::size_t k = 0; k < rows; ++k) {
+    timeline::Tick all_done = 0;
+    for (const auto& mine : r.schedule.evaluations)
+      all_done = std::max(all_done, mine[std::min(k, mine.size() - 1)].complete);
+    r.row_time.push_back(all_done);
+    r.row_releases.push_back(static_cast<std::size_t>(
+        std::lower_bound(times.begin(), times.end(), all_done) - times.begin()));
+  }
+  snapshot_rows(r, 0);
   res.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -179,8 +200,8 @@ void AsyncEngine::release(Run& r, int j) const {
     r.done[static_cast<std::size_t>(n)][static_cast<std::size_t>(k)].message.reset();
   const ReleaseCharge charge = release_charge(spec_.schedule.kind, out.event, std::move(eligible));
   for (const int n : charge.agents) r.ledgers->charge(n, charge.event);
-  const std::vector<double>& spent = r.ledgers->spent();
-  r.spent_after.push_back(spent);
+  const std::vector<double> spent = r.ledgers->spent(r.where);
+  snapshot_rows(r, static_cast<std::size_t>(j) + 1);
   ServerRow row{
       j, static_cast<long long>(planned.time), {}, spent[0], {spent.begin() + 1, spent.end()}};
   for (const protocol::StatColumn c : r.columns)
@@ -227,24 +248,27 @@ void AsyncEngine::record(Run& r) const {
       res.regret(k, m) = opt ? *opt - b : nan;
     }
   }
-  // Row k's epsilon: the releases before the instant every agent had completed evaluation k.
-  std::vector<timeline::Tick> times;
-  for (const PlannedRelease& p : r.schedule.releases) times.push_back(p.time);
-  const std::size_t accountants = r.spent_setup.size();
-  res.epsilon.assign(static_cast<std::size_t>(rows), 0.0);
-  res.extra_epsilon.assign(accountants - 1, std::vector<double>(static_cast<std::size_t>(rows)));
-  for (int k = 0; k < rows; ++k) {
-    timeline::Tick all_done = 0;
-    for (const auto& mine : r.schedule.evaluations)
-      all_done =
-          std::max(all_done, mine[std::min(static_cast<std::size_t>(k), mine.size() - 1)].complete);
-    const auto before = std::lower_bound(times.begin(), times.end(), all_done) - times.begin();
-    const std::vector<double>& s =
-        before == 0 ? r.spent_setup : r.spent_after[static_cast<std::size_t>(before - 1)];
-    res.epsilon[static_cast<std::size_t>(k)] = s[0];
-    for (std::size_t a = 1; a < accountants; ++a)
-      res.extra_epsilon[a - 1][static_cast<std::size_t>(k)] = s[a];
-  }
+}
+
+void AsyncEngine::snapshot(Run& r, std::size_t row) const {
+  RunResult& res = r.result;
+  const std::vector<double> spent = r.ledgers->spent(r.where);
+  res.epsilon[row] = spent[0];
+  for (std::size_t a = 1; a < spent.size(); ++a) res.extra_epsilon[a - 1][row] = spent[a];
+  const privacy::EpsilonSpread s = r.ledgers->spread(r.where);
+  res.epsilon_median[row] = s.median;
+  res.epsilon_p90[row] = s.p90;
+  const std::vector<double>& eps = r.ledgers->epsilons(0, r.where);
+  const double time = timeline::seconds(r.row_time[row]);
+  for (int n = 0; n < spec_.agents; ++n)
+    fmt::format_to(std::back_inserter(res.agents_csv), "{},{},{},{},{}\n", res.run, row, time, n,
+                   eps[static_cast<std::size_t>(n)]);
+}
+
+void AsyncEngine::snapshot_rows(Run& r, std::size_t releases) const {
+  // The last row waits for the events after the last evaluation (run()).
+  const std::size_t last = static_cast<std::size_t>(spec_.rounds);
+  while (r.next_row < last && r.row_releases[r.next_row] <= releases) snapshot(r, r.next_row++);
 }
 
 RunResult AsyncEngine::run(int run, const Progress& progress) const {
@@ -271,11 +295,10 @@ RunResult AsyncEngine::run(int run, const Progress& progress) const {
         config::events_text(r.plan.final)));
   record(r);
   for (const auto& a : r.parts.agents) r.result.fallbacks += a->fallbacks();
-  RunResult& res = r.result;
-  const std::vector<double>& spent = r.ledgers->spent();
-  res.epsilon.back() = spent[0];
-  for (std::size_t a = 1; a < spent.size(); ++a) res.extra_epsilon[a - 1].back() = spent[a];
-  res.final_epsilon = spent[0];
+  // Rows not reached by a release (none after the last), then the last row: everything.
+  snapshot_rows(r, r.schedule.releases.size());
+  snapshot(r, static_cast<std::size_t>(spec_.rounds));
+  r.result.final_epsilon = r.result.epsilon.back();
   return std::move(r.result);
 }
 

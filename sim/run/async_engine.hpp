@@ -44,6 +44,11 @@ class AsyncEngine {
   void segment(Run& r, int j) const;
   void release(Run& r, int j) const;
   void record(Run& r) const;
+  /// Summary row `row`'s epsilons and agents.csv rows from the ledgers as they are.
+  void snapshot(Run& r, std::size_t row) const;
+  /// Every row not yet recorded whose instant follows `releases` releases and no more (the
+  /// last row excepted: it is recorded after the final events).
+  void snapshot_rows(Run& r, std::size_t releases) const;
 
   const config::ExperimentSpec& spec_;
   core::ThreadPool& pool_;

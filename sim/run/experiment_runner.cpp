@@ -18,6 +18,7 @@
 #include "sim/config/resource_estimate.hpp"
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/build_info.hpp"
+#include "sim/output/created_directories.hpp"
 #include "sim/output/directory_lock.hpp"
 #include "sim/output/interrupt.hpp"
 #include "sim/output/provenance.hpp"
@@ -181,25 +182,13 @@ void write_outputs(const config::ExperimentSpec& spec, const RunEngine& engine,
 
 // After a failure: the checkpoint folder unless it holds a finished run (kept for a resume),
 // then the directories this run created, where empty.
-void remove_unfinished(const std::string& partial, const std::vector<fs::path>& created) {
+void remove_unfinished(const std::string& partial, const output::CreatedDirectories& created) {
   std::error_code ec;
   bool finished = false;
   for (fs::directory_iterator it(partial, ec), end; !ec && it != end; it.increment(ec))
     finished = finished || it->path().extension() == ".ckpt";
   if (!finished) fs::remove_all(partial, ec);
-  for (auto it = created.rbegin(); it != created.rend(); ++it)
-    if (fs::is_empty(*it, ec)) fs::remove(*it, ec);
-}
-
-// The directories create_directories(dir) would create, outermost first.
-std::vector<fs::path> missing_directories(const fs::path& dir) {
-  std::vector<fs::path> out;
-  for (fs::path p = fs::absolute(dir).lexically_normal(); !p.empty() && !fs::exists(p);
-       p = p.parent_path()) {
-    out.insert(out.begin(), p);
-    if (p == p.parent_path()) break;
-  }
-  return out;
+  created.remove_empty();
 }
 
 }  // namespace
@@ -215,7 +204,7 @@ ExperimentSummary run_experiment(const config::ExperimentSpec& spec, const YAML:
   const std::string config_text = output::resolved_config_text(spec, resolved);
   // The directory is locked for the whole run (checkpoints included): a second process
   // writing here is refused at once, naming this one, and reads it only under the lock.
-  const std::vector<fs::path> created = missing_directories(out.out_dir);
+  const output::CreatedDirectories created(out.out_dir);
   std::optional<output::DirectoryLock> lock;
   std::optional<RunCheckpoints> checkpoints;
   // Only a process that held the lock removes anything: a run refused because another process
@@ -252,8 +241,9 @@ ExperimentSummary run_experiment(const config::ExperimentSpec& spec, const YAML:
            datasets::data_file_records(spec.objective.data_root))
         provenance.data.push_back({d.path, d.sha256, d.check});
     time_user_objective(spec, options);
-    for (const char* f : {"trace.csv", "server.csv", "summary.csv", "timing.csv", "release.csv",
-                          "config.resolved.yaml", "provenance.yaml", output::kCommitMarker})
+    for (const char* f :
+         {"trace.csv", "server.csv", "summary.csv", "timing.csv", "release.csv", "agents.csv",
+          "config.resolved.yaml", "provenance.yaml", output::kCommitMarker})
       output::AtomicFile::remove_stale(out.out_dir + "/" + f);
     // Keyed without `runs`: run r does not depend on the number of runs, so an interrupted
     // attempt also resumes with another --runs (issue 28).

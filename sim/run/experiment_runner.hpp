@@ -14,6 +14,11 @@
 //                         released after the last round, each with its own guarantee (only
 //                         algorithms that release values: Algorithm::releases_values;
 //                         sim/run/trace_sink.hpp)
+//   agents.csv            run,round,time,agent,epsilon (+ a trust model's views): each agent's
+//                         own epsilon after every round, only where agents can be charged
+//                         unevenly (ExperimentSpec::per_agent_ledgers: schedules, trust models,
+//                         personal budgets); summary.csv then has epsilon_median and epsilon_p90
+//                         after `epsilon`, which is the largest agent's
 // Every column named epsilon (server.csv, summary.csv, sweep.csv) holds the privacy spent so far
 // by every event of the run (setup, rounds, final release) under server.accountant, an upper
 // bound; summary.csv's last row (round T) includes the final release. epsilon_<name> columns

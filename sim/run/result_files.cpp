@@ -43,6 +43,7 @@ ResultFiles::ResultFiles(const std::string& dir, const config::ExperimentSpec& s
       record_(dir + "/provenance.yaml") {
   timing_.write("run,round,seconds,elapsed\n");
   if (spec.system->releases_values()) release_.emplace(dir + "/release.csv");
+  if (spec.per_agent_ledgers) agents_.emplace(dir + "/agents.csv");
 }
 
 void ResultFiles::write_headers(const RunResult& first) {
@@ -54,6 +55,11 @@ void ResultFiles::write_headers(const RunResult& first) {
   for (const std::string& c : first.server_columns) columns += c + ",";
   server_.write("run,round,time," + columns + "epsilon,delta" + extra_columns_ + "\n");
   if (release_) release_->write(release_csv_header(first.dim));
+  if (agents_) {
+    std::string columns;
+    for (const std::string& c : first.agent_columns) columns += "," + c;
+    agents_->write("run,round,time,agent" + columns + "\n");
+  }
 }
 
 void ResultFiles::write_server_rows(int r, const RunResult& res) {
@@ -83,6 +89,7 @@ void ResultFiles::add_run(int r, const RunResult& res) {
   if (r == 0) write_headers(res);
   trace_.write(res.trace_csv);
   if (release_) release_->write(res.release_csv);
+  if (agents_) agents_->write(res.agents_csv);
   write_server_rows(r, res);
   write_timing_rows(r, res);
 }
@@ -101,6 +108,7 @@ void ResultFiles::commit(const std::string& config_text, const std::string& prov
   for (output::AtomicFile* f : {&trace_, &server_, &summary_, &timing_, &config_, &record_})
     f->flush();
   if (release_) release_->flush();
+  if (agents_) agents_->flush();
   const output::CommitLock all_or_none;  // an exit by the watchdog waits for the whole set
   const std::string marker_path = dir_ + "/" + output::kCommitMarker;
   output::AtomicFile marker(marker_path);
@@ -114,6 +122,11 @@ void ResultFiles::commit(const std::string& config_text, const std::string& prov
     release_->commit();
   } else {  // a release.csv of another config (replaced with --force) would be stale
     std::filesystem::remove(dir_ + "/release.csv", ignored);
+  }
+  if (agents_) {
+    agents_->commit();
+  } else {  // likewise an agents.csv
+    std::filesystem::remove(dir_ + "/agents.csv", ignored);
   }
   summary_.commit();
   timing_.commit();

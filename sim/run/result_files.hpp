@@ -14,7 +14,7 @@ namespace fbosim::run {
 class ResultFiles {
  public:
   /// Opens every file under dir; release.csv only for algorithms that release values after the
-  /// last round (issue #12).
+  /// last round (issue #12), agents.csv only with per-agent ledgers (issues 41, 42).
   ResultFiles(const std::string& dir, const config::ExperimentSpec& spec);
 
   /// Appends run r's rows to trace.csv, release.csv, server.csv and timing.csv (the headers
@@ -44,6 +44,7 @@ class ResultFiles {
   bool timed_trace_ = false;
   output::AtomicFile trace_, server_, timing_, summary_, config_, record_;
   std::optional<output::AtomicFile> release_;
+  std::optional<output::AtomicFile> agents_;  ///< agents.csv: per-agent ledgers only
 };
 
 /// ",a,b,c" (empty for no values).

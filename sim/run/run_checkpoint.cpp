@@ -130,6 +130,14 @@ std::string body_text(const RunResult& res, const std::string& key_digest) {
   out += res.trace_csv;
   out += fmt::format("\nrelease {}\n", res.release_csv.size());
   out += res.release_csv;
+  // Per-agent ledgers (format 5): agents.csv's columns and rows, summary's spread.
+  out += fmt::format("\nagent_columns {}", res.agent_columns.size());
+  for (const std::string& c : res.agent_columns) out += " " + c;
+  out += '\n';
+  put_vector(out, res.epsilon_median);
+  put_vector(out, res.epsilon_p90);
+  out += fmt::format("agents {}\n", res.agents_csv.size());
+  out += res.agents_csv;
   out += "\nend\n";
   return out;
 }
@@ -166,6 +174,13 @@ bool parse_body(BodyReader& b, RunResult& r) {
   for (auto& e : r.extra_epsilon)
     if (!get_vector(b, e)) return false;
   if (!get_bytes(b, "trace", r.trace_csv) || !get_bytes(b, "release", r.release_csv)) return false;
+  if (!(in >> w[0] >> n) || w[0] != "agent_columns" || !b.fits(n, 2)) return false;
+  r.agent_columns.resize(n);
+  for (std::string& c : r.agent_columns)
+    if (!(in >> c)) return false;
+  if (!get_vector(b, r.epsilon_median) || !get_vector(b, r.epsilon_p90) ||
+      !get_bytes(b, "agents", r.agents_csv))
+    return false;
   return static_cast<bool>(in >> w[0]) && w[0] == "end" && !(in >> w[1]);
 }
 }  // namespace

@@ -49,7 +49,7 @@ class RunCheckpoints {
   const std::string& note() const { return note_; }
 
   static constexpr const char* kFolder = ".fbosim-partial";
-  static constexpr int kVersion = 4;  ///< format version this build writes and reads
+  static constexpr int kVersion = 5;  ///< format version this build writes and reads
 
  private:
   std::string dir_;

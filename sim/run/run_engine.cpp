@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <limits>
 #include <stdexcept>
 
@@ -13,6 +14,7 @@
 #include "core/event_queue.hpp"
 #include "sim/config/run_epsilon.hpp"
 #include "sim/output/interrupt.hpp"
+#include "sim/run/agent_privacy.hpp"
 #include "sim/run/async_engine.hpp"
 #include "sim/run/network_model.hpp"
 #include "sim/run/privacy_ledger.hpp"
@@ -68,6 +70,9 @@ struct RunEngine::Run {
   // start(). Its epsilons are recomputed only after a release (tight accountants cost
   // milliseconds per query).
   std::optional<PrivacyLedger> ledger;
+  // With ExperimentSpec::per_agent_ledgers, the agents' ledgers instead of `ledger`: the
+  // epsilon columns are the largest agent's.
+  std::optional<AgentPrivacy> agents;
   // What the ledger composes, from the config alone (the parts built must agree).
   protocol::PrivacyPlan plan;
   // The server aggregates the messages of rounds 0 .. server_stop - 1 (rounds: every round; 0
@@ -161,7 +166,14 @@ void RunEngine::start(Run& r) const {
   if (static_cast<int>(r.parts.agents.size()) != spec_.agents)
     throw std::logic_error(fmt::format("algorithm {} built {} agents for {} objectives",
                                        spec_.system->name(), r.parts.agents.size(), spec_.agents));
-  r.ledger.emplace(spec_);
+  if (spec_.per_agent_ledgers) {
+    r.agents.emplace(spec_);
+    r.result.agent_columns = {"epsilon"};
+    r.result.epsilon_median.assign(static_cast<std::size_t>(spec_.rounds) + 1, 0.0);
+    r.result.epsilon_p90 = r.result.epsilon_median;
+  } else {
+    r.ledger.emplace(spec_);
+  }
   r.plan = spec_.system->privacy_plan(spec_.agents);
   check_plan(r);
   r.work.resize(static_cast<std::size_t>(spec_.agents));
@@ -263,14 +275,48 @@ void RunEngine::record(Run& r, int t) const {
     res.best_f(t, static_cast<Eigen::Index>(k)) = r.best[n];
     res.regret(t, static_cast<Eigen::Index>(k)) = opt ? *opt - r.best[n] : kNaN;
   }
-  const std::vector<double>& spent = r.ledger->spent();
+  put_epsilons(r, t);
+  if (r.agents && t < spec_.rounds) snapshot_agents(r, t);  // round T: after the final events
+}
+
+std::vector<double> RunEngine::spent(Run& r) const {
+  if (r.agents) return r.agents->spent(fmt::format("in run {}", r.result.run));
+  return r.ledger->spent();
+}
+
+void RunEngine::put_epsilons(Run& r, int t) const {
+  const std::vector<double> spent = this->spent(r);
+  RunResult& res = r.result;
   res.epsilon[static_cast<std::size_t>(t)] = spent[0];
   for (std::size_t a = 1; a < spent.size(); ++a)
     res.extra_epsilon[a - 1][static_cast<std::size_t>(t)] = spent[a];
+  if (!r.agents) return;
+  const privacy::EpsilonSpread s = r.agents->spread(fmt::format("in run {}", res.run));
+  res.epsilon_median[static_cast<std::size_t>(t)] = s.median;
+  res.epsilon_p90[static_cast<std::size_t>(t)] = s.p90;
+}
+
+void RunEngine::snapshot_agents(Run& r, int t) const {
+  RunResult& res = r.result;
+  const std::vector<double>& eps = r.agents->epsilons(0, fmt::format("in run {}", res.run));
+  const auto time = static_cast<long long>(r.events.now());
+  for (int n = 0; n < spec_.agents; ++n)
+    fmt::format_to(std::back_inserter(res.agents_csv), "{},{},{},{},{}\n", res.run, t, time, n,
+                   eps[static_cast<std::size_t>(n)]);
 }
 
 void RunEngine::compose(Run& r, const privacy::DpEvent& event) const {
-  r.ledger->compose(event, fmt::format("in run {}", r.result.run));
+  if (r.agents) {
+    r.agents->charge_all(event);
+  } else {
+    r.ledger->compose(event, fmt::format("in run {}", r.result.run));
+  }
+}
+
+void RunEngine::charge(Run& r, int agent, const privacy::DpEvent& event) const {
+  if (!r.agents)  // one ledger stands for every agent only if every agent is charged alike
+    throw std::logic_error("a per-agent charge in a run without per-agent ledgers");
+  r.agents->charge(agent, event);
 }
 
 void RunEngine::release(Run& r) const {
@@ -330,9 +376,9 @@ void RunEngine::server_phase(Run& r, int t) const {
                       spec_.system->name(), t, privacy::to_string(release.event),
                       privacy::to_string(r.plan.round)));
     compose(r, release.event);
-    if (r.plan.budget && !(r.ledger->spent()[0] <= *r.plan.budget))
+    if (r.plan.budget && !(spent(r)[0] <= *r.plan.budget))
       throw std::logic_error(fmt::format("server.budget: epsilon {} after round {} exceeds {}",
-                                         r.ledger->spent()[0], t, *r.plan.budget));
+                                         spent(r)[0], t, *r.plan.budget));
   });
   r.events.run();
   r.broadcast = std::move(release.broadcast);
@@ -349,11 +395,9 @@ void RunEngine::stopped_round(Run& r, int t) const {
 }
 
 void RunEngine::add_server_row(Run& r, int t, const protocol::RoundStats& stats) const {
-  ServerRow row{t,
-                static_cast<long long>(r.events.now()),
-                {},
-                r.ledger->spent()[0],
-                {r.ledger->spent().begin() + 1, r.ledger->spent().end()}};
+  const std::vector<double> spent = this->spent(r);
+  ServerRow row{t, static_cast<long long>(r.events.now()), {}, spent[0],
+                {spent.begin() + 1, spent.end()}};
   for (const protocol::StatColumn c : r.columns)
     row.stats.push_back(protocol::format_stat(c, stats));
   r.result.server.push_back(std::move(row));
@@ -392,11 +436,9 @@ RunResult RunEngine::run(int run, const Progress& progress) const {
   for (const auto& a : r.parts.agents) r.result.fallbacks += a->fallbacks();
   // The last round's entry holds everything the run released, the final release included (the
   // last row of summary.csv and sweep.csv: the privacy of what the run published).
-  RunResult& res = r.result;
-  const std::vector<double>& spent = r.ledger->spent();
-  res.epsilon.back() = spent[0];
-  for (std::size_t a = 1; a < spent.size(); ++a) res.extra_epsilon[a - 1].back() = spent[a];
-  res.final_epsilon = spent[0];
+  put_epsilons(r, spec_.rounds);
+  if (r.agents) snapshot_agents(r, spec_.rounds);
+  r.result.final_epsilon = r.result.epsilon.back();
   return std::move(r.result);
 }
 

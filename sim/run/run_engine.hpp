@@ -54,7 +54,16 @@ class RunEngine {
   /// Throws std::logic_error unless the parts built release the events of the algorithm's
   /// privacy plan (what `fbosim privacy CONFIG` and the stop rules compose).
   void check_plan(const Run& r) const;
+  /// Charges every agent (the run's ledger, or every agent's with per-agent ledgers).
   void compose(Run& r, const privacy::DpEvent& event) const;
+  /// Charges agent n alone; a std::logic_error without per-agent ledgers.
+  void charge(Run& r, int agent, const privacy::DpEvent& event) const;
+  /// Per accountant, the epsilon of everything charged so far (the largest agent's).
+  std::vector<double> spent(Run& r) const;
+  /// Round t's entries of RunResult::epsilon, extra_epsilon, and the agents' spread.
+  void put_epsilons(Run& r, int t) const;
+  /// agents.csv's rows of round t: every agent's epsilon so far.
+  void snapshot_agents(Run& r, int t) const;
   void release(Run& r) const;
   const std::vector<protocol::History>* histories(Run& r) const;
 

@@ -36,6 +36,13 @@ struct RunResult {
   std::vector<double> epsilon;
   /// extra_epsilon[a][t]: the same under server.accountants[a].
   std::vector<std::vector<double>> extra_epsilon;
+  /// Per-agent ledgers only (ExperimentSpec::per_agent_ledgers; otherwise empty): the
+  /// agents.csv value columns after `run,round,time,agent` (`epsilon` first), the rows of this
+  /// run (no header), and per summary row (rounds + 1) the median and 90th percentile of the
+  /// agents' epsilons, `epsilon` being their maximum.
+  std::vector<std::string> agent_columns;
+  std::string agents_csv;
+  std::vector<double> epsilon_median, epsilon_p90;
   double final_epsilon = 0;    ///< after everything, the final release included (= epsilon.back())
   int messages = 0;            ///< messages used by the server, all rounds
   int clipped = 0;             ///< of which clipped

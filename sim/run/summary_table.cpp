@@ -60,6 +60,10 @@ SummaryTable::SummaryTable(const config::ExperimentSpec& spec)
   tracks_aggregating_ =
       std::find(columns.begin(), columns.end(), protocol::StatColumn::aggregating) != columns.end();
   aggregated_.assign(static_cast<std::size_t>(spec.rounds), 0);
+  if (spec.per_agent_ledgers) {
+    epsilon_median_.assign(epsilon_.size(), 0.0);
+    epsilon_p90_ = epsilon_median_;
+  }
 }
 
 void SummaryTable::add_run(const RunResult& res) {
@@ -74,6 +78,9 @@ void SummaryTable::add_run(const RunResult& res) {
     epsilon_[t] = std::max(epsilon_[t], res.epsilon.at(t));
     for (std::size_t a = 0; a < extra_epsilon_.size(); ++a)
       extra_epsilon_[a][t] = std::max(extra_epsilon_[a][t], res.extra_epsilon.at(a).at(t));
+    if (epsilon_median_.empty()) continue;
+    epsilon_median_[t] = std::max(epsilon_median_[t], res.epsilon_median.at(t));
+    epsilon_p90_[t] = std::max(epsilon_p90_[t], res.epsilon_p90.at(t));
   }
   messages_ += res.messages;
   clipped_ += res.clipped;
@@ -98,16 +105,20 @@ std::optional<int> SummaryTable::server_stop() const {
 }
 
 std::string SummaryTable::csv(const std::string& delta, const std::string& extra_columns) const {
-  std::string out =
-      "round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,delta_times_n,n" +
-      extra_columns + (tracks_aggregating_ ? ",aggregating\n" : "\n");
+  const bool spread = !epsilon_median_.empty();
+  std::string out = std::string("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,") +
+                    (spread ? "epsilon_median,epsilon_p90," : "") + "delta,delta_times_n,n" +
+                    extra_columns + (tracks_aggregating_ ? ",aggregating\n" : "\n");
   for (int t = 0; t <= rounds_; ++t) {
     const auto [mr, sr] = summary_mean_se(regret_[t], per_run_, se_over_pairs_);
     const auto [mb, sb] = summary_mean_se(best_f_[t], per_run_, se_over_pairs_);
     std::vector<double> extra;
     for (const auto& e : extra_epsilon_) extra.push_back(e[t]);
+    const std::string eps =
+        spread ? fmt::format("{},{},{}", epsilon_[t], epsilon_median_[t], epsilon_p90_[t])
+               : fmt::format("{}", epsilon_[t]);
     out += fmt::format("{},{},{},{},{},{},{},{},{}{}", t, csv_number(mr), csv_number(sr),
-                       csv_number(mb), csv_number(sb), epsilon_[t], delta, delta_times_n_,
+                       csv_number(mb), csv_number(sb), eps, delta, delta_times_n_,
                        best_f_[t].size(), join_prefixed(extra));
     if (tracks_aggregating_) {  // round T has no server round: an empty cell
       out += ',';

@@ -51,6 +51,9 @@ class SummaryTable {
   std::vector<std::vector<double>> regret_, best_f_;
   std::size_t per_run_ = 0;  ///< the measured agents of a run (the same in every run)
   std::vector<double> epsilon_;
+  /// Per-agent ledgers (ExperimentSpec::per_agent_ledgers): per round, the largest over runs of
+  /// the agents' median and 90th percentile; empty otherwise (no columns).
+  std::vector<double> epsilon_median_, epsilon_p90_;
   std::vector<std::vector<double>> extra_epsilon_;
   long long messages_ = 0, clipped_ = 0;
   int fallbacks_ = 0;

@@ -62,6 +62,7 @@ std::string sweep_outputs_hash(const std::string& dir, std::string* missing) {
     }
   // release.csv too where the algorithm writes one (absent elsewhere: nothing is added).
   if (fs::exists(dir + "/release.csv")) hash_file(h, dir, "release.csv");
+  if (fs::exists(dir + "/agents.csv")) hash_file(h, dir, "agents.csv");
   return h.hex();
 }
 

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/output/atomic_file.hpp"
+#include "sim/output/created_directories.hpp"
 #include "sim/output/csv_table.hpp"
 #include "sim/output/directory_lock.hpp"
 #include "sim/output/interrupt.hpp"
@@ -109,29 +110,14 @@ std::string point_problem(const std::string& point_dir, const SweepRow& row, Swe
   }
 }
 
-// The directories create_directories(dir) would create, outermost first.
-std::vector<fs::path> directories_a_merge_creates(const fs::path& dir) {
-  std::vector<fs::path> out;
-  for (fs::path p = fs::absolute(dir).lexically_normal(); !p.empty() && !fs::exists(p);
-       p = p.parent_path()) {
-    out.insert(out.begin(), p);
-    if (p == p.parent_path()) break;
-  }
-  return out;
-}
-
 // Writes out_dir/sweep_plan.csv and out_dir/sweep.csv as one set, or nothing: both are written
 // out before either is named, a failure after the first is named removes it again (unless it
 // was there before: a plan can be replaced only by the same plan or with --force), and the
 // directories made for them are removed after a failure. The output is checked under its lock.
 void write_merged(const std::string& out_dir, const SweepTable& plan, const SweepTable& out,
                   bool force, const MergeReport& report, bool allow_missing) {
-  const std::vector<fs::path> created = directories_a_merge_creates(out_dir);
-  const auto remove_created = [&] {
-    std::error_code ec;
-    for (auto it = created.rbegin(); it != created.rend(); ++it)
-      if (fs::is_empty(*it, ec)) fs::remove(*it, ec);
-  };
+  const output::CreatedDirectories created(out_dir);
+  const auto remove_created = [&] { created.remove_empty(); };
   const std::string plan_path = out_dir + "/sweep_plan.csv", csv_path = out_dir + "/sweep.csv";
   const bool had_plan = fs::exists(fs::symlink_status(plan_path));
   try {

@@ -22,10 +22,12 @@
 #include "core/thread_pool.hpp"
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/build_info.hpp"
+#include "sim/output/created_directories.hpp"
 #include "sim/output/csv_table.hpp"
 #include "sim/output/directory_lock.hpp"
 #include "sim/output/interrupt.hpp"
 #include "sim/output/provenance.hpp"
+#include "sim/run/clip_pilot.hpp"
 #include "sim/run/experiment_runner.hpp"
 #include "sim/run/kept_runs.hpp"
 #include "sim/sweep/algorithm_grid.hpp"
@@ -140,23 +142,19 @@ SweepRow make_row(const Prepared& p, double seconds) {
         sum_clipped += std::atof(r[cc].c_str());
         sum_selected += std::atof(r[cs].c_str());
       }
-      if (sum_selected > 0) clipped = fmt::format("{}", sum_clipped / sum_selected);
+      if (sum_selected > 0) {
+        clipped = fmt::format("{}", sum_clipped / sum_selected);
+        // As `fbosim run` warns (even with --quiet), naming the point.
+        const std::string w = run::clipping_warning(p.config.spec, sum_clipped / sum_selected);
+        if (!w.empty())
+          std::fprintf(stderr, "fbosim: warning: sweep point %s: %s\n", p.point.name.c_str(),
+                       w.c_str());
+      }
     }
   }
   row.metrics.emplace_back("clipped_fraction", clipped);
   row.metrics.emplace_back("seconds", fmt::format("{:.3f}", seconds));
   return row;
-}
-
-// The directories create_directories(dir) would create, outermost first.
-std::vector<fs::path> missing_directories(const fs::path& dir) {
-  std::vector<fs::path> out;
-  for (fs::path p = fs::absolute(dir).lexically_normal(); !p.empty() && !fs::exists(p);
-       p = p.parent_path()) {
-    out.insert(out.begin(), p);
-    if (p == p.parent_path()) break;
-  }
-  return out;
 }
 
 // True if a point directory is left in the sweep directory (finished, or holding the checkpoints
@@ -169,12 +167,30 @@ bool any_point_kept(const std::string& dir) {
 }
 
 // Removes the plan and the lock of a sweep that kept nothing, then the directories it created.
-void remove_created(const std::string& dir, const std::vector<fs::path>& created) {
+void remove_created(const std::string& dir, const output::CreatedDirectories& created) {
   std::error_code ec;
   fs::remove(dir + "/sweep_plan.csv", ec);
   fs::remove(dir + "/.lock", ec);
-  for (auto it = created.rbegin(); it != created.rend(); ++it)
-    if (fs::is_empty(*it, ec)) fs::remove(*it, ec);
+  created.remove_empty();
+}
+
+// The delta warnings of the points (issue 39), as `fbosim run` prints its own, even with
+// --quiet: the first kShown in full, then how many more points have one.
+void print_delta_warnings(const std::vector<Prepared>& points) {
+  constexpr int kShown = 3;
+  int warned = 0;
+  for (const Prepared& p : points) {
+    const std::string w = p.config.spec.delta_warning();
+    if (w.empty()) continue;
+    if (++warned <= kShown)
+      std::fprintf(stderr, "fbosim: warning: sweep point %s: %s\n", p.point.name.c_str(),
+                   w.c_str());
+  }
+  if (warned > kShown)
+    std::fprintf(stderr,
+                 "fbosim: warning: %d more sweep points have delta x N above %g (each point's "
+                 "provenance.yaml: delta_warning)\n",
+                 warned - kShown, config::kDeltaTimesAgentsWarning);
 }
 
 // Every point's config, validated before any point runs: a bad value fails at once, naming
@@ -206,6 +222,7 @@ std::vector<Prepared> prepare_points(const std::string& config_text, const std::
   }
   for (const std::string& n : notes)  // even with --quiet: what a point runs is never silent
     std::fprintf(stderr, "fbosim: %s\n", n.c_str());
+  print_delta_warnings(points);
   return points;
 }
 
@@ -467,7 +484,7 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
   // Every point's config is valid: lock the directory (creating it) for the whole sweep, so
   // that no other fbosim process writes into it meanwhile (and none reads it half-written).
   // (A clash below implies the directory existed: the lock's release leaves it as it was.)
-  const std::vector<fs::path> created = missing_directories(options.out_dir);
+  const output::CreatedDirectories created(options.out_dir);
   std::optional<output::DirectoryLock> lock(std::in_place, options.out_dir);
   // If the watchdog ends the process before any point finished (interrupt.hpp): no plan left.
   const output::ExitCleanup on_abrupt_exit([dir = options.out_dir, created] {

@@ -65,6 +65,9 @@ TEST_CASE("fbosim run writes results and a summary for a tiny config") {
   INFO(o.text);
   CHECK(o.status == 0);
   CHECK(o.text.find("final simple regret") != std::string::npos);
+  // One run has no standard error, and the line says so once, without a "mean +- s.e." label.
+  CHECK(o.text.find("(one run: no s.e.)") != std::string::npos);
+  CHECK(o.text.find("mean +- s.e.") == std::string::npos);
   CHECK(std::filesystem::file_size(out / "summary.csv") > 0);
   // --quiet: no progress and no summary (the files are the same).
   const Output q = fbosim("run " + cfg + " --threads 2 --quiet --out " + out.string() +

@@ -123,3 +123,26 @@ TEST_CASE("fbosim calibrate-clip prints the norms' quantiles and the clip norm")
   CHECK(ts.status == 1);
   CHECK_THAT(ts.text, Contains("algorithm fts_de clips nothing"));
 }
+
+TEST_CASE("fbosim sweep: the points' delta and clipping warnings reach stderr, as run's do") {
+  const std::string cfg = fbosim_test::write_temp("issue39_sweep.yaml", kConfig);
+  const fs::path out = fresh("sweep");
+  // Five points under the paper's rule at N = 10 (delta x N = 0.794 each): three in full, then
+  // a count; every point clips all its messages at S = 1e-6.
+  const auto r = fbosim("sweep " + cfg +
+                        " --quiet --jobs 1 --threads 1 --set server.delta_rule=paper "
+                        "--set server.clip_norm=1e-6 --grid seed=1,2,3,4,5 --out " +
+                        out.string());
+  REQUIRE(r.status == 0);
+  CHECK_THAT(r.text, Contains("fbosim: warning: sweep point seed=1: delta = 0.0794 exceeds "
+                              "1/(10 N) = 0.01 for N = 10 agents") &&
+                         Contains("fbosim: warning: 2 more sweep points have delta x N above "
+                                  "0.1"));
+  CHECK(r.text.find("sweep point seed=4: delta") == std::string::npos);
+  CHECK_THAT(r.text, Contains("sweep point seed=5: 100.0% of the messages were clipped"));
+  const fs::path quiet = fresh("sweep_default");
+  const auto d = fbosim("sweep " + cfg + " --quiet --jobs 1 --threads 1 --grid seed=1,2 --out " +
+                        quiet.string());
+  REQUIRE(d.status == 0);
+  CHECK(d.text.find("warning") == std::string::npos);
+}

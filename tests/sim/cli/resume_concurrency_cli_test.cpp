@@ -223,9 +223,9 @@ TEST_CASE("checkpoints that do not verify are re-run with a line saying why") {
        "run-0.ckpt: truncated: ", 1},
       {"another format version",
        [&](const fs::path& d) {
-         edit(d / "run-1.ckpt", [](std::string& t) { t.replace(t.find(" 4 "), 3, " 3 "); });
+         edit(d / "run-1.ckpt", [](std::string& t) { t.replace(t.find(" 5 "), 3, " 4 "); });
        },
-       "run-1.ckpt: checkpoint format version 3, this build reads version 4", 1},
+       "run-1.ckpt: checkpoint format version 4, this build reads version 5", 1},
       {"a FIFO where a checkpoint would be (reading it would block)",
        [](const fs::path& d) {
          fs::remove(d / "run-1.ckpt");

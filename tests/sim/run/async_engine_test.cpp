@@ -183,6 +183,12 @@ TEST_CASE("every schedule keeps the outputs' contract for every algorithm that d
       const std::string server = slurp(d + "/server.csv");
       if (std::string(algorithm) == "ts")
         CHECK(std::count(server.begin(), server.end(), '\n') == 1);
+      // One ledger per agent: a row per agent per summary row, the largest one in `epsilon`.
+      const std::string agents = slurp(d + "/agents.csv");
+      CHECK(agents.rfind("run,round,time,agent,epsilon\n", 0) == 0);
+      CHECK(std::count(agents.begin(), agents.end(), '\n') == 1 + 2 * 5 * 4);
+      const std::vector<double> each = column(agents, "epsilon");
+      CHECK(*std::max_element(each.begin(), each.end()) <= eps.back());
       const std::string provenance = slurp(d + "/provenance.yaml");
       CHECK(provenance.find(std::string("schedule: ") + kind) != std::string::npos);
       CHECK(provenance.find("epsilon_notion: ") != std::string::npos);
@@ -239,9 +245,9 @@ TEST_CASE("the time line's replay without an objective gives the run's per-agent
     const RunEngine engine(c.spec, pool);
     for (int r = 0; r < 2; ++r) {
       const RunResult res = engine.run(r);
-      const ScheduleLedgers replay = replay_schedule_ledgers(c.spec, r);
-      const std::vector<double> moments = replay.epsilons(0);
-      const std::vector<double> rdp = replay.epsilons(1);
+      AgentPrivacy replay = replay_schedule_ledgers(c.spec, r);
+      const std::vector<double> moments = replay.epsilons(0, "in the replay");
+      const std::vector<double> rdp = replay.epsilons(1, "in the replay");
       CHECK(res.final_epsilon == *std::max_element(moments.begin(), moments.end()));
       CHECK(res.extra_epsilon.at(0).back() == *std::max_element(rdp.begin(), rdp.end()));
       CHECK(res.final_epsilon > 0);

@@ -28,6 +28,10 @@ RunResult sample(int run) {
   r.epsilon = {0, 0.125};
   r.final_epsilon = 0.125;
   r.round_seconds = {0.01, 0.02};
+  r.agent_columns = {"epsilon", "epsilon_broadcast"};
+  r.agents_csv = fmt::format("{0},0,10,0,0.125,0.0625\n{0},0,10,1,0,0\n", run);
+  r.epsilon_median = {0, 0.0625};
+  r.epsilon_p90 = {0, 0.125};
   return r;
 }
 
@@ -61,6 +65,11 @@ TEST_CASE("a checkpoint verifies only for its run and key, with every byte as wr
   REQUIRE(ok.result);
   CHECK(ok.problem.empty());
   CHECK(ok.result->trace_csv == sample(1).trace_csv);
+  // The per-agent ledgers' outputs survive a resume (format 5).
+  CHECK(ok.result->agent_columns == sample(1).agent_columns);
+  CHECK(ok.result->agents_csv == sample(1).agents_csv);
+  CHECK(ok.result->epsilon_median == sample(1).epsilon_median);
+  CHECK(ok.result->epsilon_p90 == sample(1).epsilon_p90);
   CHECK(checkpoint_text(*ok.result, "k") == text);
 
   // One changed digit of a trace row, and of a server row.
@@ -78,8 +87,8 @@ TEST_CASE("a checkpoint verifies only for its run and key, with every byte as wr
   CHECK(problem(text + "x").find("bytes after the header") != std::string::npos);
   CHECK(problem("") == "empty file");
   CHECK(problem("PK\x03\x04 zip") == "not an fbosim run checkpoint");
-  CHECK(problem(with_header(body_of(text), 3)) ==
-        "checkpoint format version 3, this build reads version 4");
+  CHECK(problem(with_header(body_of(text), 4)) ==
+        "checkpoint format version 4, this build reads version 5");
   std::string huge = text;
   huge.replace(huge.find("bytes ") + 6, huge.find(" sha256") - huge.find("bytes ") - 6,
                "1000000000000");
@@ -98,7 +107,9 @@ TEST_CASE("sizes inside a checkpoint are checked against its length before alloc
                                                         {"vector 2", "vector 1000000000000"},
                                                         {"server 1", "server 1000000000000"},
                                                         {"columns 4", "columns 1000000000000"},
-                                                        {"extra 0", "extra 1000000000000"}}) {
+                                                        {"extra 0", "extra 1000000000000"},
+                                                        {"agents ", "agents 1000000000000\n"},
+                                                        {"agent_columns 2", "agent_columns 1000000000000"}}) {
     INFO(to);
     std::string crafted = body;
     const auto at = crafted.find(from);
