@@ -13,6 +13,7 @@
 
 #include "algorithms/protocol/algorithm.hpp"
 #include "algorithms/protocol/experiment_facts.hpp"
+#include "algorithms/protocol/schedule_kind.hpp"
 #include "schema/options.hpp"
 #include "schema/problem.hpp"
 
@@ -26,6 +27,11 @@ struct AlgorithmTraits {
   /// On synthetic families the first this many agents see the base function f itself (FTS's
   /// target, sec. 5.1), the others f plus their perturbation.
   int unperturbed_agents = 0;
+  /// The schedules (`schedule.kind`) it runs under; another is a config error that gives
+  /// `schedules_why`. Every algorithm runs the papers' `rounds`.
+  std::vector<ScheduleKind> schedules{ScheduleKind::rounds};
+  /// Why it runs under no other schedule than those listed (the config error's reason).
+  std::string schedules_why;
 };
 
 /// Defaults of the experiment's accounting keys that follow from the built algorithm (the

@@ -184,6 +184,9 @@ void register_dp_bo_algorithm(schema::Registry<protocol::AlgorithmEntry>& regist
                                         privacy::composed_delta(a.possible_events(agents))};
   };
   e.privacy_keys = {"release.epsilon", "release.delta", "release.mechanism", "agents.count"};
+  e.traits.schedules_why =
+      "it has no server releasing during the run (its release follows the last round) and its "
+      "GP-UCB tuners would need pending-point rules for asynchronous proposals";
   registry.add(std::move(e));
 }
 

@@ -216,6 +216,12 @@ void register_fts_de_algorithms(schema::Registry<protocol::AlgorithmEntry>& regi
     if (p.single_region) e.fixed.push_back({"exploration.subregions", "1", "which has P = 1"});
     e.privacy_keys = {"server.noise_multiplier", "server.sampling_rate", "server.sampling",
                       "rounds", "agents.count"};
+    // Each agent's message is a sample of its own posterior (no broadcast in it), the server a
+    // (private) linear aggregation with weights fixed by the release count: it runs on the
+    // simulated time line (issue 41; docs/TIME.md). `ts` has no server: its agents only run on
+    // their own clocks.
+    using K = protocol::ScheduleKind;
+    e.traits.schedules = {K::rounds, K::deadline, K::buffered, K::periodic};
     registry.add(std::move(e));
   }
 }

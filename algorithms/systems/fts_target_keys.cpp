@@ -137,6 +137,9 @@ void register_fts_target_algorithms(schema::Registry<protocol::AlgorithmEntry>& 
         [](FtsTargetConfig c, const protocol::ExperimentFacts&) { return build(std::move(c)); });
     e.traits.min_agents = 2;
     e.traits.unperturbed_agents = 1;
+    e.traits.schedules_why =
+        "its sources do not evaluate during the run (their messages come from histories made "
+        "before it), so no time line of evaluations drives its releases (not yet defined)";
     registry.add(std::move(e));
   }
 }

@@ -106,6 +106,9 @@ void register_po_gp_ucb_algorithms(schema::Registry<protocol::AlgorithmEntry>& r
     }
     e.privacy_keys = {"curator.epsilon", "curator.delta", "agents.count"};
     e.traits.needs_finite_domain = true;
+    e.traits.schedules_why =
+        "it has no server releasing during the run (the curator releases once, before round 0) "
+        "and its GP-UCB agents would need pending-point rules for asynchronous proposals";
     registry.add(std::move(e));
   }
 }

@@ -23,7 +23,12 @@
 #include "algorithms/privacy/accountant.hpp"
 #include "algorithms/privacy/accountant_registry.hpp"
 #include "algorithms/systems/algorithm_registry.hpp"
+#include "core/cancellation.hpp"
 #include "datasets/objective_family_entry.hpp"
+#include "schema/catalog.hpp"
+#include "schema/key_reading.hpp"
+#include "schema/record.hpp"
+#include "schema/suggest.hpp"
 #include "sim/config/config_source.hpp"
 #include "sim/config/config_tree.hpp"
 #include "sim/config/experiment_keys.hpp"
@@ -31,11 +36,8 @@
 #include "sim/config/resource_estimate.hpp"
 #include "sim/config/run_epsilon.hpp"
 #include "sim/config/sweep_plan.hpp"
-#include "core/cancellation.hpp"
-#include "schema/catalog.hpp"
-#include "schema/record.hpp"
-#include "schema/suggest.hpp"
-#include "schema/key_reading.hpp"
+#include "sim/timeline/timing_keys.hpp"
+#include "sim/timeline/timing_model.hpp"
 
 namespace fbosim::config {
 
@@ -170,6 +172,112 @@ void check_resources(const ConfigSource& src, const ExperimentSpec& s) {
   if (!why.empty()) throw ConfigError(src.source() + ": " + why);
 }
 
+// Whether the config gives any key of `group` (a key given is one that reads a value).
+template <class S>
+std::optional<std::string> first_given(const schema::Group<S>& group, const S& defaults,
+                                       const ConfigSource& src) {
+  for (const schema::KeyDoc& d : group.docs(defaults))
+    if (src.presence(d.path) != schema::Source::Presence::absent) return d.path;
+  return std::nullopt;
+}
+
+// The network keys the asynchronous schedules do not read yet: their latencies, deadline and
+// dropouts are rounds of ticks without a clock (issue 41 sec. 1 puts them on the time line
+// later); given with another value than the default, they would be silently ignored.
+void check_network_default(const ExperimentSpec& s, const std::string& kind,
+                           schema::Problems& problems) {
+  const NetworkSpec n = s.network;
+  const NetworkSpec none;
+  const auto refuse = [&](const char* key) {
+    problems.push_back(
+        {key, fmt::format("applies only under schedule.kind: rounds, not {} (the time line of "
+                          "timing.* has no network latencies or dropouts yet: a later step)",
+                          kind)});
+  };
+  if (n.latency.distribution != none.latency.distribution || n.latency.mean != 0 ||
+      n.latency.min != 0 || n.latency.max != 0)
+    refuse("network.latency.distribution");
+  if (n.deadline != none.deadline) refuse("network.deadline");
+  if (n.dropout != none.dropout) refuse("network.dropout");
+}
+
+// timing.availability.trace relative to the config file's directory (a config given as text:
+// the current directory), recorded resolved so that config.resolved.yaml reruns the same trace.
+void resolve_trace(const ConfigSource& src, schema::Record& record, ExperimentSpec& s) {
+  std::string& trace = s.timing.availability.trace;
+  if (s.timing.availability.model != timeline::AvailabilityKind::trace || trace.empty()) return;
+  const fs::path given(trace);
+  std::error_code ec;
+  if (given.is_relative() && fs::is_regular_file(src.source(), ec))
+    trace = (fs::path(src.source()).parent_path() / given).lexically_normal().string();
+  record.set("timing.availability.trace", schema::detail::resolved_text(trace));
+}
+
+// schedule.* and, under any schedule but `rounds`, timing.* (issue 41): the algorithm must
+// declare the schedule (AlgorithmTraits::schedules); the stop rules and network.* are rounds'
+// alone; the timing model is built once here so that a bad trace file fails before any run.
+// Durations that depend on data (a record count, the queried point) would make release times
+// reveal data: no duration model does (timing.duration draws from its own streams only).
+void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSpec& s,
+                   const protocol::AlgorithmEntry& algorithm) {
+  if (first_given(schedule_keys(), s, src)) schedule_keys().read(s, src, record);
+  const protocol::ScheduleKind kind = s.schedule.kind;
+  const std::string name(protocol::kScheduleKindNames.name(kind));
+  schema::Problems problems;
+  if (kind == protocol::ScheduleKind::rounds) {
+    if (const auto key = first_given(timeline::timing_keys(), s.timing, src))
+      problems.push_back({*key,
+                          "applies only under a schedule.kind other than rounds (the papers' "
+                          "synchronous rounds have no clock: docs/TIME.md)"});
+    schema::throw_first(src, problems);
+    return;
+  }
+  const auto& supported = algorithm.traits.schedules;
+  if (std::find(supported.begin(), supported.end(), kind) == supported.end())
+    problems.push_back(
+        {"schedule.kind", fmt::format("algorithm {} does not run under '{}': {}", s.algorithm, name,
+                                      algorithm.traits.schedules_why)});
+  if (kind == protocol::ScheduleKind::buffered) {
+    if (s.schedule.buffer == 0) s.schedule.buffer = s.agents;
+    if (s.schedule.buffer > s.agents)
+      problems.push_back(
+          {"schedule.buffer",
+           fmt::format("must be at most agents.count ({}), got {}", s.agents, s.schedule.buffer)});
+  }
+  check_network_default(s, name, problems);
+  // The asynchronous engine charges a release's agents the central model's event
+  // (run::release_charge); a trust model's own charges (a secure sum's survivors at the noise
+  // summed, every local message sent) are not wired into it, so its epsilon would not be sound.
+  if (s.system->charges_per_agent())
+    problems.push_back(
+        {"server.trust",
+         fmt::format("applies only under schedule.kind: rounds, not {}: the asynchronous "
+                     "schedules charge each release the trusted server's event, and a trust "
+                     "model's own per-agent charges are not accounted there yet (docs/TRUST.md)",
+                     name)});
+  const protocol::PrivacyPlan plan = s.system->privacy_plan(s.agents);
+  if (plan.budget)
+    problems.push_back({"server.budget", fmt::format("applies only under schedule.kind: rounds, "
+                                                     "not {} (a later step)",
+                                                     name)});
+  if (plan.server_rounds != protocol::PrivacyPlan{}.server_rounds)
+    problems.push_back({"server.stop_p", fmt::format("applies only under schedule.kind: rounds, "
+                                                     "not {} (a later step)",
+                                                     name)});
+  schema::throw_first(src, problems);
+  // Agents take part unevenly: one ledger per agent (run::AgentPrivacy, agents.csv).
+  s.per_agent_ledgers = true;
+  timeline::timing_keys().read(s.timing, src, record);
+  resolve_trace(src, record, s);
+  try {
+    (void)timeline::TimingModel::from_spec(s.timing, s.agents, core::RngFactory(s.seed, 0));
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(src.source() + ": " + e.what());
+  } catch (const std::runtime_error& e) {  // a trace file that cannot be read
+    throw ConfigError(src.source() + ": " + e.what());
+  }
+}
+
 // Reads every key through the schemas (schema): the experiment's keys, the family's
 // (its registry entry), agents.count, the algorithm's (its registry entry, presets first),
 // the conditions across keys (the entry's validate), the build, then the accounting keys
@@ -228,6 +336,7 @@ ExperimentSpec read_spec(const ConfigSource& src, schema::Record& record,
   network_keys().read(s, src, record);
   // A trust model other than `central` charges each agent what its adversary learns (issue 42).
   if (s.system->charges_per_agent()) s.per_agent_ledgers = true;
+  read_schedule(src, record, s, algorithm);
   reject_unknown_keys(src, record, s);
   check_resources(src, s);
   return s;

@@ -186,4 +186,46 @@ inline const schema::Group<ExperimentSpec>& network_keys() {
   return g;
 }
 
+/// schedule.kind, schedule.buffer (buffered), schedule.period (periodic), schedule.deadline
+/// (deadline). Read only where a config gives a schedule.* key (an unchanged resolved record
+/// for the papers' configs); the timing.* keys (sim/timeline/timing_keys.hpp) follow under any
+/// kind but `rounds`.
+inline const schema::Group<ExperimentSpec>& schedule_keys() {
+  using E = ExperimentSpec;
+  using protocol::ScheduleKind;
+  using schema::at;
+  using schema::Range;
+  const auto kind_is = [](ScheduleKind k) {
+    return [k](const E& e) { return e.schedule.kind == k; };
+  };
+  const Range seconds = Range::left_open(0, 1e9);
+  static const auto g =
+      schema::Group<E>{}
+          .choice("schedule.kind", at(&E::schedule, &ScheduleSpec::kind),
+                  protocol::kScheduleKindNames,
+                  "when the server releases (docs/TIME.md): `rounds`, the papers' synchronous "
+                  "rounds (no clock; network.* applies); on the simulated time line of `timing.*`, "
+                  "where each agent evaluates back to back and reports after each evaluation: "
+                  "`deadline`, rounds of fixed length (an agent that finishes waits for the "
+                  "round's end; a message arriving late joins the next round's release), "
+                  "`buffered`, a release once K agents have a new message (FedBuff), `periodic`, "
+                  "a release every fixed interval. The algorithm must support it (ts and the "
+                  "DP-FTS-DE family do)")
+          .integer("schedule.buffer", at(&E::schedule, &ScheduleSpec::buffer),
+                   Range::closed(0, 100000),
+                   "`buffered`: K, the number of agents with a new message that triggers a "
+                   "release, at most agents.count; 0: agents.count")
+          .note("0 (agents.count)")
+          .when(kind_is(ScheduleKind::buffered))
+          .real("schedule.period", at(&E::schedule, &ScheduleSpec::period), seconds,
+                "`periodic`: seconds of simulated time between releases (the first at one "
+                "period)")
+          .when(kind_is(ScheduleKind::periodic))
+          .real("schedule.deadline", at(&E::schedule, &ScheduleSpec::deadline), seconds,
+                "`deadline`: the length of a round in seconds of simulated time (releases at "
+                "its multiples)")
+          .when(kind_is(ScheduleKind::deadline));
+  return g;
+}
+
 }  // namespace fbosim::config

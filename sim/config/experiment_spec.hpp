@@ -10,9 +10,11 @@
 #include <memory>
 
 #include "algorithms/protocol/algorithm.hpp"
+#include "algorithms/protocol/schedule_kind.hpp"
 #include "datasets/objective_factory.hpp"
 #include "datasets/objective_family_entry.hpp"
 #include "schema/enum_names.hpp"
+#include "sim/timeline/timing_spec.hpp"
 
 namespace fbosim::config {
 
@@ -32,6 +34,15 @@ struct NetworkSpec {
   LatencySpec latency;
   std::int64_t deadline = 0;  ///< network.deadline: ticks after the broadcast; 0 = wait for all
   double dropout = 0.0;       ///< network.dropout: probability a message is lost in a round
+};
+
+/// schedule.*: when the server releases (docs/TIME.md). Every kind but `rounds` runs on the
+/// simulated time line of `timing.*` (sim/run/async_engine.hpp).
+struct ScheduleSpec {
+  protocol::ScheduleKind kind = protocol::ScheduleKind::rounds;  ///< schedule.kind
+  int buffer = 0;         ///< schedule.buffer: K (buffered); 0 until read: agents.count
+  double period = 1.0;    ///< schedule.period: seconds between releases (periodic)
+  double deadline = 1.0;  ///< schedule.deadline: the length of a round in seconds (deadline)
 };
 
 /// server.delta_rule: the delta of a run that gives no server.delta. `standard` (written
@@ -79,6 +90,10 @@ struct ExperimentSpec {
   std::shared_ptr<const protocol::Algorithm> system;
   ServerSpec server;    ///< server.delta, server.accountant(s)
   NetworkSpec network;  ///< network.*
+  ScheduleSpec schedule;  ///< schedule.*
+  /// timing.*: read only under a schedule other than `rounds` (the papers' rounds have no
+  /// clock); timing.availability.trace resolved against the config file's directory.
+  timeline::TimingSpec timing;
 
   /// Whether a run keeps one privacy ledger per agent (run::AgentPrivacy; agents.csv, the
   /// epsilon_median and epsilon_p90 columns): set by the reader where agents can be charged

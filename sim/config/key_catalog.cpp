@@ -11,6 +11,7 @@
 #include "algorithms/systems/algorithm_registry.hpp"
 #include "datasets/objective_family_entry.hpp"
 #include "sim/config/experiment_keys.hpp"
+#include "sim/timeline/timing_keys.hpp"
 
 namespace fbosim::config {
 
@@ -20,10 +21,13 @@ schema::Catalog build_catalog() {
   schema::Catalog c;
   const ExperimentSpec experiment;
   std::vector<schema::KeyDoc> docs;
-  for (const auto* g : {&experiment_keys(), &accounting_keys(), &network_keys()}) {
+  for (const auto* g :
+       {&experiment_keys(), &accounting_keys(), &network_keys(), &schedule_keys()}) {
     const auto d = g->docs(experiment);
     docs.insert(docs.end(), d.begin(), d.end());
   }
+  const auto timing = timeline::timing_keys().docs(experiment.timing);
+  docs.insert(docs.end(), timing.begin(), timing.end());
   c.add(schema::Owner::experiment, "", docs);
   for (const protocol::AlgorithmEntry& a : systems::algorithm_registry()) {
     schema::Options o = a.options;
@@ -64,6 +68,8 @@ const std::vector<std::pair<std::string, std::string>>& sections() {
       {"acquisition", "Acquisition maximiser on continuous domains"},
       {"server", "Server and privacy accounting"},
       {"network", "Simulated network"},
+      {"schedule", "Schedules: when the server releases (docs/TIME.md)"},
+      {"timing", "Simulated time of the asynchronous schedules (docs/TIME.md)"},
       {"target", "FTS's target agent (fts_target, rgpe, taf)"},
       {"sources", "FTS's source agents (fts_target, rgpe, taf)"},
       {"ensemble", "RGPE and TAF"},

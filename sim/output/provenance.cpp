@@ -259,6 +259,13 @@ std::string provenance_text(const config::ExperimentSpec& spec, const Provenance
   const std::string warning = spec.delta_warning();
   y << YAML::Key << "delta_warning" << YAML::Value
     << (warning.empty() ? YAML::Node(YAML::NodeType::Null) : YAML::Node(warning));
+  // Issue 41: the schedule and what its epsilon protects (absent under the papers' rounds).
+  if (spec.schedule.kind != protocol::ScheduleKind::rounds) {
+    y << YAML::Key << "schedule" << YAML::Value
+      << std::string(protocol::kScheduleKindNames.name(spec.schedule.kind));
+    y << YAML::Key << "epsilon_notion" << YAML::Value
+      << protocol::epsilon_notion(spec.schedule.kind);
+  }
   y << YAML::Key << "accountant" << YAML::Value << spec.server.accountant;
   y << YAML::Key << "accountants" << YAML::Value << YAML::Flow << spec.server.accountants;
   // Accountants whose epsilon is an approximation, not a bound (their columns end in _approx).

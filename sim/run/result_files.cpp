@@ -34,6 +34,7 @@ ResultFiles::ResultFiles(const std::string& dir, const config::ExperimentSpec& s
     : dir_(dir),
       delta_(spec.is_private() ? fmt::format("{}", spec.delta()) : ""),
       extra_columns_(extra_epsilon_columns(spec)),
+      timed_trace_(spec.schedule.kind != protocol::ScheduleKind::rounds),
       trace_(dir + "/trace.csv"),
       server_(dir + "/server.csv"),
       timing_(dir + "/timing.csv"),
@@ -46,7 +47,7 @@ ResultFiles::ResultFiles(const std::string& dir, const config::ExperimentSpec& s
 }
 
 void ResultFiles::write_headers(const RunResult& first) {
-  std::string header = "run,agent,round";
+  std::string header = timed_trace_ ? "run,agent,round,time" : "run,agent,round";
   for (int k = 0; k < first.dim; ++k) header += fmt::format(",x{}", k);
   trace_.write(header + ",y,f,best_f,regret,source\n");
   // The columns of the algorithm's server (none without one).

@@ -39,6 +39,9 @@ class ResultFiles {
   void write_timing_rows(int r, const RunResult& res);
 
   std::string dir_, delta_, extra_columns_;
+  // trace.csv's `time` column after `round`: only under a schedule other than rounds (the
+  // papers' configs keep their format).
+  bool timed_trace_ = false;
   output::AtomicFile trace_, server_, timing_, summary_, config_, record_;
   std::optional<output::AtomicFile> release_;
   std::optional<output::AtomicFile> agents_;  ///< agents.csv: per-agent ledgers only

@@ -15,6 +15,7 @@
 #include "sim/config/run_epsilon.hpp"
 #include "sim/output/interrupt.hpp"
 #include "sim/run/agent_privacy.hpp"
+#include "sim/run/async_engine.hpp"
 #include "sim/run/network_model.hpp"
 #include "sim/run/privacy_ledger.hpp"
 #include "sim/run/trace_sink.hpp"
@@ -441,6 +442,9 @@ void RunEngine::add_server_row(Run& r, int t, const protocol::RoundStats& stats)
 }
 
 RunResult RunEngine::run(int run, const Progress& progress) const {
+  // Every schedule but the papers' rounds runs on the simulated time line (async_engine.hpp).
+  if (spec_.schedule.kind != protocol::ScheduleKind::rounds)
+    return AsyncEngine(spec_, pool_, family_).run(run, progress);
   Run r(run, spec_.seed, spec_.network);
   start(r);
   for (int t = 0; t <= spec_.rounds; ++t) {

@@ -7,7 +7,8 @@
 
 namespace fbosim::timeline {
 
-Timeline::Timeline(TimingModel model) : model_(std::move(model)) {
+Timeline::Timeline(TimingModel model, TimelineOptions options)
+    : model_(std::move(model)), options_(std::move(options)) {
   const int n = model_.agents();
   agents_.resize(static_cast<std::size_t>(n));
   std::vector<Entry> initial;
@@ -19,7 +20,8 @@ Timeline::Timeline(TimingModel model) : model_(std::move(model)) {
     if (a.active) a.online = *first;
   }
   for (int i = 0; i < n; ++i)
-    if (agents_[static_cast<std::size_t>(i)].active) start_evaluation(i, 0);
+    if (agents_[static_cast<std::size_t>(i)].active && options_.evaluations > 0)
+      start_evaluation(i, 0);
 }
 
 bool Timeline::advance_online(Agent& a, int n) {
@@ -65,7 +67,17 @@ std::optional<Completion> Timeline::next() {
   const Completion c{time, n, a.evaluation, a.start};
   ++a.evaluation;
   ++completed_;
-  start_evaluation(n, time);
+  if (a.evaluation >= options_.evaluations) return c;  // done: no heap entry left
+  Tick from = time;
+  if (options_.hold) {
+    from = options_.hold(time);
+    if (from < time)
+      throw std::logic_error(
+          fmt::format("timeline: a hold moved agent {}'s next start before "
+                      "its completion ({} < {} ticks)",
+                      n, from, time));
+  }
+  start_evaluation(n, from);
   return c;
 }
 

@@ -14,6 +14,7 @@
 // never on an objective, so a replay without evaluating anything gives the same events.
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 #include <queue>
 #include <utility>
@@ -24,10 +25,20 @@
 
 namespace fbosim::timeline {
 
+/// How agents go on after a completion (a schedule's rules; functions of time alone, so the
+/// time line stays free of data).
+struct TimelineOptions {
+  /// Each agent stops after completing this many evaluations (0, ..., evaluations - 1).
+  std::int64_t evaluations = std::numeric_limits<std::int64_t>::max();
+  /// The earliest start of an agent's next evaluation after a completion at t (>= t): the
+  /// `deadline` schedule's agents wait for the round's end. Empty: t (back to back).
+  std::function<Tick(Tick)> hold;
+};
+
 class Timeline {
  public:
   /// Every agent starts evaluation 0 at time 0 (or at its first online instant).
-  explicit Timeline(TimingModel model);
+  explicit Timeline(TimingModel model, TimelineOptions options = {});
 
   /// The next completion (and the agent's next evaluation scheduled), or nothing when no
   /// agent will complete again. Throws std::overflow_error when an evaluation would complete
@@ -53,6 +64,7 @@ class Timeline {
   bool advance_online(Agent& a, int n);
 
   TimingModel model_;
+  TimelineOptions options_;
   std::vector<Agent> agents_;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap_;
   std::int64_t completed_ = 0;

@@ -37,7 +37,8 @@ const schema::Group<TimingSpec>& timing_keys() {
       schema::Group<T>{}
           .choice("timing.duration.model", at(&T::duration, &DurationSpec::model),
                   kDurationKindNames,
-                  "simulated time of one evaluation, in seconds: `constant` (mean), `uniform` "
+                  "simulated time of one evaluation, in seconds (every timing.* key is read only "
+                  "under a schedule.kind other than rounds): `constant` (mean), `uniform` "
                   "(low, high), `half_normal` (sigma), `exponential` (mean), `lognormal` (mean, "
                   "sigma of the log), `pareto` (scale = the minimum, shape > 1)")
           .real("timing.duration.mean", at(&T::duration, &DurationSpec::mean), positive_seconds,

@@ -1,7 +1,7 @@
 #pragma once
-// The timing.* keys (issue 41 sec. 1), declared the schema's way on TimingSpec. NOT YET READ
-// by any config: the experiment's reader (sim/config/config_loader.cpp) does not include this
-// group, so no config can select these models yet (docs/TIME.md).
+// The timing.* keys (issue 41 sec. 1), declared the schema's way on TimingSpec. The
+// experiment's reader (sim/config/config_loader.cpp, read_schedule) reads them under any
+// schedule.kind but rounds (docs/TIME.md).
 //   timing.duration.model   constant | uniform | half_normal | exponential | lognormal | pareto
 //   timing.duration.mean / sigma / low / high / scale / shape   (only those of the model)
 //   timing.tiers.fractions, timing.tiers.slowdowns              (two lists of equal length)

@@ -270,3 +270,28 @@ TEST_CASE("sweep.csv: server_stop where a point has a stop rule, no column other
   CHECK(text.find("server_stop") == std::string::npos);
   fs::remove_all(tmp);
 }
+
+TEST_CASE("fbosim privacy CONFIG under a schedule replays each run's per-agent epsilons") {
+  // Issue 41: the time line alone, no objective evaluated; agents.csv of the run is the same
+  // ledgers (the run is a second reader of the same charges).
+  const std::string args = std::string(FBOSIM_SOURCE_DIR) + "/configs/async/buffered.yaml" +
+                           " --set runs=2 --set rounds=6 --set agents.count=6";
+  const Output p = cli("privacy " + args + " --format csv");
+  INFO(p.text);
+  REQUIRE(p.status == 0);
+  const auto replay = parse_csv(p.text);
+  REQUIRE(replay.size() == 2 * 6);
+  const fs::path tmp = unique_temp_dir("fbosim_privacy_schedule");
+  const Output o = cli("run " + args + " --threads 2 --quiet --out " + (tmp / "run").string());
+  INFO(o.text);
+  REQUIRE(o.status == 0);
+  const auto agents = parse_csv(slurp(tmp / "run" / "agents.csv"));
+  std::map<std::pair<std::string, std::string>, std::string> last;  // (run, agent) -> epsilon
+  for (const auto& row : agents) last[{row.at("run"), row.at("agent")}] = row.at("epsilon");
+  for (const auto& row : replay)
+    CHECK(row.at("epsilon_moments") == last.at({row.at("run"), row.at("agent")}));
+  const Output text = cli("privacy " + args);
+  CHECK(text.text.find("replayed from the time line") != std::string::npos);
+  CHECK(text.text.find("timing public") != std::string::npos);
+  fs::remove_all(tmp);
+}

@@ -229,6 +229,24 @@ TEST_CASE("an interrupted run resumes from its finished runs to byte-identical o
   CHECK_FALSE(fs::exists(dir + "/.fbosim-partial"));
 }
 
+TEST_CASE("an interrupted asynchronous run resumes to byte-identical outputs, agents.csv too") {
+  const std::vector<std::string> sets = {"schedule.kind=buffered", "schedule.buffer=2",
+                                         "timing.duration.model=exponential",
+                                         "timing.tiers.fractions=[0.2]",
+                                         "timing.tiers.slowdowns=[10]"};
+  const std::string whole = fresh("async_whole");
+  run_to(whole, sets);
+  const std::string dir = fresh("async_resume");
+  CHECK_THROWS_AS(run_to(dir, sets, false, stop_after(1)), Interrupted);
+  REQUIRE(fs::exists(dir + "/.fbosim-partial/run-0.ckpt"));
+  run_to(dir, sets);
+  for (const char* f : {"/trace.csv", "/server.csv", "/summary.csv", "/agents.csv"}) {
+    INFO(f);
+    CHECK(slurp(dir + f) == slurp(whole + f));
+  }
+  CHECK(YAML::LoadFile(dir + "/provenance.yaml")["resumed_runs"].as<int>() == 1);
+}
+
 TEST_CASE("checkpoints of another config are not reused") {
   const std::string dir = fresh("other_ckpt");
   CHECK_THROWS_AS(run_to(dir, {"server.noise_multiplier=3"}, false, stop_after(2)), Interrupted);

@@ -161,3 +161,28 @@ TEST_CASE("timeline: a duration past the time line's end is an error naming the 
       Timeline(std::move(m)),
       Contains("timing.duration: a duration of 1e+15 s is outside") && Contains("(agent "));
 }
+
+TEST_CASE("timeline: options stop each agent after its evaluations and hold its next start") {
+  TimelineOptions o;
+  o.evaluations = 3;
+  // The deadline schedule's hold: the next start at the next multiple of 2 s.
+  const Tick two = 2 * kTicksPerSecond;
+  o.hold = [two](Tick t) { return (t + two - 1) / two * two; };
+  Timeline t(constant_model(1.5, 2), o);
+  const std::vector<Completion> c = take(t, 100);
+  // Each agent: [0, 1.5], wait, [2, 3.5], wait, [4, 5.5]; then nothing.
+  REQUIRE(c.size() == 6);
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    const auto k = static_cast<Tick>(i / 2);
+    CHECK(c[i].agent == static_cast<int>(i % 2));
+    CHECK(c[i].evaluation == k);
+    CHECK(c[i].start == k * two);
+    CHECK(c[i].time == k * two + 1'500'000);
+  }
+  CHECK_FALSE(t.next());
+  // A hold that moves a start back in time is a bug of the schedule, not a silent overlap.
+  TimelineOptions back;
+  back.hold = [](Tick t) { return t - 1; };
+  Timeline bad(constant_model(1.0, 1), back);
+  CHECK_THROWS_AS(bad.next(), std::logic_error);
+}

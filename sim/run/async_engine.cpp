@@ -1,0 +1,305 @@
+#include "sim/run/async_engine.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iterator>
+#include <limits>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "sim/config/run_epsilon.hpp"
+#include "sim/output/interrupt.hpp"
+#include "sim/run/agent_privacy.hpp"
+#include "sim/run/release_charge.hpp"
+#include "sim/run/schedule_plan.hpp"
+#include "sim/timeline/tick.hpp"
+
+namespace fbosim::run {
+
+namespace {
+
+// y and f of one query; throws when the objective returns a non-finite value.
+datasets::Objective::Evaluation evaluate_on_timeline(const datasets::Objective& objective,
+                                                     const Eigen::VectorXd& x,
+                                                     core::RngStream& noise, int agent, int run,
+                                                     int evaluation) {
+  const datasets::Objective::Evaluation e = objective.query_at(x, noise, {run, evaluation});
+  if (!std::isfinite(e.y) || !std::isfinite(e.f))
+    throw std::runtime_error(fmt::format(
+        "objective of agent {} returned a non-finite value (y = {}, f = {}) at x = [{}] in run "
+        "{}, evaluation {}",
+        agent, e.y, e.f, fmt::join(x.data(), x.data() + x.size(), ", "), run, evaluation));
+  return e;
+}
+
+}  // namespace
+
+struct AsyncEngine::Run {
+  // One evaluation of one agent: its queries, results, and the message reported after it.
+  struct Evaluation {
+    std::vector<Eigen::VectorXd> xs;
+    std::vector<double> ys, fs;
+    const char* source = "init";
+    std::shared_ptr<const protocol::Message> message;
+  };
+
+  Run(int run, std::uint64_t seed) : rf(seed, static_cast<std::uint64_t>(run)) { result.run = run; }
+  core::RngFactory rf;
+  std::vector<std::shared_ptr<const datasets::Objective>> objectives;
+  protocol::RunParts parts;
+  protocol::PrivacyPlan plan;
+  std::vector<protocol::StatColumn> columns;
+  std::optional<AgentPrivacy> ledgers;
+  std::string where;  // "in run r", for the ledgers' messages
+  SchedulePlan schedule;
+  std::vector<std::vector<Evaluation>> done;  // [agent][evaluation]
+  std::vector<std::size_t> next;              // per agent: its next evaluation to run
+  protocol::Broadcast broadcast;              // the latest release's
+  // Per summary row k: the instant every agent had completed evaluation k, and how many
+  // releases came before it (the row's epsilon is the ledgers' after them).
+  std::vector<timeline::Tick> row_time;
+  std::vector<std::size_t> row_releases;
+  std::size_t next_row = 0;  // the first row not yet recorded
+  RunResult result;
+};
+
+AsyncEngine::AsyncEngine(const config::ExperimentSpec& spec, core::ThreadPool& pool,
+                         std::shared_ptr<const datasets::ObjectiveFamily> family)
+    : spec_(spec), pool_(pool), family_(std::move(family)) {}
+
+void AsyncEngine::start(Run& r) const {
+  const auto t0 = std::chrono::steady_clock::now();
+  r.objectives = family_->make(spec_.agents, r.rf);
+  const core::Domain& domain = r.objectives[0]->domain();
+  if (spec_.system->history_request())  // no algorithm that declares a schedule asks for one
+    throw std::logic_error(fmt::format("algorithm {}: histories under schedule.kind {}",
+                                       spec_.system->name(),
+                                       protocol::kScheduleKindNames.name(spec_.schedule.kind)));
+  const protocol::RunInputs in{r.result.run, spec_.agents, &domain, &r.rf, nullptr};
+  r.parts = spec_.system->build(in);
+  if (static_cast<int>(r.parts.agents.size()) != spec_.agents)
+    throw std::logic_error(fmt::format("algorithm {} built {} agents for {} objectives",
+                                       spec_.system->name(), r.parts.agents.size(), spec_.agents));
+  if (r.parts.final_release)
+    throw std::logic_error(fmt::format("algorithm {}: a final release under schedule.kind {}",
+                                       spec_.system->name(),
+                                       protocol::kScheduleKindNames.name(spec_.schedule.kind)));
+  r.plan = spec_.system->privacy_plan(spec_.agents);
+  const privacy::DpEvent round =
+      r.parts.server ? r.parts.server->event(spec_.agents) : privacy::DpEvent::noop();
+  if (r.parts.setup_events != r.plan.setup || !(round == r.plan.round))
+    throw std::logic_error(
+        fmt::format("algorithm {}: the run's events differ from its privacy "
+                    "plan's",
+                    spec_.system->name()));
+  // The time line from its own streams, before anything is evaluated.
+  r.schedule = plan_schedule(spec_, r.rf, r.parts.server != nullptr);
+  r.ledgers.emplace(spec_);
+  r.where = fmt::format("in run {}", r.result.run);
+  for (const privacy::DpEvent& e : r.parts.setup_events) r.ledgers->charge_all(e);
+  r.done.resize(static_cast<std::size_t>(spec_.agents));
+  for (int n = 0; n < spec_.agents; ++n) {
+    const std::size_t count = r.schedule.evaluations[static_cast<std::size_t>(n)].size();
+    if (count == 0)
+      throw std::runtime_error(
+          fmt::format("agent {} never completes its first evaluation in run {}: its availability "
+                      "(timing.availability) has no online time long enough",
+                      n, r.result.run));
+    r.done[static_cast<std::size_t>(n)].resize(count);
+  }
+  r.next.assign(static_cast<std::size_t>(spec_.agents), 0);
+  RunResult& res = r.result;
+  res.dim = domain.dim;
+  r.columns = spec_.system->server_columns();
+  for (const protocol::StatColumn c : r.columns)
+    res.server_columns.push_back(protocol::to_string(c));
+  const auto rows = static_cast<std::size_t>(spec_.rounds) + 1;
+  res.round_seconds.assign(rows, 0.0);
+  res.epsilon.assign(rows, 0.0);
+  res.extra_epsilon.assign(spec_.server.accountants.size(), std::vector<double>(rows, 0.0));
+  res.agent_columns = {"epsilon"};
+  res.epsilon_median.assign(rows, 0.0);
+  res.epsilon_p90.assign(rows, 0.0);
+  std::vector<timeline::Tick> times;
+  for (const PlannedRelease& p : r.schedule.releases) times.push_back(p.time);
+  for (std::size_t k = 0; k < rows; ++k) {
+    timeline::Tick all_done = 0;
+    for (const auto& mine : r.schedule.evaluations)
+      all_done = std::max(all_done, mine[std::min(k, mine.size() - 1)].complete);
+    r.row_time.push_back(all_done);
+    r.row_releases.push_back(static_cast<std::size_t>(
+        std::lower_bound(times.begin(), times.end(), all_done) - times.begin()));
+  }
+  snapshot_rows(r, 0);
+  res.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void AsyncEngine::segment(Run& r, int j) const {
+  const bool server = r.parts.server != nullptr;
+  pool_.parallel_for(static_cast<std::size_t>(spec_.agents), [&](std::size_t i) {
+    const int n = static_cast<int>(i);
+    const auto& planned = r.schedule.evaluations[i];
+    protocol::AgentPolicy& agent = *r.parts.agents[i];
+    for (std::size_t& k = r.next[i]; k < planned.size() && planned[k].broadcast == j; ++k) {
+      output::check_interrupt();
+      Run::Evaluation& w = r.done[i][k];
+      const auto key = static_cast<std::uint64_t>(k);
+      const int t = static_cast<int>(k);
+      if (agent.optimises()) {
+        if (k == 0) {
+          core::RngStream init = r.rf.stream("agent.init", i);
+          w.xs = agent.initial_points(init);
+          w.source = "init";
+        } else {
+          core::RngStream rng = r.rf.stream("agent.step", i, key);
+          protocol::Proposal p = agent.propose(t, r.broadcast, rng, r.rf);
+          w.xs.push_back(std::move(p.x));
+          w.source = p.source;
+        }
+        core::RngStream noise = r.rf.stream("agent.noise", i, key);
+        w.ys.assign(w.xs.size(), 0.0);
+        w.fs.assign(w.xs.size(), 0.0);
+        for (std::size_t q = 0; q < w.xs.size(); ++q) {
+          if (q > 0) output::check_interrupt();
+          const auto e = evaluate_on_timeline(*r.objectives[i], w.xs[q], noise, n, r.result.run, t);
+          w.ys[q] = e.y;
+          w.fs[q] = e.f;
+          agent.observe(w.xs[q], e.y);
+        }
+      }
+      if (server && t < spec_.rounds) {
+        core::RngStream msg = r.rf.stream("agent.message", i, key);
+        if (auto m = agent.report(t, msg))
+          w.message = std::make_shared<const protocol::Message>(*m);
+      }
+    }
+  });
+}
+
+void AsyncEngine::release(Run& r, int j) const {
+  const PlannedRelease& planned = r.schedule.releases[static_cast<std::size_t>(j)];
+  protocol::Inbox inbox(static_cast<std::size_t>(spec_.agents));
+  std::vector<int> eligible;
+  for (const auto& [n, k] : planned.messages) {
+    auto& message = r.done[static_cast<std::size_t>(n)][static_cast<std::size_t>(k)].message;
+    if (!message) continue;  // the agent reported nothing
+    inbox[static_cast<std::size_t>(n)] = message;
+    eligible.push_back(n);
+  }
+  core::RngStream srv = r.rf.stream("server", static_cast<std::uint64_t>(j));
+  protocol::Release out = r.parts.server->release(inbox, j, srv);
+  if (!(out.event == r.plan.round))
+    throw std::logic_error(fmt::format(
+        "algorithm {}: release {} released {}, not the {} of its privacy plan",
+        spec_.system->name(), j, privacy::to_string(out.event), privacy::to_string(r.plan.round)));
+  // A message is in one release only: it is not needed again.
+  for (const auto& [n, k] : planned.messages)
+    r.done[static_cast<std::size_t>(n)][static_cast<std::size_t>(k)].message.reset();
+  const ReleaseCharge charge = release_charge(spec_.schedule.kind, out.event, std::move(eligible));
+  for (const int n : charge.agents) r.ledgers->charge(n, charge.event);
+  const std::vector<double> spent = r.ledgers->spent(r.where);
+  snapshot_rows(r, static_cast<std::size_t>(j) + 1);
+  ServerRow row{
+      j, static_cast<long long>(planned.time), {}, spent[0], {spent.begin() + 1, spent.end()}};
+  for (const protocol::StatColumn c : r.columns)
+    row.stats.push_back(protocol::format_stat(c, out.stats));
+  r.result.server.push_back(std::move(row));
+  r.result.messages += out.stats.selected;
+  r.result.clipped += out.stats.clipped;
+  r.broadcast = std::move(out.broadcast);
+}
+
+void AsyncEngine::record(Run& r) const {
+  RunResult& res = r.result;
+  const int rows = spec_.rounds + 1;
+  const auto measured = static_cast<Eigen::Index>(r.parts.measured.size());
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<std::vector<double>> best(static_cast<std::size_t>(spec_.agents));
+  // trace.csv in completion order: run,agent,round,time,x..,y,f,best_f,regret,source.
+  std::vector<double> running(static_cast<std::size_t>(spec_.agents),
+                              -std::numeric_limits<double>::infinity());
+  auto out = std::back_inserter(res.trace_csv);
+  for (const timeline::Completion& c : r.schedule.order) {
+    const auto n = static_cast<std::size_t>(c.agent);
+    const Run::Evaluation& w = r.done[n][static_cast<std::size_t>(c.evaluation)];
+    const auto opt = r.objectives[n]->optimum();
+    for (std::size_t q = 0; q < w.xs.size(); ++q) {
+      running[n] = std::max(running[n], w.fs[q]);
+      fmt::format_to(out, "{},{},{},{}", res.run, c.agent, c.evaluation, timeline::seconds(c.time));
+      for (Eigen::Index d = 0; d < w.xs[q].size(); ++d) fmt::format_to(out, ",{}", w.xs[q][d]);
+      fmt::format_to(out, ",{},{},{},", w.ys[q], w.fs[q], running[n]);
+      if (opt) fmt::format_to(out, "{}", *opt - running[n]);
+      fmt::format_to(out, ",{}\n", w.source);
+    }
+    best[n].push_back(running[n]);
+  }
+  res.best_f = Eigen::MatrixXd::Constant(rows, measured, -std::numeric_limits<double>::infinity());
+  res.regret.resize(rows, measured);
+  for (Eigen::Index m = 0; m < measured; ++m) {
+    const auto n = static_cast<std::size_t>(r.parts.measured[static_cast<std::size_t>(m)]);
+    const auto opt = r.objectives[n]->optimum();
+    for (int k = 0; k < rows; ++k) {
+      // An agent whose availability ended keeps its last best value.
+      const double b = best[n][std::min(static_cast<std::size_t>(k), best[n].size() - 1)];
+      res.best_f(k, m) = b;
+      res.regret(k, m) = opt ? *opt - b : nan;
+    }
+  }
+}
+
+void AsyncEngine::snapshot(Run& r, std::size_t row) const {
+  RunResult& res = r.result;
+  const std::vector<double> spent = r.ledgers->spent(r.where);
+  res.epsilon[row] = spent[0];
+  for (std::size_t a = 1; a < spent.size(); ++a) res.extra_epsilon[a - 1][row] = spent[a];
+  const privacy::EpsilonSpread s = r.ledgers->spread(r.where);
+  res.epsilon_median[row] = s.median;
+  res.epsilon_p90[row] = s.p90;
+  const std::vector<double>& eps = r.ledgers->epsilons(0, r.where);
+  const double time = timeline::seconds(r.row_time[row]);
+  for (int n = 0; n < spec_.agents; ++n)
+    fmt::format_to(std::back_inserter(res.agents_csv), "{},{},{},{},{}\n", res.run, row, time, n,
+                   eps[static_cast<std::size_t>(n)]);
+}
+
+void AsyncEngine::snapshot_rows(Run& r, std::size_t releases) const {
+  // The last row waits for the events after the last evaluation (run()).
+  const std::size_t last = static_cast<std::size_t>(spec_.rounds);
+  while (r.next_row < last && r.row_releases[r.next_row] <= releases) snapshot(r, r.next_row++);
+}
+
+RunResult AsyncEngine::run(int run, const Progress& progress) const {
+  Run r(run, spec_.seed);
+  start(r);
+  const auto releases = static_cast<int>(r.schedule.releases.size());
+  for (int j = 0; j <= releases; ++j) {
+    const auto t0 = std::chrono::steady_clock::now();
+    segment(r, j);
+    if (j < releases) release(r, j);
+    const int row = std::min(j, spec_.rounds);
+    r.result.round_seconds[static_cast<std::size_t>(row)] +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // (row `rounds` is reported once, at the end: it says the run is finished)
+    if (progress) progress(std::min(j, spec_.rounds - 1), spec_.rounds);
+  }
+  if (progress) progress(spec_.rounds, spec_.rounds);
+  for (const privacy::DpEvent& e : r.parts.final_events) r.ledgers->charge_all(e);
+  if (r.parts.final_events != r.plan.final)
+    throw std::logic_error(fmt::format(
+        "algorithm {}: the run's events after the last round ({}) differ from its privacy "
+        "plan's ({})",
+        spec_.system->name(), config::events_text(r.parts.final_events),
+        config::events_text(r.plan.final)));
+  record(r);
+  for (const auto& a : r.parts.agents) r.result.fallbacks += a->fallbacks();
+  // Rows not reached by a release (none after the last), then the last row: everything.
+  snapshot_rows(r, r.schedule.releases.size());
+  snapshot(r, static_cast<std::size_t>(spec_.rounds));
+  r.result.final_epsilon = r.result.epsilon.back();
+  return std::move(r.result);
+}
+
+}  // namespace fbosim::run

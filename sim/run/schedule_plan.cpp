@@ -1,0 +1,118 @@
+#include "sim/run/schedule_plan.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/timeline/timeline.hpp"
+#include "sim/timeline/timing_model.hpp"
+
+namespace fbosim::run {
+
+namespace {
+
+using protocol::ScheduleKind;
+using timeline::Tick;
+
+// The interval of the schedules that release at fixed instants (periodic, deadline), in ticks.
+Tick release_interval(const config::ScheduleSpec& s) {
+  if (s.kind == ScheduleKind::periodic)
+    return timeline::duration_ticks(s.period, "schedule.period");
+  if (s.kind == ScheduleKind::deadline)
+    return timeline::duration_ticks(s.deadline, "schedule.deadline");
+  return 0;
+}
+
+// Pending messages (one per agent: its newest) and the releases made of them.
+class ReleaseBook {
+ public:
+  ReleaseBook(int agents, const config::ScheduleSpec& spec)
+      : pending_(static_cast<std::size_t>(agents), -1), spec_(spec) {}
+
+  // Agent n's message of evaluation k arrives (an older pending one is discarded).
+  void arrive(int n, int k) {
+    int& p = pending_[static_cast<std::size_t>(n)];
+    if (p < 0) ++count_;
+    p = k;
+  }
+  int count() const { return count_; }
+  void release(Tick time) {
+    if (releases_.size() >= kMaxReleases) {
+      const bool periodic = spec_.kind == ScheduleKind::periodic;
+      throw std::invalid_argument(fmt::format(
+          "{}: {:g} s plans more than {} releases in a run (the agents' evaluations last far "
+          "longer): choose a longer one",
+          periodic ? "schedule.period" : "schedule.deadline",
+          periodic ? spec_.period : spec_.deadline, kMaxReleases));
+    }
+    PlannedRelease r{time, {}};
+    for (std::size_t n = 0; n < pending_.size(); ++n)
+      if (pending_[n] >= 0) {
+        r.messages.emplace_back(static_cast<int>(n), pending_[n]);
+        pending_[n] = -1;
+      }
+    count_ = 0;
+    releases_.push_back(std::move(r));
+  }
+  std::vector<PlannedRelease> take() { return std::move(releases_); }
+
+ private:
+  std::vector<int> pending_;
+  int count_ = 0;
+  const config::ScheduleSpec& spec_;
+  std::vector<PlannedRelease> releases_;
+};
+
+}  // namespace
+
+SchedulePlan plan_schedule(const config::ExperimentSpec& spec, const core::RngFactory& streams,
+                           bool reports) {
+  const config::ScheduleSpec& s = spec.schedule;
+  if (s.kind == ScheduleKind::rounds)
+    throw std::logic_error("plan_schedule: schedule.kind rounds has no time line");
+  const int rounds = spec.rounds;
+  const Tick every = release_interval(s);
+  timeline::TimelineOptions options;
+  options.evaluations = rounds + 1;
+  // deadline: the next evaluation starts at the round's end (a completion at it: at once).
+  if (s.kind == ScheduleKind::deadline)
+    options.hold = [every](Tick t) { return (t + every - 1) / every * every; };
+  timeline::Timeline line(timeline::TimingModel::from_spec(spec.timing, spec.agents, streams),
+                          options);
+
+  SchedulePlan plan;
+  plan.evaluations.resize(static_cast<std::size_t>(spec.agents));
+  ReleaseBook book(spec.agents, s);
+  Tick next_release = every;  // periodic, deadline
+  while (const std::optional<timeline::Completion> c = line.next()) {
+    if (every > 0)
+      for (; next_release < c->time; next_release += every) book.release(next_release);
+    auto& mine = plan.evaluations[static_cast<std::size_t>(c->agent)];
+    const Tick propose =
+        mine.empty() ? 0
+                     : (options.hold ? options.hold(mine.back().complete) : mine.back().complete);
+    mine.push_back({propose, c->time, 0});
+    plan.order.push_back(*c);
+    const auto k = static_cast<int>(c->evaluation);
+    if (!reports || k >= rounds) continue;
+    book.arrive(c->agent, k);
+    if (s.kind == ScheduleKind::buffered && book.count() == s.buffer) book.release(c->time);
+  }
+  if (every > 0 && book.count() > 0) book.release(next_release);
+  plan.releases = book.take();
+  // Fixed instants after the last message release nothing of anyone's: not made.
+  while (!plan.releases.empty() && plan.releases.back().messages.empty()) plan.releases.pop_back();
+
+  // The broadcast each proposal sees: the releases at or before its instant.
+  std::vector<Tick> times;
+  times.reserve(plan.releases.size());
+  for (const PlannedRelease& r : plan.releases) times.push_back(r.time);
+  for (auto& mine : plan.evaluations)
+    for (std::size_t k = 1; k < mine.size(); ++k)
+      mine[k].broadcast = static_cast<int>(
+          std::upper_bound(times.begin(), times.end(), mine[k].propose) - times.begin());
+  return plan;
+}
+
+}  // namespace fbosim::run
