@@ -257,6 +257,27 @@ TEST_CASE("FTS's target-agent keys: sources, target, and keys of other algorithm
                     Catch::Contains("agents.count"));
 }
 
+TEST_CASE("target.source_weights: P_N read per agent, validated against the agents and targets") {
+  const std::string base =
+      "algorithm: fts_target\nagents: {count: 4, init_points: 1}\n"
+      "objective: {family: gp_grid, grid_points: 100}\n";
+  CHECK_FALSE(load(base).resolved["target"]["source_weights"].IsSequence());  // uniform
+  const LoadedConfig c = load(base + "target: {source_weights: [0, 0.5, 0.3, 0.2]}\n");
+  const YAML::Node w = c.resolved["target"]["source_weights"];
+  REQUIRE(w.IsSequence());
+  CHECK(w.size() == 4);
+  CHECK(w[1].as<double>() == 0.5);
+  CHECK_THROWS_WITH(load(base + "target: {source_weights: [1, 1, 1]}\n"),
+                    Catch::Contains("target.source_weights") && Catch::Contains("3 weights") &&
+                        Catch::Contains("agents.count = 4"));
+  CHECK_THROWS_WITH(load(base + "target: {source_weights: [1, 0, 0, 0]}\n"),
+                    Catch::Contains("target.source_weights") && Catch::Contains("target agent 0"));
+  CHECK_THROWS_WITH(load(base + "target: {source_weights: [0, -1, 1, 1]}\n"),
+                    Catch::Contains("target.source_weights"));
+  CHECK_THROWS_WITH(load(base + "target: {source_weights: [0, 1, 1, 1]}\n", {"algorithm=rgpe"}),
+                    Catch::Contains("target.source_weights") && Catch::Contains("fts_target"));
+}
+
 TEST_CASE("acquisition.method and rff.shared_draw: defaults, the authors' settings, errors") {
   const std::string base =
       "algorithm: fts_target\nagents: {count: 11, init_points: 1}\n"
