@@ -234,6 +234,24 @@ TEST_CASE("the DP-FTS-DE family's local TS step: exact on a grid family, refused
       Catch::Contains("local_ts.method") && Catch::Contains("grid"));
 }
 
+TEST_CASE(
+    "local_ts.beta: constant by default, theory with B and delta, refused where it cannot act") {
+  const auto local = [](const LoadedConfig& c) { return fts_de_of(c.spec)->agent.local; };
+  CHECK(local(load("algorithm: ts\n")).beta == fbosim::agents::BetaRule::constant);
+  const auto l =
+      local(load("algorithm: dp_fts_de\nexploration: {subregions: 2}\n"
+                 "local_ts: {beta: theory, beta_rkhs_bound: 2, beta_delta: 0.05}\n"));
+  CHECK(l.beta == fbosim::agents::BetaRule::theory);
+  CHECK(l.beta_rkhs_bound == 2);
+  CHECK(l.beta_delta == 0.05);
+  CHECK_THROWS_WITH(load("algorithm: ts\nlocal_ts: {beta: theory, beta_delta: 1}\n"),
+                    Catch::Contains("local_ts.beta_delta"));
+  CHECK_THROWS_WITH(load("algorithm: ts\nlocal_ts: {beta: theory, method: exact}\n"),
+                    Catch::Contains("local_ts.beta") && Catch::Contains("rff"));
+  CHECK_THROWS_WITH(load("algorithm: ts\nlocal_ts: {beta: theory, redraw: refit}\n"),
+                    Catch::Contains("local_ts.beta") && Catch::Contains("redraw"));
+}
+
 TEST_CASE("FTS's target-agent keys: sources, target, and keys of other algorithms refused") {
   const std::string base =
       "algorithm: fts_target\nagents: {count: 11, init_points: 1}\n"
