@@ -177,11 +177,28 @@ FIGURES["fts_fig2a"] = {
 FIGURES["fts_fig3a"] = {
     "kind": "time", "title": "FTS Fig. 3a: landmine, first target agent, M = 100",
     "curves": ["fts_landmine_ts", "fts_landmine_m100", "rgpe_landmine_m100", "taf_landmine_m100"]}
+# App. D.2.1, Fig. 4a: the general setting (t_n increasing) against the simple one and TS, the
+# first target agent (configs/fts/fig4a.yaml), best error against iterations [choice: the paper
+# plots run time, which the general setting's per-iteration source steps would dominate].
+FIGURES["fts_fig4a"] = error("FTS Fig. 4a: landmine, general vs simple setting, first target",
+                             ["fts_fig4a_ts", "fts_fig4a_simple", "fts_fig4a_general"])
+# App. D.2.3, Figs. 5 and 7: Fig. 3's curves for target agents 2-6, the runs of
+# configs/fts/landmine.yaml and activity.yaml (run r's target is agent r mod 6: 5 runs each, the
+# paper's 5 initialisations). Fig. 6 (Google Glass) has no data here.
+FTS_TARGET_FIGURES = []
+for _fig, _d, _title in (("5", "landmine", "landmine"), ("7", "activity", "mobile phone sensors")):
+    for _k in range(1, 6):
+        FIGURES[f"fts_fig{_fig}_t{_k + 1}"] = {
+            "kind": "time", "target": _k,
+            "title": f"FTS Fig. {_fig}: {_title}, target agent {_k + 1}, M = 100",
+            "curves": [f"fts_{_d}_ts", f"fts_{_d}_m100", f"rgpe_{_d}_m100", f"taf_{_d}_m100"]}
+        FTS_TARGET_FIGURES.append(f"fts_fig{_fig}_t{_k + 1}")
 
 ORDER = ["fig2a", "fig2b", "fig2c", "fig2d", "fig3a", "fig3b", "fig3c", "fig3d", "fig3e",
          "fig3f", "fig4", "fig5", "fig6", "fig7a", "fig7b", "fig8",
          "fig9a", "fig9b", "fig10a", "fig10b", "fig11", "fig12a", "fig12b",
-         "fts_fig1a", "fts_fig1b", "fts_fig1c", "fts_fig2a", "fts_fig3a"]
+         "fts_fig1a", "fts_fig1b", "fts_fig1c", "fts_fig2a", "fts_fig3a", "fts_fig4a"] + \
+    FTS_TARGET_FIGURES
 assert sorted(ORDER) == sorted(FIGURES)
 
 # --------------------------------------------------------------------------------------------
@@ -236,10 +253,14 @@ def draw_message(ax, fig, curves_by_name):
     ax.set_ylabel("best validation error (1 - AUC) after the last iteration")
 
 
-def time_curve(c):
+def time_curve(c, target=0):
     """Mean elapsed wall time and mean best error per round over the runs whose target is
-    agent 0 (run r's target is agent r mod target.agents), from trace.csv and timing.csv."""
+    agent `target` (run r's target is agent r mod target.agents), from trace.csv and
+    timing.csv."""
     k = c.integer("target.agents", 1, lo=1)
+    if target >= k:
+        raise ResultError(f"{os.path.join(c.directory, 'config.resolved.yaml')}: target.agents = "
+                          f"{k}, so agent {target} is never the target")
     t = Table(os.path.join(c.directory, "trace.csv"), ("run", "agent", "round", "best_f"))
     trace = pd.DataFrame({col: t.number(col, lo=0, integer=True)
                           for col in ("run", "agent", "round")})
@@ -250,10 +271,11 @@ def time_curve(c):
                            "elapsed": t.number("elapsed", lo=0)})
     if timing.duplicated(["run", "round"]).any():
         raise ResultError(f"{t.path}: a (run, round) pair appears twice")
-    runs = sorted(r for r in trace["run"].unique() if r % k == 0)
-    mine = trace[trace["run"].isin(runs) & (trace["agent"] == 0)]
+    runs = sorted(r for r in trace["run"].unique() if r % k == target)
+    mine = trace[trace["run"].isin(runs) & (trace["agent"] == target)]
     if mine.empty:
-        raise ResultError(f"{os.path.join(c.directory, 'trace.csv')}: no row of agent 0 in a run "
+        raise ResultError(f"{os.path.join(c.directory, 'trace.csv')}: no row of agent {target} "
+                          f"in a run "
                           f"whose target it is (target.agents = {k})")
     best = mine.groupby(["run", "round"])["best_f"].last().unstack("run")
     t = timing[timing["run"].isin(runs)].pivot(index="round", columns="run", values="elapsed")
@@ -266,7 +288,7 @@ def time_curve(c):
 def draw_time(ax, fig, curves):
     drawn = []
     for c in curves:
-        x, y, n = time_curve(c)
+        x, y, n = time_curve(c, fig.get("target", 0))
         ax.plot(x, y, label=f"{method_name(c)} ({n} runs)", linewidth=1.5,
                 color=COLOURS[method_name(c)])
         drawn.extend(y)
@@ -380,9 +402,12 @@ def select(only):
         return list(ORDER)
     chosen = []
     for item in (s.strip() for s in only.split(",") if s.strip()):
-        # "fig3" selects fig3a-f, "fig7" fig7a and fig7b; an exact id selects itself.
+        # "fig3" selects fig3a-f, "fig7" fig7a and fig7b, "fts_fig5" fts_fig5_t2-t6; an exact
+        # id selects itself.
+        def suffix_ok(rest):
+            return rest.isalpha() or (rest.startswith("_t") and rest[2:].isdigit())
         match = [f for f in ORDER if f == item] or \
-                [f for f in ORDER if f.startswith(item) and f[len(item):].isalpha()]
+                [f for f in ORDER if f.startswith(item) and suffix_ok(f[len(item):])]
         if not match:
             raise ValueError(f"--only: unknown figure '{item}' (known: {', '.join(ORDER)})")
         chosen += [f for f in match if f not in chosen]
@@ -579,6 +604,18 @@ def self_test():
         _check(_close(line.get_ydata(), [0.49, 0.39, 0.29], 1e-12),
                "fts_fig3a: y = 1 - mean best_f of target 0")
         plt.close(figure)
+        # fts_fig5_t2 (target agent 1): runs 1 and 3, agent 1's rows; the same four results.
+        figure = draw_figure("fts_fig5_t2", root)
+        line = figure.axes[0].get_lines()[0]
+        _check(_close(line.get_xdata(), [3, 4, 5]), "fts_fig5_t2: x = mean elapsed of runs 1, 3")
+        _check(_close(line.get_ydata(), [0.48, 0.38, 0.28], 1e-12),
+               "fts_fig5_t2: y = 1 - mean best_f of target 1")
+        plt.close(figure)
+        try:  # target.agents = 2: agent 2 is never the target
+            draw_figure("fts_fig5_t3", root)
+            _check(False, "fts_fig5_t3 should be refused")
+        except ResultError as e:
+            _check("agent 2 is never the target" in str(e), f"fts_fig5_t3: {e}")
 
         # Missing results: named, not a crash; --only expands prefixes.
         try:
@@ -588,6 +625,8 @@ def self_test():
             _check(os.path.join(root, "fig4_dp_fts") in e.args[0], "missing dir named")
         _check(select("fig3,fig2a") == ["fig3a", "fig3b", "fig3c", "fig3d", "fig3e", "fig3f",
                                         "fig2a"], "--only prefix expansion")
+        _check(select("fts_fig5") == [f"fts_fig5_t{k}" for k in range(2, 7)],
+               "--only fts_fig5: the five target figures")
         # Resolved-config parser: nested keys, booleans, lists.
         cfg = read_resolved(os.path.join(root, "fig2c_q0.5", "config.resolved.yaml"))
         _check(cfg["server.sampling_rate"] == 0.5 and cfg["server.dp"] is True and

@@ -183,14 +183,17 @@ declare -A needs=(
   [fig10a]="figure:activity figure:fig10a" [fig10b]="figure:emnist figure:fig10b"
   [fig11]="figure:landmine grid:fig11" [fig12b]="figure:activity figure:fig12b"
   [fts_fig1a]="figure:fts/fig1a" [fts_fig1b]="figure:fts/fig1b" [fts_fig1c]="figure:fts/fig1c"
-  [fts_fig2a]="figure:fts/landmine" [fts_fig3a]="figure:fts/landmine"
+  [fts_fig2a]="figure:fts/landmine" [fts_fig3a]="figure:fts/landmine" [fts_fig4a]="figure:fts/fig4a"
 )
+# FTS Figs. 5 and 7 (targets 2-6) are views of the runs of configs/fts/landmine.yaml and
+# activity.yaml.
+for k in 2 3 4 5 6; do needs[fts_fig5_t$k]="figure:fts/landmine" needs[fts_fig7_t$k]="figure:fts/activity"; done
 grid_prefix() { if [ "$1" = fig11 ]; then echo fig11_landmine; else echo "fig3_$1"; fi; }
 # The dataset a real-world config reads, and the path that must exist for it.
 dataset_of() {
   case $1 in
-    landmine | fig11 | fts/landmine) echo landmine ;;
-    activity | fig8 | fig9a | fig10a | fig12b) echo activity ;;
+    landmine | fig11 | fts/landmine | fts/fig4a) echo landmine ;;
+    activity | fig8 | fig9a | fig10a | fig12b | fts/activity) echo activity ;;
     emnist | fig9b | fig10b) echo emnist ;;
     *) echo "" ;;
   esac

@@ -20,11 +20,12 @@ build_packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libya
 # What the tests, the figures and the Python module need besides (tools/run_tests.sh, or
 # tools/setup.sh with no target).
 test_packages=(python3-matplotlib python3-pandas python3-numpy python3-scipy pybind11-dev
-               python3-dev python3-yaml python3-sklearn
+               python3-dev python3-yaml python3-sklearn python3-mpmath
                python3-venv python3-pip python3-setuptools python3-wheel
                python3-setuptools-whl python3-wheel-whl patchelf
                python3-tqdm python3-nbclient python3-nbformat python3-ipykernel)
-# nlohmann-json3-dev: the `command` objective family's JSON lines. python3-sklearn:
+# nlohmann-json3-dev: the `command` objective family's JSON lines. python3-mpmath:
+# tests/tools/fig11_privacy_reference.py (DP-FTS-DE Fig. 11's epsilons at 50 digits). python3-sklearn:
 # tests/tools/sklearn_reference.py, which checks fbosim's port of the landmine split the
 # papers' authors drew with scikit-learn (every index), and the examples of user objectives
 # (examples/). pybind11-dev and python3-dev: the Python module and the `python` family's

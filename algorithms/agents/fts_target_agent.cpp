@@ -11,6 +11,26 @@ double fts_own_probability(ExplorationSchedule schedule, int t) {
   return local_probability(schedule, std::max(t, 2));
 }
 
+int draw_source(const std::vector<int>& available, const std::vector<double>& weights,
+                core::RngStream& rng) {
+  if (available.empty()) return -1;
+  if (weights.empty()) return available[rng.uniform_int(available.size())];
+  const auto w = [&weights](int n) { return weights.at(static_cast<std::size_t>(n)); };
+  double total = 0;
+  for (int n : available) total += w(n);
+  if (!(total > 0)) return -1;
+  const double u = rng.uniform() * total;
+  double cumulative = 0;
+  int last = -1;  // the last source of positive weight: u * total may round up to the total
+  for (int n : available) {
+    if (!(w(n) > 0)) continue;
+    cumulative += w(n);
+    last = n;
+    if (u < cumulative) return n;
+  }
+  return last;
+}
+
 FtsTargetAgent::FtsTargetAgent(int id, std::shared_ptr<const SharedContext> context,
                                FtsTargetOptions options)
     : id_(id),
@@ -54,12 +74,11 @@ protocol::Proposal FtsTargetAgent::propose(int t, const protocol::Broadcast& bro
                                            core::RngStream& rng, const core::RngFactory& streams) {
   receive(broadcast);
   const bool own = rng.bernoulli(fts_own_probability(options_.schedule, t));
-  const std::vector<int> sources = available();
+  const int n = own ? -1 : draw_source(available(), options_.source_weights, rng);
   protocol::Proposal p;
-  if (own || sources.empty()) {
+  if (n < 0) {
     p = {ts_.step(rng, streams), "local"};
   } else {
-    const int n = sources[rng.uniform_int(sources.size())];
     const auto& omega = std::get<protocol::RffSample>(*samples_[static_cast<std::size_t>(n)]).omega;
     p = {ctx_->argmax(omega, acq::BoxMaximiser(options_.local.maximiser), rng,
                       options_.local.acquisition),

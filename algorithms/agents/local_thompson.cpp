@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <Eigen/Cholesky>
+
 #include "algorithms/acquisition/candidate_argmax.hpp"
 #include "algorithms/rff/blr_sample.hpp"
 #include "algorithms/rff/grid_argmax.hpp"
@@ -142,6 +144,26 @@ Eigen::VectorXd LocalThompson::step(core::RngStream& rng, const core::RngFactory
                                           : rff_sample_argmax(rng);
 }
 
+double theory_beta(double rkhs_bound, double sigma, double gamma, double delta) {
+  return rkhs_bound + sigma * std::sqrt(2 * (gamma + 1 + std::log(4 / delta)));
+}
+
+double information_gain(const Eigen::MatrixXd& K, double noise_var) {
+  if (K.rows() == 0) return 0;
+  const Eigen::MatrixXd A =
+      Eigen::MatrixXd::Identity(K.rows(), K.cols()) + K / noise_var;  // SPD: I + PSD
+  const Eigen::LLT<Eigen::MatrixXd> llt(A);
+  if (llt.info() != Eigen::Success)
+    throw std::runtime_error("information gain: I + K / noise_var is not positive definite");
+  return llt.matrixL().toDenseMatrix().diagonal().array().log().sum();  // 1/2 log det A
+}
+
+Eigen::VectorXd scaled_blr_sample(const Eigen::MatrixXd& Phi, const Eigen::VectorXd& y,
+                                  double lambda, double beta, core::RngStream& rng) {
+  if (beta == 1) return rff::blr_sample(Phi, y, lambda, rng);
+  return beta * rff::blr_sample(Phi, y / beta, lambda, rng);
+}
+
 Eigen::VectorXd LocalThompson::rff_sample_argmax(core::RngStream& rng) {
   const int dim = domain_.dim;
   const rff::RandomFeatures fresh =
@@ -152,7 +174,12 @@ Eigen::VectorXd LocalThompson::rff_sample_argmax(core::RngStream& rng) {
                                       hyper_.signal_var, rng);
   const double lambda = std::max(hyper_.noise_var, options_.noise_floor);
   const auto n = static_cast<Eigen::Index>(X_.size());
-  const Eigen::VectorXd omega = rff::blr_sample(fresh.features(data()), centred(n), lambda, rng);
+  const Eigen::MatrixXd Phi = fresh.features(data());
+  double beta = 1;
+  if (options_.beta == BetaRule::theory)
+    beta = theory_beta(options_.beta_rkhs_bound, std::sqrt(lambda),
+                       information_gain(Phi * Phi.transpose(), lambda), options_.beta_delta);
+  const Eigen::VectorXd omega = scaled_blr_sample(Phi, centred(n), lambda, beta, rng);
   return argmax(fresh, omega, rng);
 }
 

@@ -62,6 +62,27 @@ inline constexpr schema::EnumNames<Redraw> kRedrawNames{{Redraw::step, "step"},
 Redraw parse_redraw(const std::string& s);  ///< "step" | "refit"; throws invalid_argument
 std::string to_string(Redraw r);
 
+/// The scale beta_t of the own step's posterior sample, f ~ GP(mu, beta_t^2 sigma^2) (DP-FTS-DE
+/// Algo. 2 line 6 and footnote 5; FTS Theorem 1): `constant` 1, as both papers' experiments
+/// ("the theoretical choice of beta_t ... is overly conservative", FTS sec. 5); `theory`
+/// beta_t = B + sigma sqrt(2 (gamma_{t-1} + 1 + log(4 / delta))) (theory_beta).
+enum class BetaRule { constant, theory };
+inline constexpr schema::EnumNames<BetaRule> kBetaRuleNames{{BetaRule::constant, "constant"},
+                                                            {BetaRule::theory, "theory"}};
+
+/// beta_t = B + sigma sqrt(2 (gamma + 1 + log(4 / delta))) (DP-FTS-DE Theorem 1; FTS Theorem 1):
+/// B >= 0 the RKHS norm bound, sigma > 0 the noise standard deviation, gamma >= 0 the information
+/// gain, delta in (0, 1).
+double theory_beta(double rkhs_bound, double sigma, double gamma, double delta);
+/// The information gain 1/2 log det(I_n + K / noise_var) of n observations whose kernel matrix is
+/// K (n x n, positive semi-definite), noise_var > 0; 0 for n = 0.
+double information_gain(const Eigen::MatrixXd& K, double noise_var);
+/// One sample of N(nu, beta^2 lambda Sigma^-1), the BLR posterior of eq. 2 with its covariance
+/// scaled by beta^2 (beta > 0): beta x blr_sample(Phi, y / beta, lambda), since the posterior of
+/// y / beta has mean nu / beta and the same covariance. The same draws as blr_sample.
+Eigen::VectorXd scaled_blr_sample(const Eigen::MatrixXd& Phi, const Eigen::VectorXd& y,
+                                  double lambda, double beta, core::RngStream& rng);
+
 /// When the hyperparameters are refitted (gp.refit_on), every refit_every:
 ///   observations  when the observation count n is a multiple of it: DP-FTS-DE's code
 ///                 (`len(self.X) % gp_opt_schedule == 0`, bayesian_optimization_dp_fts_de.py and
@@ -105,6 +126,13 @@ struct LocalTsOptions {
   double prior_mean = 0.0;
   acq::BoxMaximiser::Options maximiser;
   acq::AcquisitionMethod acquisition;  ///< acquisition.method, acquisition.direct.*
+  /// local_ts.beta: beta_t of the own step. theory: gamma_{t-1} is the information gain of the
+  /// agent's own n observations on the step's features (information_gain(Phi Phi^T, lambda))
+  /// [choice: the maximum over any n points, the theorem's gamma, is not computable; this is a
+  /// lower bound of it]; sigma = sqrt(lambda), the step's noise variance.
+  BetaRule beta = BetaRule::constant;
+  double beta_rkhs_bound = 1.0;  ///< local_ts.beta_rkhs_bound: B [choice]
+  double beta_delta = 0.1;       ///< local_ts.beta_delta: delta [choice]
 };
 
 /// local_ts.*, gp.* (the hyperparameters, gp::se_hyper_keys(), the kernel and their fits) and

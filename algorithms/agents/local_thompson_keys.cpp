@@ -35,6 +35,33 @@ const schema::Group<LocalTsOptions>& local_ts_keys() {
               [](const L& l) { return l.model == OwnModel::rff; }, "local_ts.method: rff")
           .real("local_ts.noise_floor", &L::noise_floor, Range::at_least(0),
                 "floor of the noise variance in a local TS step [code]")
+          .choice("local_ts.beta", &L::beta, kBetaRuleNames,
+                  "beta_t, the scale of the own step's posterior sample, f ~ GP(mu, beta_t^2 "
+                  "sigma^2): `constant` 1, as both papers' experiments (FTS sec. 5: the theory's "
+                  "choice is overly conservative); `theory` beta_t = B + sigma sqrt(2 (gamma_{t-1} "
+                  "+ 1 + log(4 / delta))) of DP-FTS-DE's Theorem 1 (footnote 5; FTS Theorem 1), "
+                  "B = `local_ts.beta_rkhs_bound`, delta = `local_ts.beta_delta`, sigma^2 the "
+                  "step's noise variance and gamma_{t-1} the information gain of the agent's own "
+                  "observations on the step's features, 1/2 log det(I + Phi Phi^T / sigma^2) (a "
+                  "lower bound of the theorem's maximum over any t - 1 points, which cannot be "
+                  "computed) [choice]. `theory` needs `local_ts.method: rff` with "
+                  "`local_ts.redraw: step`")
+          .real("local_ts.beta_rkhs_bound", &L::beta_rkhs_bound, Range::at_least(0),
+                "B of `local_ts.beta: theory`, the bound on the objective's RKHS norm [choice: "
+                "the papers leave it open]")
+          .real("local_ts.beta_delta", &L::beta_delta, Range::open(0, 1),
+                "delta of `local_ts.beta: theory`, the theorem's failure probability [choice]")
+          .applies_when(
+              {"local_ts.beta_rkhs_bound", "local_ts.beta_delta"}, "local_ts.beta",
+              [](const L& l) { return l.beta == BetaRule::theory; }, "local_ts.beta: theory")
+          .check([](const L& l, schema::Problems& p) {
+            // The exact sampler and the kept features draw their samples elsewhere.
+            if (l.beta == BetaRule::theory &&
+                (l.model != OwnModel::rff || l.redraw != Redraw::step))
+              p.push_back({"local_ts.beta",
+                           "theory scales the RFF step's sample and needs local_ts.method: rff "
+                           "and local_ts.redraw: step"});
+          })
           .boolean("gp.fit", &L::fit_hyper,
                    "learn the agent's kernel hyperparameters (those of `gp.kernel`, one length "
                    "scale per dimension with `gp.ard`) from its data, as `gp.fit_method` says "

@@ -13,6 +13,8 @@ std::vector<std::unique_ptr<const AuditableRelease>> Algorithm::auditable_releas
   return {};
 }
 
+std::vector<AuditDetail> Algorithm::run_facts(const AuditInputs&) const { return {}; }
+
 void Algorithm::estimate(const ExperimentFacts&, ResourceEstimate&) const {}
 
 }  // namespace fbosim::protocol

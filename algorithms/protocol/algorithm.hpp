@@ -170,6 +170,11 @@ class Algorithm {
   /// nothing private. Throws std::invalid_argument for inputs it cannot audit with.
   virtual std::vector<std::unique_ptr<const AuditableRelease>> auditable_releases(
       const AuditInputs& inputs) const;
+  /// What a run decided from its data before round 0 that its CSVs do not show, as (name,
+  /// value) pairs for provenance.yaml's `algorithm_facts` (e.g. PO-GP-UCB's curator: sigma_min,
+  /// omega and the branch of Algorithm 1), from the inputs of run 0 (AuditInputs: agent 0's
+  /// domain, built on first call). The default: none, and nothing is built.
+  virtual std::vector<AuditDetail> run_facts(const AuditInputs& inputs) const;
   /// Adds its memory and work to the estimate by which config validation refuses an absurd size
   /// before anything is allocated (resource_estimate.hpp: the dominant terms, each naming its
   /// keys); each system estimates itself. The default adds nothing: only the experiment's

@@ -1,4 +1,6 @@
 // FTS's target-agent family (fts_target, rgpe, taf): its keys and registry entries.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "algorithms/agents/agent_options.hpp"
@@ -28,6 +30,39 @@ schema::Lens<FtsTargetConfig, rff::MessageFeatures> target_message_features() {
 /// sources.setting: each source's message used once (simple) or reused (general).
 constexpr schema::EnumNames<bool> kGeneralNames{{false, "simple"}, {true, "general"}};
 
+/// target.source_weights: one weight per agent, and every target (agents 0 .. target.agents - 1)
+/// with a source of positive weight; FTS's line 6 only (RGPE and TAF weigh every source by their
+/// own rules).
+void check_source_weights(const FtsTargetConfig& c, const protocol::ExperimentFacts& f,
+                          schema::Problems& out) {
+  const std::vector<double>& w = c.target.source_weights;
+  if (w.empty()) return;
+  if (c.name != "fts_target") {
+    out.push_back({"target.source_weights",
+                   fmt::format("is P_N of FTS's line 6 (algorithm fts_target); {} weighs the "
+                               "sources by its own rule: leave it out",
+                               c.name)});
+    return;
+  }
+  if (static_cast<int>(w.size()) != f.agents) {
+    out.push_back({"target.source_weights",
+                   fmt::format("has {} weights; it needs one per agent, agents.count = {} (the "
+                               "target's own is ignored)",
+                               w.size(), f.agents)});
+    return;
+  }
+  for (int k = 0; k < std::min(c.target_agents, f.agents); ++k) {
+    double others = 0;
+    for (int n = 0; n < f.agents; ++n)
+      if (n != k) others += w[static_cast<std::size_t>(n)];
+    if (!(others > 0))
+      out.push_back({"target.source_weights",
+                     fmt::format("gives every source of target agent {} weight 0: P_N must be a "
+                                 "distribution over its sources (sec. 3.1)",
+                                 k)});
+  }
+}
+
 void validate_target(const FtsTargetConfig& c, const protocol::ExperimentFacts& f,
                      schema::Problems& out) {
   if (f.agents < 2)
@@ -42,6 +77,7 @@ void validate_target(const FtsTargetConfig& c, const protocol::ExperimentFacts& 
     out.push_back({"target.agents",
                    "must be 1 on a synthetic family (agent 0, the target, sees the base function "
                    "f)"});
+  check_source_weights(c, f, out);
   agents::check_local_ts(c.target.local, f, out);
   rff::check_message_lengthscales(c.rff_lengthscales, f.dimension, out);
 }
@@ -100,6 +136,15 @@ const schema::Group<FtsTargetConfig>& fts_target_keys() {
               p.push_back(
                   {"sources.pairing", "authors applies to TS histories (sources.history: ts)"});
           })
+          .real_list("target.source_weights", at(&C::target, &FtsTargetOptions::source_weights),
+                     Range::at_least(0),
+                     "`fts_target` only: P_N of Algorithm 1 line 6, the probability of choosing "
+                     "each source (sec. 3.1), up to normalisation: one weight per agent id, "
+                     "agents.count of them (the target's own is ignored); in the simple setting a "
+                     "used source leaves P_N and the rest are renormalised; a source of weight 0 "
+                     "is never chosen (a straggler), and with no available source of positive "
+                     "weight the target takes its own step. Absent: uniform, P_N[n] = 1/N, as "
+                     "every experiment of the paper (sec. 5)")
           .integer("target.agents", &C::target_agents, Range::closed(1, 100000),
                    "run r's target is agent r mod this (landmine: 6, the paper's first 6 fields; "
                    "30 runs = 6 targets x 5 initialisations). Synthetic families: must be 1, and "

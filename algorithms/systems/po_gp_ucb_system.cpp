@@ -63,6 +63,18 @@ protocol::RunParts PoGpUcbSystem::build(const protocol::RunInputs& in) const {
   return parts;
 }
 
+std::vector<protocol::AuditDetail> PoGpUcbSystem::run_facts(const protocol::AuditInputs& in) const {
+  if (!is_private_variant()) return {};
+  const core::Domain& domain = in.domain();
+  if (!domain.is_grid() || domain.grid.rows() <= domain.dim) return {};  // build() refuses it
+  const curator::Transform t =
+      curator::transform(curator::normalise(domain.grid, config_.max_norm).X, config_.curator);
+  return {{"curator.sigma_min", fmt::format("{}", t.sigma_min)},
+          {"curator.omega", fmt::format("{}", t.omega)},
+          {"curator.branch", t.lifted ? "else" : "if"},
+          {"curator.lift", config_.curator.lift == curator::Lift::paper ? "paper" : "authors"}};
+}
+
 std::vector<std::unique_ptr<const protocol::AuditableRelease>> PoGpUcbSystem::auditable_releases(
     const protocol::AuditInputs& in) const {
   std::vector<std::unique_ptr<const protocol::AuditableRelease>> out;

@@ -70,6 +70,11 @@ class PoGpUcbSystem final : public protocol::Algorithm {
   /// or a domain that is not a finite dataset.
   std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable_releases(
       const protocol::AuditInputs& inputs) const override;
+  /// po_gp_ucb: the curator's decision on run 0's dataset (normalised as build() does, the same
+  /// for every agent): curator.sigma_min (the smallest singular value of the centred inputs),
+  /// curator.omega (Alg. 1 line 5), curator.branch (`if`: released as is; `else`: lifted, line
+  /// 9) and curator.lift. gp_ucb: none.
+  std::vector<protocol::AuditDetail> run_facts(const protocol::AuditInputs& inputs) const override;
 
   /// Its memory and work for the refusal of absurd sizes (the dominant terms, each naming its
   /// keys).

@@ -284,6 +284,12 @@ std::string provenance_text(const config::ExperimentSpec& spec, const Provenance
     y << YAML::Key << "reproducible_from_files" << YAML::Value << false;
     y << YAML::Key << "not_reproducible_because" << YAML::Value << why;
   }
+  if (!p.algorithm_facts.empty()) {
+    y << YAML::Key << "algorithm_facts" << YAML::Value << YAML::BeginMap;
+    for (const auto& [name, value] : p.algorithm_facts)
+      y << YAML::Key << name << YAML::Value << value;
+    y << YAML::EndMap;
+  }
   if (!p.data.empty()) {
     y << YAML::Key << "data" << YAML::Value << YAML::BeginSeq;
     for (const DataRecord& d : p.data)

@@ -6,10 +6,13 @@
 //   provenance.yaml       version, commit, modified flag, build id, command line, working
 //                         directory, seed, runs, threads, delta, accountant(s), start and end
 //                         time (UTC), runs reused from an interrupted attempt, the data files
-//                         read with their SHA-256 and whether they are the published ones. Not a
+//                         read with their SHA-256 and whether they are the published ones, and
+//                         what the algorithm decided from run 0's data (`algorithm_facts`,
+//                         e.g. PO-GP-UCB's curator branch). Not a
 //                         config; the only file that depends on the thread count or the clock.
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -76,6 +79,9 @@ struct Provenance {
   int threads = 0;
   int resumed_runs = 0;          ///< runs reused from the checkpoints of an interrupted attempt
   std::vector<DataRecord> data;  ///< the data files read (none for synthetic objectives)
+  /// What the algorithm decided from run 0's data (protocol::Algorithm::run_facts), written
+  /// as the map `algorithm_facts` when there is any.
+  std::vector<std::pair<std::string, std::string>> algorithm_facts;
 };
 
 /// The text of provenance.yaml for these results.

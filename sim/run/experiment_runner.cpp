@@ -8,13 +8,16 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "algorithms/protocol/algorithm.hpp"
+#include "core/thread_pool.hpp"
 #include "datasets/data_checksum.hpp"
 #include "datasets/objective_factory.hpp"
-#include "core/thread_pool.hpp"
 #include "sim/config/resource_estimate.hpp"
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/build_info.hpp"
@@ -35,6 +38,26 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
+
+// provenance.yaml's algorithm_facts: what the algorithm decided from run 0's data
+// (protocol::Algorithm::run_facts), agent 0's objective built only if it asks for its domain,
+// as `fbosim audit` builds it.
+std::vector<std::pair<std::string, std::string>> algorithm_facts(
+    const config::ExperimentSpec& spec) {
+  std::unique_ptr<datasets::ObjectiveFamily> family;
+  std::shared_ptr<const datasets::Objective> objective;
+  protocol::AuditInputs in;
+  in.agents = spec.agents;
+  in.rounds = spec.rounds;
+  in.domain = [&]() -> const core::Domain& {
+    if (!objective) {
+      family = datasets::make_objective_family(spec.objective);
+      objective = family->make(spec.agents, core::RngFactory(spec.seed, 0)).at(0);
+    }
+    return objective->domain();
+  };
+  return spec.system->run_facts(in);
+}
 
 // Supplies run r: its checkpoint when one verifies, else the directory's finished run r (an
 // experiment grown with more runs; kept_runs.hpp), else a fresh run, checkpointed. An interrupt
@@ -232,10 +255,12 @@ ExperimentSummary run_experiment(const config::ExperimentSpec& spec, const YAML:
                                   "",
                                   options.threads,
                                   0,
+                                  {},
                                   {}};
     // The engine loads real data first: a missing file fails before any output is written.
     core::ThreadPool pool(options.threads);
     const RunEngine engine(spec, pool);
+    provenance.algorithm_facts = algorithm_facts(spec);
     if (datasets::is_real_world(spec.objective.family))
       for (const datasets::DataFileRecord& d :
            datasets::data_file_records(spec.objective.data_root))

@@ -18,8 +18,8 @@
 
 #include <fmt/format.h>
 
-#include "sim/config/config_loader.hpp"
 #include "core/thread_pool.hpp"
+#include "sim/config/config_loader.hpp"
 #include "sim/output/atomic_file.hpp"
 #include "sim/output/build_info.hpp"
 #include "sim/output/created_directories.hpp"
@@ -471,7 +471,7 @@ SweepReport run_sweep(const std::string& config_text, const std::string& source,
                       const config::SweepPlan& plan, const SweepOptions& options) {
   const auto t0 = Clock::now();
   output::Provenance provenance{
-      output::command_line(), fs::current_path().string(), output::utc_now(), "", 0, 0, {}};
+      output::command_line(), fs::current_path().string(), output::utc_now(), "", 0, 0, {}, {}};
   if (options.out_dir.empty()) throw std::invalid_argument("run_sweep: no output directory");
   SweepReport report;
   report.out_dir = options.out_dir;

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <set>
@@ -167,6 +168,80 @@ TEST_CASE("general setting: sources stay in P_N and the latest sample is used") 
     CHECK(a.available().size() == 1);
   }
   CHECK(peer >= 2);  // one source used more than once (P(fewer than 2 of 8) is tiny)
+}
+
+namespace {
+// |count - n p| within 4.5 binomial standard deviations (two-sided, about 7e-6 per check).
+void check_binomial(int count, int n, double p) {
+  INFO("count " << count << " of " << n << " at p = " << p);
+  CHECK(std::abs(count - n * p) <= 4.5 * std::sqrt(n * p * (1 - p)));
+}
+}  // namespace
+
+TEST_CASE("draw_source: P_N's frequencies, renormalised over the available sources") {
+  const std::vector<double> w{7.0, 0.5, 0.3, 0.2, 0.0};  // agent 0 (the target) is not offered
+  core::RngStream rng(31);
+  const int n = 20000;
+  std::vector<int> count(5, 0);
+  for (int k = 0; k < n; ++k) ++count[agents::draw_source({1, 2, 3, 4}, w, rng)];
+  check_binomial(count[1], n, 0.5);
+  check_binomial(count[2], n, 0.3);
+  check_binomial(count[3], n, 0.2);
+  CHECK(count[0] == 0);
+  CHECK(count[4] == 0);  // weight 0: a straggler, never chosen
+  // Source 1 used (simple setting): P_N renormalised over 2 and 3, 0.6 and 0.4.
+  std::vector<int> rest(5, 0);
+  for (int k = 0; k < n; ++k) ++rest[agents::draw_source({2, 3, 4}, w, rng)];
+  check_binomial(rest[2], n, 0.6);
+  check_binomial(rest[3], n, 0.4);
+  CHECK(rest[4] == 0);
+  // Only sources of weight 0 left, or none: no draw, line 4's own step.
+  core::RngStream a(5), b(5);
+  CHECK(agents::draw_source({4}, w, a) == -1);
+  CHECK(agents::draw_source({}, w, a) == -1);
+  CHECK(a.uniform() == b.uniform());
+  // Uniform (no weights): exactly one uniform_int draw, as before the key existed.
+  for (int k = 0; k < 50; ++k) {
+    const std::vector<int> avail{1, 3, 4, 7, 9};
+    CHECK(agents::draw_source(avail, {}, a) == avail[b.uniform_int(avail.size())]);
+  }
+}
+
+TEST_CASE("target.source_weights: the target's peer steps follow P_N") {
+  const core::Domain d = grid_domain(300);
+  auto ctx = context(d, 60, 0.05);
+  std::vector<Eigen::VectorXd> omegas;
+  std::vector<double> peak;  // the grid point each source's sample peaks at
+  for (Eigen::Index j : {30, 100, 170, 240}) {
+    omegas.push_back(peak_at(*ctx, j));
+    peak.push_back(brute_argmax(*ctx, omegas.back()));
+  }
+  REQUIRE(std::set<double>(peak.begin(), peak.end()).size() == 4);
+  agents::FtsTargetOptions o;
+  o.schedule = ExplorationSchedule::inv;  // p_1 = 0.5
+  o.reuse_sources = true;                 // the general setting: every step draws from all of P_N
+  o.local.features = 20;
+  o.source_weights = {0.0, 0.1, 0.6, 0.0, 0.3};  // agents 1..4 are the sources
+  agents::FtsTargetAgent a(0, ctx, o);
+  a.observe(Eigen::VectorXd::Constant(1, 0.999), 0.0);
+  core::RngStream rng(12);
+  const core::RngFactory streams(4, 0);
+  const protocol::Broadcast b = peers(omegas);
+  std::vector<int> count(4, 0);
+  int peer = 0;
+  for (int k = 0; k < 3000; ++k) {
+    const protocol::Proposal p = a.propose(1, b, rng, streams);
+    if (std::string(p.source) != "peer") continue;
+    ++peer;
+    const auto it = std::find(peak.begin(), peak.end(), p.x[0]);
+    REQUIRE(it != peak.end());
+    ++count[static_cast<std::size_t>(it - peak.begin())];
+  }
+  check_binomial(peer, 3000, 0.5);
+  check_binomial(count[0], peer, 0.1);
+  check_binomial(count[1], peer, 0.6);
+  CHECK(count[2] == 0);
+  check_binomial(count[3], peer, 0.3);
 }
 
 TEST_CASE("the FTS target refuses a posterior summary: it needs samples") {

@@ -4,12 +4,14 @@
 
 #include <cmath>
 
+#include <Eigen/Dense>
 #include <Eigen/Eigenvalues>
 
 #include "../grid_domain.hpp"
 #include "../surrogate/kernel_by_hand.hpp"
 #include "algorithms/acquisition/direct_maximiser.hpp"
 #include "algorithms/agents/local_thompson.hpp"
+#include "algorithms/rff/blr_sample.hpp"
 #include "algorithms/rff/fixed_feature_blr.hpp"
 #include "algorithms/rff/grid_argmax.hpp"
 
@@ -344,4 +346,57 @@ TEST_CASE("exact with fitted ARD length scales on a 2-D grid samples that poster
   REQUIRE(h.lengthscales.size() == 2);
   CHECK(h.lengthscales[0] != h.lengthscales[1]);  // the fit did learn two length scales
   check_same_frequencies(pa, argmax_frequencies_by_hand(h, lt, d.grid, steps, rb), steps);
+}
+
+TEST_CASE("local_ts.beta theory: beta_t and the information gain against independent values") {
+  // B + sigma sqrt(2 (gamma + 1 + log(4 / delta))), evaluated in Python's math module.
+  CHECK(agents::theory_beta(1.0, 0.1, 2.5, 0.05) == Approx(1.3970397117335716).epsilon(1e-15));
+  CHECK(agents::theory_beta(0.5, 0.3, 0.0, 0.5) == Approx(1.2445129129184869).epsilon(1e-15));
+  // 1/2 log det(I + K / s2) = 1/2 sum log(1 + eig(K) / s2), K = A A^T.
+  core::RngStream rng(4);
+  Eigen::MatrixXd A(6, 3);
+  for (Eigen::Index i = 0; i < A.size(); ++i) A.data()[i] = rng.normal();
+  const Eigen::MatrixXd K = A * A.transpose();
+  const Eigen::VectorXd eig = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(K).eigenvalues();
+  double expected = 0;
+  for (double e : eig) expected += 0.5 * std::log1p(std::max(e, 0.0) / 0.01);
+  CHECK(agents::information_gain(K, 0.01) == Approx(expected).epsilon(1e-12));
+  CHECK(agents::information_gain(Eigen::MatrixXd(0, 0), 0.01) == 0);
+}
+
+TEST_CASE("local_ts.beta theory: the sample is N(nu, beta^2 lambda Sigma^-1), both BLR forms") {
+  // eq. 2: Sigma = Phi^T Phi + lambda I, nu = Sigma^-1 Phi^T y, by dense algebra here.
+  core::RngStream gen(8);
+  for (const int n : {2, 7}) {  // n < M: the dual (Matheron) form; n >= M: the primal one
+    const int M = 4;
+    const double lambda = 0.3, beta = 2.5;
+    Eigen::MatrixXd Phi(n, M);
+    Eigen::VectorXd y(n);
+    for (Eigen::Index i = 0; i < Phi.size(); ++i) Phi.data()[i] = gen.normal();
+    for (int i = 0; i < n; ++i) y[i] = gen.normal();
+    const Eigen::MatrixXd Sigma = Phi.transpose() * Phi + lambda * Eigen::MatrixXd::Identity(M, M);
+    const Eigen::VectorXd nu = Sigma.ldlt().solve(Phi.transpose() * y);
+    const Eigen::MatrixXd cov = beta * beta * lambda * Sigma.inverse();
+    core::RngStream rng(9);
+    const int draws = 40000;
+    Eigen::VectorXd sum = Eigen::VectorXd::Zero(M);
+    Eigen::MatrixXd sq = Eigen::MatrixXd::Zero(M, M);
+    for (int k = 0; k < draws; ++k) {
+      const Eigen::VectorXd w = agents::scaled_blr_sample(Phi, y, lambda, beta, rng) - nu;
+      sum += w;
+      sq += w * w.transpose();
+    }
+    const Eigen::VectorXd mean = sum / draws;
+    const Eigen::MatrixXd emp = sq / draws;
+    for (int i = 0; i < M; ++i) {
+      INFO("n = " << n << ", coordinate " << i);
+      CHECK(std::abs(mean[i]) < 5 * std::sqrt(cov(i, i) / draws));
+      CHECK(emp(i, i) == Approx(cov(i, i)).epsilon(0.05));
+    }
+  }
+  // beta = 1 is blr_sample itself, draw for draw.
+  Eigen::MatrixXd Phi = Eigen::MatrixXd::Identity(3, 3);
+  core::RngStream a(1), b(1);
+  CHECK(agents::scaled_blr_sample(Phi, Eigen::Vector3d(1, 2, 3), 0.5, 1.0, a) ==
+        rff::blr_sample(Phi, Eigen::Vector3d(1, 2, 3), 0.5, b));
 }

@@ -87,6 +87,48 @@ TEST_CASE(
                     Catch::Matchers::Contains("finite domain"));
 }
 
+TEST_CASE("PO-GP-UCB's run facts: the curator's sigma_min, omega and branch on run 0's dataset") {
+  const core::Domain d = square_grid(12);
+  protocol::AuditInputs ai;
+  ai.domain = [&]() -> const core::Domain& { return d; };
+  // Independently: the centred grid scaled to maximal row norm 25, its smallest singular value
+  // by a full SVD, and omega = 16 sqrt(r ln(2/delta)) ln(16 r/delta) / epsilon (Alg. 1 line 5).
+  Eigen::MatrixXd X = d.grid.rowwise() - d.grid.colwise().mean();
+  X *= 25 / X.rowwise().norm().maxCoeff();
+  const double sigma_min = Eigen::JacobiSVD<Eigen::MatrixXd>(X).singularValues().minCoeff();
+  const auto omega = [](double eps, double delta, int r) {
+    return 16 * std::sqrt(r * std::log(2 / delta)) * std::log(16 * r / delta) / eps;
+  };
+  const auto facts = [&](double eps, int r, curator::Lift lift, const char* name) {
+    systems::PoGpUcbConfig c;
+    c.name = name;
+    c.curator = {eps, 1e-5, r, lift};
+    std::map<std::string, std::string> m;
+    for (const auto& [k, v] : systems::PoGpUcbSystem(c).run_facts(ai)) m[k] = v;
+    return m;
+  };
+  // sigma_min of this grid is about 133, omega(e^1.1, 1e-5, 4) about 583: the else branch.
+  auto m = facts(std::exp(1.1), 4, curator::Lift::paper, "po_gp_ucb");
+  REQUIRE(m.size() == 4);
+  CHECK(std::stod(m["curator.sigma_min"]) == Approx(sigma_min).epsilon(1e-12));
+  CHECK(std::stod(m["curator.omega"]) == Approx(omega(std::exp(1.1), 1e-5, 4)).epsilon(1e-12));
+  CHECK(m["curator.branch"] == (sigma_min < omega(std::exp(1.1), 1e-5, 4) ? "else" : "if"));
+  CHECK(m["curator.branch"] == "else");
+  CHECK(m["curator.lift"] == "paper");
+  // A large epsilon puts omega below sigma_min: the if branch.
+  m = facts(100.0, 4, curator::Lift::authors, "po_gp_ucb");
+  REQUIRE(omega(100.0, 1e-5, 4) < sigma_min);
+  CHECK(m["curator.branch"] == "if");
+  CHECK(m["curator.lift"] == "authors");
+  // The baseline releases nothing: no facts, and it does not build the domain.
+  protocol::AuditInputs unused;
+  unused.domain = []() -> const core::Domain& { throw std::logic_error("built"); };
+  CHECK(facts(std::exp(1.1), 4, curator::Lift::paper, "gp_ucb").empty());
+  systems::PoGpUcbConfig base;
+  base.name = "gp_ucb";
+  CHECK(systems::PoGpUcbSystem(base).run_facts(unused).empty());
+}
+
 TEST_CASE("DP-BO (Kusner): candidates, sensitivities, mechanisms and events of the final release") {
   systems::DpBoConfig c;
   c.per_axis = 5;

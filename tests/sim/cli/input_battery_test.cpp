@@ -1208,6 +1208,24 @@ std::vector<Case> all_cases() {
           "algorithm: " + algorithm +
               "\nrounds: 2\nruns: 1\nagents: {count: 1}\n"
               "objective: {family: gp_grid2d, grid_side: 5}\n");
+  // Issue 44: FTS's P_N (target.source_weights: one weight >= 0 per agent, some source of every
+  // target positive) and the theory's beta_t (local_ts.beta: its delta in (0, 1), the RFF step
+  // only).
+  const std::string fts =
+      "algorithm: fts_target\nrounds: 2\nruns: 1\nobjective: {family: gp_grid, grid_points: 50}\n"
+      "agents: {count: 4, init_points: 1}\nsources: {history: random, points: 5}\n";
+  run("issue 44 P_N", "run {cfg} --quiet --set target.source_weights=[1,1,1]",
+      {"battery.yaml", "target.source_weights", "3 weights", "agents.count = 4"}, 1, fts);
+  run("issue 44 P_N", "run {cfg} --quiet --set target.source_weights=[1,0,0,0]",
+      {"battery.yaml", "target.source_weights", "target agent 0"}, 1, fts);
+  run("issue 44 P_N", "run {cfg} --quiet --set target.source_weights=[0,-1,1,1]",
+      {"battery.yaml", "target.source_weights", "-1"}, 1, fts);
+  run("issue 44 beta", "run {cfg} --quiet --set local_ts.beta=theory --set local_ts.beta_delta=1",
+      {"battery.yaml", "local_ts.beta_delta", "1"});
+  run("issue 44 beta", "run {cfg} --quiet --set local_ts.beta=theory --set local_ts.method=exact",
+      {"battery.yaml", "local_ts.beta", "rff"}, 1, fts);
+  run("issue 44 beta", "run {cfg} --quiet --set local_ts.beta=nope",
+      {"battery.yaml", "local_ts.beta", "nope"});
   // Issue 29, modelling (ARD length scales of the messages' shared features, rff.lengthscales,
   // a list of reals): not a list, an item that is not a finite number > 0, an empty list, the
   // wrong length for the objective's dimension (kBase's gp_grid is 1-D; gp_grid2d is 2-D), both

@@ -234,6 +234,24 @@ TEST_CASE("the DP-FTS-DE family's local TS step: exact on a grid family, refused
       Catch::Contains("local_ts.method") && Catch::Contains("grid"));
 }
 
+TEST_CASE(
+    "local_ts.beta: constant by default, theory with B and delta, refused where it cannot act") {
+  const auto local = [](const LoadedConfig& c) { return fts_de_of(c.spec)->agent.local; };
+  CHECK(local(load("algorithm: ts\n")).beta == fbosim::agents::BetaRule::constant);
+  const auto l =
+      local(load("algorithm: dp_fts_de\nexploration: {subregions: 2}\n"
+                 "local_ts: {beta: theory, beta_rkhs_bound: 2, beta_delta: 0.05}\n"));
+  CHECK(l.beta == fbosim::agents::BetaRule::theory);
+  CHECK(l.beta_rkhs_bound == 2);
+  CHECK(l.beta_delta == 0.05);
+  CHECK_THROWS_WITH(load("algorithm: ts\nlocal_ts: {beta: theory, beta_delta: 1}\n"),
+                    Catch::Contains("local_ts.beta_delta"));
+  CHECK_THROWS_WITH(load("algorithm: ts\nlocal_ts: {beta: theory, method: exact}\n"),
+                    Catch::Contains("local_ts.beta") && Catch::Contains("rff"));
+  CHECK_THROWS_WITH(load("algorithm: ts\nlocal_ts: {beta: theory, redraw: refit}\n"),
+                    Catch::Contains("local_ts.beta") && Catch::Contains("redraw"));
+}
+
 TEST_CASE("FTS's target-agent keys: sources, target, and keys of other algorithms refused") {
   const std::string base =
       "algorithm: fts_target\nagents: {count: 11, init_points: 1}\n"
@@ -255,6 +273,27 @@ TEST_CASE("FTS's target-agent keys: sources, target, and keys of other algorithm
                     Catch::Contains("grid"));
   CHECK_THROWS_WITH(load("algorithm: fts_target\nagents: {count: 1}\n"),
                     Catch::Contains("agents.count"));
+}
+
+TEST_CASE("target.source_weights: P_N read per agent, validated against the agents and targets") {
+  const std::string base =
+      "algorithm: fts_target\nagents: {count: 4, init_points: 1}\n"
+      "objective: {family: gp_grid, grid_points: 100}\n";
+  CHECK_FALSE(load(base).resolved["target"]["source_weights"].IsSequence());  // uniform
+  const LoadedConfig c = load(base + "target: {source_weights: [0, 0.5, 0.3, 0.2]}\n");
+  const YAML::Node w = c.resolved["target"]["source_weights"];
+  REQUIRE(w.IsSequence());
+  CHECK(w.size() == 4);
+  CHECK(w[1].as<double>() == 0.5);
+  CHECK_THROWS_WITH(load(base + "target: {source_weights: [1, 1, 1]}\n"),
+                    Catch::Contains("target.source_weights") && Catch::Contains("3 weights") &&
+                        Catch::Contains("agents.count = 4"));
+  CHECK_THROWS_WITH(load(base + "target: {source_weights: [1, 0, 0, 0]}\n"),
+                    Catch::Contains("target.source_weights") && Catch::Contains("target agent 0"));
+  CHECK_THROWS_WITH(load(base + "target: {source_weights: [0, -1, 1, 1]}\n"),
+                    Catch::Contains("target.source_weights"));
+  CHECK_THROWS_WITH(load(base + "target: {source_weights: [0, 1, 1, 1]}\n", {"algorithm=rgpe"}),
+                    Catch::Contains("target.source_weights") && Catch::Contains("fts_target"));
 }
 
 TEST_CASE("acquisition.method and rff.shared_draw: defaults, the authors' settings, errors") {

@@ -357,3 +357,32 @@ TEST_CASE("a results directory that is a symbolic link, or holds one, is refused
   CHECK(names == std::vector<std::string>{"theirs.txt"});
   CHECK(slurp(foreign + "/theirs.txt") == "not fbosim's\n");
 }
+
+TEST_CASE("provenance.yaml records PO-GP-UCB's curator branch; other algorithms record none") {
+  const auto po = [](const std::string& epsilon) {
+    return "algorithm: po_gp_ucb\nrounds: 3\nruns: 2\n"
+           "objective: {family: gp_grid2d, grid_side: 10, lengthscale: 1.25, input_norm: 25}\n"
+           "agents: {count: 1, init_points: 1}\ncurator: {epsilon: " +
+           epsilon + ", delta: 1.0e-5, r: 4}\n";
+  };
+  const auto facts = [](const std::string& text, const std::string& name) {
+    const std::string dir = fresh(name);
+    const LoadedConfig c = load_config_text(text, name + ".yaml", name, {});
+    RunOptions o;
+    o.threads = 1;
+    o.out_dir = dir;
+    o.progress = false;
+    run_experiment(c.spec, c.resolved, o);
+    const YAML::Node p = YAML::LoadFile(dir + "/provenance.yaml");
+    fs::remove_all(dir);
+    return p["algorithm_facts"];
+  };
+  const YAML::Node f = facts(po("3"), "po_facts");
+  REQUIRE(f.IsMap());
+  CHECK(f["curator.branch"].as<std::string>() == "else");  // omega(3, 1e-5, 4) ~ 580 > sigma_min
+  CHECK(f["curator.sigma_min"].as<double>() > 0);
+  CHECK(f["curator.omega"].as<double>() > f["curator.sigma_min"].as<double>());
+  CHECK(f["curator.lift"].as<std::string>() == "paper");
+  CHECK(facts(po("1000"), "po_facts_if")["curator.branch"].as<std::string>() == "if");
+  CHECK_FALSE(facts(kTiny, "dp_facts").IsDefined());
+}
