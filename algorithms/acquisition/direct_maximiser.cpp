@@ -38,6 +38,10 @@ struct DirectCall {
   Eigen::VectorXd x;
   int evaluations = 0;
   std::exception_ptr error;
+  // The best point evaluated (the first of equal ones, as DIRECT keeps its own), for a run
+  // NLopt ends with an error after evaluating points.
+  Eigen::VectorXd best_x;
+  double best_min = std::numeric_limits<double>::infinity();
 };
 
 // NLopt minimises: the objective is -score.
@@ -47,7 +51,12 @@ double direct_objective(unsigned n, const double* x, double* /*grad*/, void* dat
   try {
     call->x = Eigen::Map<const Eigen::VectorXd>(x, static_cast<Eigen::Index>(n));
     ++call->evaluations;
-    return -call->score->value(call->x, nullptr);
+    const double f = -call->score->value(call->x, nullptr);
+    if (f < call->best_min) {
+      call->best_min = f;
+      call->best_x = call->x;
+    }
+    return f;
   } catch (...) {
     call->error = std::current_exception();
     nlopt_force_stop(call->opt);
@@ -109,6 +118,13 @@ DirectMaximiser::Result DirectMaximiser::maximise(const ScoreMaximiser::Score& s
   double minf = std::numeric_limits<double>::infinity();
   const nlopt_result r = nlopt_optimize(opt.get(), x.data(), &minf);
   if (call.error) std::rethrow_exception(call.error);
+  // Original DIRECT keeps its rectangles in a list of fixed size (from the evaluation budget);
+  // on a flat score (a TAF or RGPE acquisition far from the data) one iteration can divide more
+  // rectangles than it holds, and NLopt then fails ("sample-points failed for DIRECT") with x
+  // at some other point. Gablonsky's DIRECT stops there with its best point so far: so do we,
+  // rather than end the experiment.
+  if ((r == NLOPT_FAILURE || r == NLOPT_OUT_OF_MEMORY) && std::isfinite(call.best_min))
+    return {call.best_x, -call.best_min, call.evaluations};
   check_nlopt(r, opt.get(), "optimize");
   if (!std::isfinite(minf))
     throw std::runtime_error(fmt::format(

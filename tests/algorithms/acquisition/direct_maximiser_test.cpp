@@ -268,3 +268,25 @@ TEST_CASE("DirectMaximiser refuses bad boxes and scores and rethrows the score's
       DirectMaximiser({DirectAlgorithm::orig_direct, 200, 1e-4}).maximise(nan, Box::unit(2)),
       std::runtime_error);
 }
+
+TEST_CASE("DirectMaximiser returns its best point when NLopt's DIRECT runs out of rectangles") {
+  // A flat score divides every rectangle of each size: at a budget of 800 NLopt's original
+  // DIRECT fills its rectangle list within an iteration (2197 evaluations) and fails with
+  // "sample-points failed for DIRECT" (measured against NLopt 2.7 directly), leaving x at some
+  // later point. The maximiser returns the best point evaluated, the first of equals: the
+  // centre, where DIRECT starts (an FTS landmine run with RGPE ended there before).
+  ScoreMaximiser::Score flat;
+  flat.value = [](const Eigen::VectorXd&, Eigen::VectorXd*) { return 0.25; };
+  const DirectMaximiser m({DirectAlgorithm::orig_direct, 800, 1e-4});
+  const DirectMaximiser::Result r = m.maximise(flat, Box::unit(2));
+  CHECK(r.evaluations > 800);  // the failing run, not a normal stop at the budget
+  CHECK(r.value == 0.25);
+  CHECK(r.x(0) == 0.5);
+  CHECK(r.x(1) == 0.5);
+  // A plateau found after the centre: the first point evaluated on it.
+  ScoreMaximiser::Score step;
+  step.value = [](const Eigen::VectorXd& x, Eigen::VectorXd*) { return x(0) < 0.3 ? 1.0 : 0.0; };
+  const DirectMaximiser::Result s = m.maximise(step, Box::unit(2));
+  CHECK(s.value == 1.0);
+  CHECK(s.x(0) < 0.3);
+}
