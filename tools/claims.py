@@ -23,7 +23,7 @@ target-agent runs).
     tools/claims.py --from-stats docs/verdicts/verdicts.csv --check-docs DOC ...
     tools/claims.py --self-test
 
-The committed verdict table (issue 44): --stats-out writes each claim's measured difference,
+The committed verdict table (since 2026-12-02): --stats-out writes each claim's measured difference,
 standard error, runs and iterations as rows of study NAME (a key of docs/verdicts/studies.yaml)
 in a CSV, replacing that study's rows; --from-stats recomputes every verdict from such a CSV by
 the rules below and renders docs/FIDELITY.md with per-study counts; --check-docs checks every
@@ -48,7 +48,7 @@ its own runs; the pooled within-split variance over n_i when a split's runs all 
 pooled by DerSimonian-Laird random effects: tau^2 = max(0, (Q - (S - 1)) / c) from Cochran's Q
 of the inverse-variance weights, then weights 1 / (v_i + tau^2), estimate sum w y / sum w and
 standard error sqrt(1 / sum w). That standard error cannot fall below what the within-split
-noise allows (before issue 44 it was the standard deviation of the S means over sqrt(S), which
+noise allows (before 2026-12-02 it was the standard deviation of the S means over sqrt(S), which
 five close split means can make several times smaller). Verdicts compare with t(0.975, S - 1)
 standard errors ("better") or run the TOST at t(0.95, S - 1) ("comparable"). The table also
 gives tau, the pooled within-split standard deviation, the split means' own standard error and
@@ -284,7 +284,7 @@ def pooled_table(claim_files, roots):
              "at t(0.975, S - 1) s.e., a \"comparable\" claim's by two one-sided tests at "
              "t(0.95, S - 1) against its margin. Split sd: tau, the between-split sd; run sd: "
              "the pooled within-split sd of the per-run difference; means s.e.: the sd of the S "
-             "split means over sqrt(S) (the estimate before issue 44, blind to the within-split "
+             "split means over sqrt(S) (the estimate before 2026-12-02, blind to the within-split "
              "noise); naive s.e.: all runs as if independent (ignores the splits).", "",
              "| claim | splits | runs | iterations | per-split differences | worse - better "
              "(+- s.e.) | t | split sd | run sd | means s.e. | naive s.e. | verdict |",
