@@ -55,7 +55,7 @@ where = os.path.realpath(fbosim.__file__)
 assert where.startswith(os.path.realpath(venv) + os.sep), where
 # numpy through the venv's .pth (the link directory), not a system site directory
 assert os.path.dirname(numpy.__file__).startswith(sys.argv[3]), numpy.__file__
-eps = fbosim.privacy.epsilon(0.25, 1.0, 40, agents=200)
+eps = fbosim.privacy.epsilon(0.25, 1.0, 40, agents=200, delta_rule="paper")
 assert abs(eps - 9.908479) < 1e-5, eps  # DP-FTS-DE sec. 5.1: q = 0.25, z = 1, T = 40, N = 200
 t = fbosim.run(os.path.join(src, "configs", "dp_fts_de", "synthetic.yaml"),
                ["agents.count=4", "rounds=2", "objective.grid_points=100"], runs=1, threads=1,
