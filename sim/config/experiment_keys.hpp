@@ -17,8 +17,8 @@
 #include "algorithms/privacy/accountant_registry.hpp"
 #include "algorithms/systems/algorithm_registry.hpp"
 #include "datasets/objective_factory.hpp"
-#include "sim/config/experiment_spec.hpp"
 #include "schema/group.hpp"
+#include "sim/config/experiment_spec.hpp"
 
 namespace fbosim::config {
 

@@ -88,8 +88,8 @@ struct ExperimentSpec {
   datasets::ObjectiveShape objective_shape;
   /// The configured algorithm (built by the registry from the algorithm's own keys).
   std::shared_ptr<const protocol::Algorithm> system;
-  ServerSpec server;    ///< server.delta, server.accountant(s)
-  NetworkSpec network;  ///< network.*
+  ServerSpec server;      ///< server.delta, server.accountant(s)
+  NetworkSpec network;    ///< network.*
   ScheduleSpec schedule;  ///< schedule.*
   /// timing.*: read only under a schedule other than `rounds` (the papers' rounds have no
   /// clock); timing.availability.trace resolved against the config file's directory.

@@ -119,9 +119,10 @@ TEST_CASE("a trust model under an asynchronous schedule is refused: its charges 
   const std::string dp = kBase + "server: {dp: true, sampling_rate: 0.5, noise_multiplier: 1}\n";
   for (const char* trust : {"distributed", "local"}) {
     INFO(trust);
-    CHECK_THROWS_WITH(load(dp, {"schedule.kind=buffered", std::string("server.trust=") + trust}),
-                      Catch::Contains("server.trust") &&
-                          Catch::Contains("applies only under schedule.kind: rounds, not buffered"));
+    CHECK_THROWS_WITH(
+        load(dp, {"schedule.kind=buffered", std::string("server.trust=") + trust}),
+        Catch::Contains("server.trust") &&
+            Catch::Contains("applies only under schedule.kind: rounds, not buffered"));
     CHECK_NOTHROW(load(dp, {std::string("server.trust=") + trust}));
   }
   CHECK_NOTHROW(load(dp, {"schedule.kind=periodic", "server.trust=central"}));

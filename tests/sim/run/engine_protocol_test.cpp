@@ -6,8 +6,8 @@
 #include <memory>
 #include <sstream>
 
-#include "sim/config/config_loader.hpp"
 #include "core/thread_pool.hpp"
+#include "sim/config/config_loader.hpp"
 #include "sim/run/run_engine.hpp"
 #include "sim/run/trace_sink.hpp"
 

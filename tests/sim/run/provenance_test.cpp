@@ -230,10 +230,9 @@ TEST_CASE("an interrupted run resumes from its finished runs to byte-identical o
 }
 
 TEST_CASE("an interrupted asynchronous run resumes to byte-identical outputs, agents.csv too") {
-  const std::vector<std::string> sets = {"schedule.kind=buffered", "schedule.buffer=2",
-                                         "timing.duration.model=exponential",
-                                         "timing.tiers.fractions=[0.2]",
-                                         "timing.tiers.slowdowns=[10]"};
+  const std::vector<std::string> sets = {
+      "schedule.kind=buffered", "schedule.buffer=2", "timing.duration.model=exponential",
+      "timing.tiers.fractions=[0.2]", "timing.tiers.slowdowns=[10]"};
   const std::string whole = fresh("async_whole");
   run_to(whole, sets);
   const std::string dir = fresh("async_resume");

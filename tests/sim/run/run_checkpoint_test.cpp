@@ -99,17 +99,17 @@ TEST_CASE("sizes inside a checkpoint are checked against its length before alloc
   const std::string body = body_of(checkpoint_text(sample(1), "k"));
   // Each count replaced by 10^12 (or a matrix of 10^6 x 10^6), with a header that matches:
   // a malformed checkpoint, never a bad_alloc.
-  for (const auto& [from, to] :
-       std::vector<std::pair<std::string, std::string>>{{"trace ", "trace 1000000000000\n"},
-                                                        {"release ", "release 1000000000000\n"},
-                                                        {"best_f 2 2", "best_f 1000000 1000000"},
-                                                        {"regret 2 2", "regret 1000000000000 0"},
-                                                        {"vector 2", "vector 1000000000000"},
-                                                        {"server 1", "server 1000000000000"},
-                                                        {"columns 4", "columns 1000000000000"},
-                                                        {"extra 0", "extra 1000000000000"},
-                                                        {"agents ", "agents 1000000000000\n"},
-                                                        {"agent_columns 2", "agent_columns 1000000000000"}}) {
+  for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"trace ", "trace 1000000000000\n"},
+           {"release ", "release 1000000000000\n"},
+           {"best_f 2 2", "best_f 1000000 1000000"},
+           {"regret 2 2", "regret 1000000000000 0"},
+           {"vector 2", "vector 1000000000000"},
+           {"server 1", "server 1000000000000"},
+           {"columns 4", "columns 1000000000000"},
+           {"extra 0", "extra 1000000000000"},
+           {"agents ", "agents 1000000000000\n"},
+           {"agent_columns 2", "agent_columns 1000000000000"}}) {
     INFO(to);
     std::string crafted = body;
     const auto at = crafted.find(from);
