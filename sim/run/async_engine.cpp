@@ -13,29 +13,12 @@
 #include "sim/config/run_epsilon.hpp"
 #include "sim/output/interrupt.hpp"
 #include "sim/run/agent_privacy.hpp"
+#include "sim/run/checked_query.hpp"
 #include "sim/run/release_charge.hpp"
 #include "sim/run/schedule_plan.hpp"
 #include "sim/timeline/tick.hpp"
 
 namespace fbosim::run {
-
-namespace {
-
-// y and f of one query; throws when the objective returns a non-finite value.
-datasets::Objective::Evaluation evaluate_on_timeline(const datasets::Objective& objective,
-                                                     const Eigen::VectorXd& x,
-                                                     core::RngStream& noise, int agent, int run,
-                                                     int evaluation) {
-  const datasets::Objective::Evaluation e = objective.query_at(x, noise, {run, evaluation});
-  if (!std::isfinite(e.y) || !std::isfinite(e.f))
-    throw std::runtime_error(fmt::format(
-        "objective of agent {} returned a non-finite value (y = {}, f = {}) at x = [{}] in run "
-        "{}, evaluation {}",
-        agent, e.y, e.f, fmt::join(x.data(), x.data() + x.size(), ", "), run, evaluation));
-  return e;
-}
-
-}  // namespace
 
 struct AsyncEngine::Run {
   // One evaluation of one agent: its queries, results, and the message reported after it.
@@ -164,7 +147,8 @@ void AsyncEngine::segment(Run& r, int j) const {
         w.fs.assign(w.xs.size(), 0.0);
         for (std::size_t q = 0; q < w.xs.size(); ++q) {
           if (q > 0) output::check_interrupt();
-          const auto e = evaluate_on_timeline(*r.objectives[i], w.xs[q], noise, n, r.result.run, t);
+          const auto e =
+              checked_query(*r.objectives[i], w.xs[q], noise, n, r.result.run, t, "evaluation");
           w.ys[q] = e.y;
           w.fs[q] = e.f;
           agent.observe(w.xs[q], e.y);

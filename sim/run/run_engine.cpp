@@ -16,6 +16,7 @@
 #include "sim/output/interrupt.hpp"
 #include "sim/run/agent_privacy.hpp"
 #include "sim/run/async_engine.hpp"
+#include "sim/run/checked_query.hpp"
 #include "sim/run/network_model.hpp"
 #include "sim/run/privacy_ledger.hpp"
 #include "sim/run/trace_sink.hpp"
@@ -26,17 +27,11 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// y and f of one query; throws when the objective returns a non-finite value.
+// y and f of one query at round `round` (checked_query: a non-finite value is an error).
 datasets::Objective::Evaluation evaluate(const datasets::Objective& objective,
                                          const Eigen::VectorXd& x, core::RngStream& noise,
                                          int agent, int run, int round) {
-  const datasets::Objective::Evaluation e = objective.query_at(x, noise, {run, round});
-  if (!std::isfinite(e.y) || !std::isfinite(e.f))
-    throw std::runtime_error(fmt::format(
-        "objective of agent {} returned a non-finite value (y = {}, f = {}) at x = [{}] in run "
-        "{}, round {}",
-        agent, e.y, e.f, fmt::join(x.data(), x.data() + x.size(), ", "), run, round));
-  return e;
+  return checked_query(objective, x, noise, agent, run, round, "round");
 }
 
 // The streams of the histories: their own seed, so that they never share a stream with a run.
