@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "algorithms/de/partition.hpp"
+#include "algorithms/server/canary_geometry.hpp"
 
 namespace fbosim::server {
 
@@ -30,16 +32,13 @@ ServerReleaseAudit::ServerReleaseAudit(const DpMechanism::Options& mechanism, in
   // sub-region i against independent noise of std sigma_i: sum_i w_c^(i) / sigma_i^2 <., v>.
   const std::vector<double> stds =
       audited_->noise_stds(weights_, static_cast<std::size_t>(agents_));
-  coef_.resize(regions_);
-  for (int i = 0; i < regions_; ++i)
-    coef_[i] = weights_(i, canary_) /
-               (stds[static_cast<std::size_t>(i)] * stds[static_cast<std::size_t>(i)]);
-  coef_ /= coef_.maxCoeff();
   // The canary's message: on the clipping bound, in a fixed direction.
-  const double bound = DpMechanism::clip_bound(audited.clip_norm, regions_);
-  direction_ = Eigen::VectorXd::Ones(features_) / std::sqrt(static_cast<double>(features_));
-  message_ = bound * direction_;
-  opposite_ = -message_;
+  CanaryGeometry g = canary_geometry(
+      weights_, canary_, stds, DpMechanism::clip_bound(audited.clip_norm, regions_), features_);
+  coef_ = std::move(g.coef);
+  direction_ = std::move(g.direction);
+  message_ = std::move(g.message);
+  opposite_ = std::move(g.opposite);
 }
 
 void ServerReleaseAudit::choose_canary(const de::WeightSchedule::Options& options, int rounds) {

@@ -4,10 +4,12 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include <fmt/format.h>
 
 #include "algorithms/de/partition.hpp"
+#include "algorithms/server/canary_geometry.hpp"
 #include "algorithms/server/server_release_audit.hpp"
 
 namespace fbosim::server {
@@ -74,15 +76,13 @@ TrustReleaseAudit::TrustReleaseAudit(const DpMechanism::Options& mechanism, int 
     region[static_cast<std::size_t>(a)] = partition.region_of_agent(a);
   weights_ = de::WeightSchedule(weights).weights(round_, region, regions_);
   const std::vector<double> stds = audited_->noise_stds(weights_, static_cast<std::size_t>(agents));
-  coef_.resize(regions_);
-  for (int i = 0; i < regions_; ++i)
-    coef_[i] = weights_(i, canary_) /
-               (stds[static_cast<std::size_t>(i)] * stds[static_cast<std::size_t>(i)]);
-  coef_ /= coef_.maxCoeff();
-  const double bound = DpMechanism::clip_bound(mechanism.clip_norm, regions_);
-  direction_ = Eigen::VectorXd::Ones(features_) / std::sqrt(static_cast<double>(features_));
-  message_ = bound * direction_;
-  opposite_ = -message_;
+  // The same test statistic and canary message as ServerReleaseAudit's.
+  CanaryGeometry g = canary_geometry(
+      weights_, canary_, stds, DpMechanism::clip_bound(mechanism.clip_norm, regions_), features_);
+  coef_ = std::move(g.coef);
+  direction_ = std::move(g.direction);
+  message_ = std::move(g.message);
+  opposite_ = std::move(g.opposite);
   zero_ = Eigen::VectorXd::Zero(features_);
   dropped_ = static_cast<int>(std::floor(setting.dropout * (agents_ - 1)));
 }
