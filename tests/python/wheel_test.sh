@@ -102,7 +102,9 @@ EOF
 hidden=()
 for lib in libyaml-cpp.so.0.7 libfftw3.so.3 libnlopt.so.0 libsvm.so.3 libmatio.so.11 libfmt.so.9 \
            libhdf5_serial.so.103; do
-  p=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
+  # awk reads to the end: an early exit would end ldconfig by SIGPIPE, which pipefail and
+  # set -e turn into a silent failure of the whole test, depending on the scheduling.
+  p=$(ldconfig -p | awk -v l="$lib" '$1 == l && !found {print $NF; found = 1}')
   [ -n "$p" ] && hidden+=("$(realpath "$p")")
 done
 if [ "$(id -u)" -eq 0 ] && unshare -m true 2>/dev/null; then
