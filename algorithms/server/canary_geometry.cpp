@@ -18,4 +18,12 @@ CanaryGeometry canary_geometry(const Eigen::MatrixXd& weights, int canary,
   return g;
 }
 
+double canary_statistic(const Eigen::VectorXd& coef, const Eigen::VectorXd& direction,
+                        const std::vector<Eigen::VectorXd>& omegas) {
+  double s = 0;
+  for (Eigen::Index j = 0; j < coef.size(); ++j)
+    if (coef[j] > 0) s += coef[j] * omegas[static_cast<std::size_t>(j)].dot(direction);
+  return s;
+}
+
 }  // namespace fbosim::server

@@ -23,4 +23,9 @@ struct CanaryGeometry {
 CanaryGeometry canary_geometry(const Eigen::MatrixXd& weights, int canary,
                                const std::vector<double>& stds, double bound, int features);
 
+/// The audits' test statistic of one release: sum_i coef_i <omega_i, direction> over the
+/// sub-regions with coef_i > 0 (omegas: the released vector of each sub-region).
+double canary_statistic(const Eigen::VectorXd& coef, const Eigen::VectorXd& direction,
+                        const std::vector<Eigen::VectorXd>& omegas);
+
 }  // namespace fbosim::server

@@ -88,10 +88,7 @@ double ServerReleaseAudit::statistic(bool neighbour, core::RngStream& rng) const
     messages[static_cast<std::size_t>(canary_)] = &opposite_;
   }
   const WeightedRelease r = audited_->release(messages, weights_, rng);
-  double s = 0;
-  for (int j = 0; j < regions_; ++j)
-    if (coef_[j] > 0) s += coef_[j] * r.omegas[static_cast<std::size_t>(j)].dot(direction_);
-  return s;
+  return canary_statistic(coef_, direction_, r.omegas);
 }
 
 std::vector<protocol::AuditDetail> ServerReleaseAudit::details() const {

@@ -123,10 +123,7 @@ double TrustReleaseAudit::statistic(bool neighbour, core::RngStream& rng) const 
   const bool seen_in_sum = intact_.trust.sampled_by == Sampler::server || local;
   if (seen_in_sum && !summed(r, canary_)) return kUninformative;
   if (r.omegas.empty()) return kUninformative;  // aborted: the same under both inputs
-  double s = 0;
-  for (int j = 0; j < regions_; ++j)
-    if (coef_[j] > 0) s += coef_[j] * r.omegas[static_cast<std::size_t>(j)].dot(direction_);
-  return s;
+  return canary_statistic(coef_, direction_, r.omegas);
 }
 
 std::vector<protocol::AuditDetail> TrustReleaseAudit::details() const {
