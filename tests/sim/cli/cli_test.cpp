@@ -15,6 +15,18 @@ namespace {
 using fbosim_test::fbosim;
 using fbosim_test::Output;
 using fbosim_test::write_temp;
+
+// The cells of the first data row of a CSV text (after its header).
+std::vector<std::string> first_row(const std::string& csv) {
+  std::stringstream in(csv);
+  std::string header, row, cell;
+  std::getline(in, header);
+  std::getline(in, row);
+  std::stringstream cells(row);
+  std::vector<std::string> v;
+  while (std::getline(cells, cell, ',')) v.push_back(cell);
+  return v;
+}
 }  // namespace
 
 TEST_CASE("fbosim privacy prints the paper's epsilon as CSV") {
@@ -84,13 +96,7 @@ TEST_CASE("fbosim privacy --target-epsilon prints the calibrated z and the epsil
       "privacy --q 0.25 --target-epsilon 9.9086 --steps 40 --agents 200 --delta-rule "
       "paper --format csv");
   REQUIRE(o.status == 0);
-  std::stringstream in(o.text);
-  std::string header, row, cell;
-  std::getline(in, header);
-  std::getline(in, row);
-  std::stringstream cells(row);
-  std::vector<std::string> v;
-  while (std::getline(cells, cell, ',')) v.push_back(cell);
+  const std::vector<std::string> v = first_row(o.text);
   REQUIRE(v.size() == 8);
   CHECK(std::stod(v[3]) == Approx(1.0).epsilon(1e-4));
   CHECK(std::stod(v[6]) <= 9.9086);
@@ -315,13 +321,7 @@ TEST_CASE("fbosim privacy --agents N takes a run's default delta unless --delta-
   const auto delta_of = [](const std::string& args) {
     const Output o = fbosim("privacy --q 0.25 --z 1 --steps 4 " + args + " --format csv");
     REQUIRE(o.status == 0);
-    std::stringstream in(o.text);
-    std::string header, row, cell;
-    std::getline(in, header);
-    std::getline(in, row);
-    std::stringstream cells(row);
-    std::vector<std::string> v;
-    while (std::getline(cells, cell, ',')) v.push_back(cell);
+    const std::vector<std::string> v = first_row(o.text);
     REQUIRE(v.size() == 8);
     return std::stod(v[5]);
   };
