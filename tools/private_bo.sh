@@ -64,7 +64,7 @@ mkdir -p "$results/logs"
 # curves CONFIG: "NAME<TAB>OVERRIDES" for the file itself and each "# curve:" line.
 curves() {
   local base variant name
-  base=$(sed -n 's/^name:[[:space:]]*\([^[:space:]#]*\).*/\1/p' "$1" | head -n 1)
+  base=$(sed -n 's/^name:[[:space:]]*\([^[:space:]#]*\).*/\1/p;T;q' "$1")
   printf '%s\t\n' "$base"
   { grep -E '^# curve: ' "$1" || true; } | sed 's/^# curve: //' | while read -r variant; do
     name=$(sed -n 's/.*--set name=\([^[:space:]]*\).*/\1/p' <<<"$variant")

@@ -358,7 +358,7 @@ if ((measure)); then
     done
   done
   [ -s "$tmp/measurements" ] || { echo "reproduce.sh: nothing to measure" >&2; exit 1; }
-  cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+  cpu=$(sed -n 's/^model name[[:space:]]*: //p;T;q' /proc/cpuinfo)
   "$python" tools/repro_plan.py record --table "$costs" \
     --note "$(nproc) x $cpu, $(git rev-parse --short HEAD 2>/dev/null || echo '?'), beside other jobs (load average $(cut -d' ' -f1-3 /proc/loadavg))" \
     <"$tmp/measurements"

@@ -34,7 +34,7 @@ run_curve() {
 # curves: one line per curve, "NAME<TAB>OVERRIDES" (the file itself first, no overrides).
 curves() {
   local base variant name
-  base=$(sed -n 's/^name:[[:space:]]*\([^[:space:]#]*\).*/\1/p' "$cfg" | head -n 1)
+  base=$(sed -n 's/^name:[[:space:]]*\([^[:space:]#]*\).*/\1/p;T;q' "$cfg")
   printf '%s\t\n' "${base:-${fig##*/}}"
   # Curve lines look like "# curve: --set a=b --set name=x".
   { grep -E '^# curve: ' "$cfg" || true; } | sed 's/^# curve: //' | while read -r variant; do

@@ -75,7 +75,7 @@ if [ "$mode" = local ]; then
   grep -rqs "^command: $tmp/r1/program/fbosim run" "$tmp"/r1/*/provenance.yaml ||
     fail "the shards did not run the snapshot"
   # --plot-only refuses while a task has not finished, naming it.
-  done_file=$(find "$tmp/r1/logs" -name '*.done' | sort | head -n 1)
+  done_file=$(find "$tmp/r1/logs" -name '*.done' | sort | sed -n 1p)
   mv "$done_file" "$done_file.x"
   "${repro[@]}" --plot-only --results "$tmp/r1" >"$tmp/po.out" 2>"$tmp/po.err" &&
     fail "--plot-only with an unfinished task succeeded"
