@@ -59,7 +59,8 @@ class Surrogate {
   /// `count` joint draws of (f(x_1), ..., f(x_m)) from the posterior: an m x count matrix,
   /// one draw per column. Draw s depends only on the first s+1 blocks of normals taken from
   /// rng, so asking for more draws never changes the earlier ones. The default draws
-  /// mean + L z with L a Cholesky factor of the joint covariance (robust_cholesky's jitter).
+  /// mean + L z with L a Cholesky factor of the joint covariance (sample_joint_gaussian: the
+  /// jitter of robust_cholesky, or its PSD projection where no jitter factorises it).
   virtual Eigen::MatrixXd sample(const Eigen::MatrixXd& Xq, int count, core::RngStream& rng) const;
 
   /// A copy with the same hyperparameters and data (e.g. for leave-one-out refits).
