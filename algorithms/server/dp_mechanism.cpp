@@ -8,6 +8,7 @@
 
 #include "algorithms/server/adaptive_clip.hpp"
 #include "algorithms/server/gaussian_noise.hpp"
+#include "algorithms/server/local_coin.hpp"
 
 namespace fbosim::server {
 
@@ -44,6 +45,10 @@ void DpMechanism::check_trust(const Options& options) {
     if (!(std::isfinite(t.local_z) && t.local_z > 0))
       throw std::invalid_argument(
           fmt::format("server.local_z must be finite and > 0, got {}", t.local_z));
+    if (t.local_coin && options.sampling != privacy::Sampling::poisson)
+      throw std::invalid_argument(
+          "server.local_coin: each agent draws its coin in secret, which is Poisson sampling; "
+          "server.sampling: fixed needs the server to choose, got server.sampling: fixed");
     return;
   }
   ShareCalibration(t, 1);  // rho in [0, 1), c >= 0
@@ -71,7 +76,9 @@ bool DpMechanism::clip(Eigen::VectorXd& v, double bound) {
 }
 
 privacy::DpEvent DpMechanism::event(const Options& options, std::size_t population) {
-  if (options.trust.trust == Trust::local) return privacy::DpEvent::gaussian(options.trust.local_z);
+  if (options.trust.trust == Trust::local)
+    return options.trust.local_coin ? local_coin_event(options.sampling_rate, options.trust.local_z)
+                                    : privacy::DpEvent::gaussian(options.trust.local_z);
   if (options.trust.trust == Trust::distributed && options.trust.sampled_by == Sampler::server)
     return privacy::DpEvent::gaussian(options.noise_multiplier);
   privacy::DpEvent messages =

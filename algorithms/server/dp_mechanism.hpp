@@ -74,7 +74,8 @@ class DpMechanism {
   /// Adaptive clipping: Composed(messages' event, AdaptiveClip::count_event). Another trust
   /// model: its nominal event, what an agent in the sum is charged without dropouts (rho = c =
   /// 0) and at most with padding: distributed Gaussian(z) (server sampling) or the subsampled
-  /// Gaussian (agent sampling), local Gaussian(z_local).
+  /// Gaussian (agent sampling), local Gaussian(z_local), or with server.local_coin the coin's
+  /// replace-one event (local_coin_event).
   static privacy::DpEvent event(const Options& options, std::size_t population);
   /// Clip bound of one message: S / sqrt(P).
   static double clip_bound(double clip_norm, int regions);
@@ -87,7 +88,7 @@ class DpMechanism {
   const Options& options() const { return options_; }
   /// Throws std::invalid_argument naming the key when the trust model's options are out of
   /// range or refused with the rest (adaptive clipping without a trusted server; fixed-size
-  /// sampling by the agents' secret coins).
+  /// sampling by the agents' secret coins, distributed or local).
   static void check_trust(const Options& options);
 
  private:

@@ -156,6 +156,8 @@ WeightedRelease DpMechanism::distributed_release(const Messages& messages,
 // S / sqrt(P) and adds N(0, (z_local 2 S / sqrt(P))^2) to every entry before sending; the
 // server only weights and sums what arrives. Every message sent is a Gaussian release of
 // multiplier z_local about its sender, charged whether it arrives in time or not.
+// With server.local_coin the selection is each agent's secret coin and every agent sends: the
+// noise alone when its coin says no (local_coin.hpp), each message charged as the coin's event.
 WeightedRelease DpMechanism::local_release(const Messages& messages, const Eigen::MatrixXd& weights,
                                            core::RngStream& rng, double clip_norm) const {
   const std::size_t population = messages.size();
@@ -164,30 +166,38 @@ WeightedRelease DpMechanism::local_release(const Messages& messages, const Eigen
   const double g = sampling_fraction(population);
   const double bound = clip_bound(clip_norm, regions);
   const double sd = options_.trust.local_z * 2 * bound;
+  const bool coin = options_.trust.local_coin;
   WeightedRelease out;
   out.charges.emplace();
+  // The server's selection, or the agents' secret coins (every agent then sends).
   const std::vector<bool> chosen = select(population, rng);
   std::vector<int> sent;
   out.omegas.assign(static_cast<std::size_t>(regions), Eigen::VectorXd::Zero(features_));
   Eigen::VectorXd noisy;
+  int arrived = 0;
   for (std::size_t n = 0; n < population; ++n) {
     if (messages[n]) ++out.stats.received;
-    if (!chosen[n]) continue;
+    if (!chosen[n] && !coin) continue;
     sent.push_back(static_cast<int>(n));
     if (!messages[n]) continue;  // sent, lost or late: charged all the same
     check_features(*messages[n], n, features_);
-    noisy = *messages[n];
-    if (clip(noisy, bound)) ++out.stats.clipped;
+    if (chosen[n]) {
+      noisy = *messages[n];
+      if (clip(noisy, bound)) ++out.stats.clipped;
+      ++out.stats.selected;
+    } else {
+      noisy = Eigen::VectorXd::Zero(features_);  // the coin said no: the noise alone
+    }
     for (Eigen::Index k = 0; k < features_; ++k) noisy[k] += sd * rng.normal();
     for (int i = 0; i < regions; ++i)
       out.omegas[static_cast<std::size_t>(i)] +=
           weights(i, static_cast<Eigen::Index>(n)) * noisy / g;
-    ++out.stats.selected;
+    ++arrived;
   }
-  const privacy::DpEvent e = privacy::DpEvent::gaussian(options_.trust.local_z);
+  const privacy::DpEvent e = event(options_, population);
   out.charges->server.push_back({e, sent, false});
   out.charges->broadcast.push_back({e, sent, false});
-  if (out.stats.selected == 0) {  // nothing arrived: no broadcast (no noise, no data)
+  if (arrived == 0) {  // nothing arrived: no broadcast (no noise, no data)
     out.omegas.clear();
     return out;
   }

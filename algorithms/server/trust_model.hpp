@@ -34,10 +34,11 @@ struct TrustOptions {
   double dropout_padding = 0.0;          ///< rho in [0, 1): server.dropout_padding (distributed)
   int colluders = 0;                     ///< c >= 0: server.colluders (distributed)
   double local_z = 1.0;                  ///< z_local > 0: server.local_z (local)
+  bool local_coin = false;               ///< server.local_coin (local): local_coin.hpp
 };
 
 /// The keys server.trust, server.sampled_by, server.dropout_padding, server.colluders,
-/// server.local_z.
+/// server.local_z, server.local_coin.
 const schema::Group<TrustOptions>& trust_keys();
 
 /// The noise shares of a secure sum over `m` agents (public: the agents selected, or every

@@ -38,9 +38,16 @@ const schema::Group<TrustOptions>& trust_keys() {
                 "z_local > 0: each agent's noise std is z_local x 2 S / sqrt(P) (the clip "
                 "ball's diameter: local DP hides any change of the vector); each message sent "
                 "is a Gaussian release of noise multiplier z_local, charged to its sender")
+          .boolean("server.local_coin", &T::local_coin,
+                   "true: each agent draws a secret coin with probability server.sampling_rate "
+                   "and every agent always sends, its noisy clipped vector when the coin says "
+                   "yes and the noise alone when it says no (the server cannot tell), instead of "
+                   "the server selecting who sends; each message is charged to its sender as the "
+                   "coin's amplified release under replace-one (docs/TRUST.md); needs "
+                   "server.sampling: poisson and an accountant for FixedSampled (rdp)")
           .applies_when(
-              "server.trust", [](const T& t) { return t.trust == Trust::local; },
-              "server.trust: local");
+              {"server.local_z", "server.local_coin"}, "server.trust",
+              [](const T& t) { return t.trust == Trust::local; }, "server.trust: local");
   return g;
 }
 

@@ -56,13 +56,16 @@ TrustReleaseAudit::TrustReleaseAudit(const DpMechanism::Options& mechanism, int 
   const bool by_server = distributed && mechanism.trust.sampled_by == Sampler::server;
   if ((setting.broken == TrustBreak::local_radius && distributed) ||
       (setting.broken == TrustBreak::forget_shares && !distributed) ||
-      (setting.broken == TrustBreak::claim_amplification && !by_server))
+      (setting.broken == TrustBreak::claim_amplification && !by_server) ||
+      (setting.broken == TrustBreak::reveal_coin && !mechanism.trust.local_coin))
     throw std::invalid_argument("the broken variant does not apply to this trust model");
   DpMechanism::Options audited = mechanism;
   audited.noise_multiplier *= setting.noise_scale;
   audited.trust.local_z *= setting.noise_scale;
   // Calibrated to the radius S / sqrt(P) instead of the diameter: half the noise.
   if (setting.broken == TrustBreak::local_radius) audited.trust.local_z *= 0.5;
+  // Only the agents whose coin says yes send: the coin is no longer secret.
+  if (setting.broken == TrustBreak::reveal_coin) audited.trust.local_coin = false;
   audited_ = std::make_shared<const DpMechanism>(audited, features);
   // The canary and round of the central audit (the same weights and sensitivity).
   DpMechanism::Options central = mechanism;
@@ -98,7 +101,8 @@ std::string TrustReleaseAudit::name() const {
 
 privacy::DpEvent TrustReleaseAudit::event() const {
   const TrustOptions& t = intact_.trust;
-  if (t.trust == Trust::local) return privacy::DpEvent::gaussian(t.local_z);
+  if (t.trust == Trust::local)
+    return DpMechanism::event(intact_, static_cast<std::size_t>(agents_));
   // At q = 1 (dropouts) every agent is in the sum: m = N, m' = N - dropped.
   double z = intact_.noise_multiplier;
   if (setting_.dropout > 0 && setting_.broken != TrustBreak::forget_shares)
@@ -137,10 +141,12 @@ std::vector<protocol::AuditDetail> TrustReleaseAudit::details() const {
       {"canary", fmt::format("{}", canary_)},
       {"round", fmt::format("{}", round_)},
   };
-  if (intact_.trust.trust == Trust::local)
+  if (intact_.trust.trust == Trust::local) {
     out.push_back({"local_z", fmt::format("{}", intact_.trust.local_z)});
-  else
+    if (intact_.trust.local_coin) out.push_back({"local_coin", "true"});
+  } else {
     out.push_back({"sampled_by", kSamplerNames.name(intact_.trust.sampled_by)});
+  }
   if (setting_.dropout > 0) out.push_back({"dropped", fmt::format("{}", dropped_)});
   if (setting_.noise_scale != 1)
     out.push_back({"noise_scale", fmt::format("{}", setting_.noise_scale)});

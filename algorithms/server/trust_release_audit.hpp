@@ -6,6 +6,7 @@
 //                                  both inputs
 //   distributed, agent sampling    the secure sum only (the coins are secret)
 //   local                          the canary's own message, if it was selected to send one
+//                                  (with server.local_coin it always sends one)
 // Neighbours differ by zeroing the canary's vector (distributed: its share stays) or, under
 // local DP, by moving it to the opposite side of the clip ball (local DP hides any change of
 // the vector: sensitivity 2 S / sqrt(P)). The other agents send zero vectors; a `dropout`
@@ -13,7 +14,9 @@
 // of the DE weights are ServerReleaseAudit's (the largest whitened shift).
 // Broken variants, for the tests that show the audit catches them: shares forgotten (the claim
 // at z although dropouts left fewer shares in the sum), local noise calibrated to the radius S
-// instead of the diameter 2 S, subsampling amplification claimed although the server chose.
+// instead of the diameter 2 S, subsampling amplification claimed although the server chose, the
+// coin's amplification claimed although the coin is not secret (the agent sends only when it
+// says yes, so the adversary sees whether it did).
 #include <memory>
 #include <string>
 #include <utility>
@@ -27,7 +30,7 @@
 
 namespace fbosim::server {
 
-enum class TrustBreak { none, forget_shares, local_radius, claim_amplification };
+enum class TrustBreak { none, forget_shares, local_radius, claim_amplification, reveal_coin };
 
 class TrustReleaseAudit final : public protocol::AuditableRelease {
  public:

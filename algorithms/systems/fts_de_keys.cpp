@@ -74,6 +74,11 @@ void check_trust(const Preset& p, const FtsDeConfig& c, const protocol::Experime
                                "server.trust: {} every agent has its own (personal budgets are "
                                "not built yet); leave server.budget out",
                                trust)});
+  if (t.trust == Trust::local && t.local_coin && c.mechanism.sampling != privacy::Sampling::poisson)
+    out.push_back({"server.sampling",
+                   "server.local_coin draws each agent's coin in secret (Poisson sampling); "
+                   "fixed-size sampling needs the server to choose: use server.sampling: "
+                   "poisson or leave server.local_coin out"});
   if (t.trust != Trust::distributed) return;
   if (t.sampled_by == server::Sampler::agents && c.mechanism.sampling != privacy::Sampling::poisson)
     out.push_back({"server.sampling",

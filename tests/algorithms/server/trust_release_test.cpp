@@ -318,6 +318,50 @@ TEST_CASE("local, selection by the server: unselected agents send nothing and ar
   for (int n = 0; n < N; ++n) CHECK(charge_of(out.charges->server, n).has_value() == chosen[n]);
 }
 
+TEST_CASE(
+    "local with a secret coin: every agent sends, the noise alone when its coin says no, every "
+    "message charged the coin's replace-one event, arrived or not") {
+  const int N = 6, M = 3, P = 2;
+  const double S = 2.0, zl = 0.8, q = 0.5;
+  const TrustRound r = trust_round(N, M, P, 17);
+  DpMechanism::Options o;
+  o.sampling_rate = q;
+  o.clip_norm = S;
+  o.trust.trust = Trust::local;
+  o.trust.local_z = zl;
+  o.trust.local_coin = true;
+  const DpMechanism mech(o, M);
+  server::Messages m = trust_pointers(r.msgs);
+  m[1] = nullptr;  // lost on the way
+  core::RngStream rng(9);
+  core::RngStream replay = rng;
+  const server::WeightedRelease out = mech.release(m, r.w, rng);
+  const std::vector<bool> coins = mech.select(N, replay);
+  REQUIRE(std::count(coins.begin(), coins.end(), true) > 0);
+  REQUIRE(std::count(coins.begin(), coins.end(), false) > 1);
+  const double bound = S / std::sqrt(double(P));
+  std::vector<Eigen::VectorXd> expected(P, Eigen::VectorXd::Zero(M));
+  int selected = 0;
+  for (int n = 0; n < N; ++n) {
+    if (n == 1) continue;
+    Eigen::VectorXd v = coins[n] ? clip_hand(r.msgs[n], bound) : Eigen::VectorXd::Zero(M);
+    selected += coins[n];
+    for (int k = 0; k < M; ++k) v[k] += zl * 2 * bound * replay.normal();
+    for (int i = 0; i < P; ++i) expected[i] += r.w(i, n) * v / q;
+  }
+  for (int i = 0; i < P; ++i) CHECK((out.omegas[i] - expected[i]).cwiseAbs().maxCoeff() < 1e-12);
+  // Wang, Balle & Kasiviswanathan's subsampled Gaussian at m/n = 1/2, sensitivity 2 x 2 z_local.
+  const privacy::DpEvent coin =
+      privacy::DpEvent::fixed_sampled(1, 2, privacy::DpEvent::gaussian(2 * zl));
+  for (int n = 0; n < N; ++n) {
+    CHECK(charge_of(out.charges->server, n) == coin);
+    CHECK(charge_of(out.charges->broadcast, n) == coin);
+  }
+  CHECK(out.event == coin);
+  CHECK(DpMechanism::event(o, N) == coin);
+  CHECK(out.stats.selected == selected);
+}
+
 TEST_CASE("the privatised mechanism passes the charges on, an aborted sum broadcasts nothing") {
   struct Uniform final : protocol::LinearAggregator {
     Eigen::MatrixXd weights(int, int n) const override {
@@ -370,6 +414,10 @@ TEST_CASE("trust options out of range or refused are errors naming the key") {
   o.trust.trust = Trust::local;
   o.trust.local_z = 0;
   refused(o, "server.local_z must be finite and > 0, got 0");
+  o.trust.local_z = 1;
+  o.trust.local_coin = true;
+  o.sampling = privacy::Sampling::fixed;
+  refused(o, "server.local_coin: each agent draws its coin in secret");
 }
 
 TEST_CASE(

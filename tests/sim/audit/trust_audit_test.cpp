@@ -108,3 +108,30 @@ TEST_CASE("audit: amplification claimed with server-side sampling is caught") {
   INFO("amplified: lower " << bad.epsilon_lower << " upper " << bad.epsilon_upper);
   CHECK(bad.violation());
 }
+
+// Sized so that the coin's amplification matters: q = 0.05, z_local = 1, delta = 1e-3 (a
+// revealed coin gives epsilon 2.0 for one message there, the replace-one claim 0.93).
+const std::vector<std::string> kCoinSets = {"server.trust=local", "server.local_coin=true",
+                                            "server.sampling_rate=0.05", "server.delta=0.001",
+                                            "server.accountant=rdp"};
+
+TEST_CASE("fbosim audit: local DP with a secret coin stays below its replace-one claim") {
+  const std::vector<AuditResult> r = run_audits(trust_spec(kCoinSets), trust_options(), 7);
+  REQUIRE(r.size() == 1);
+  INFO("lower " << r[0].epsilon_lower << " upper " << r[0].epsilon_upper);
+  CHECK_FALSE(r[0].violation());
+}
+
+TEST_CASE("audit: the coin's amplification claimed although the coin is not secret is caught") {
+  const config::ExperimentSpec spec = trust_spec(kCoinSets);
+  auto o = mechanism(0.05, server::Trust::local);
+  o.trust.local_coin = true;
+  const AuditResult ok = audit_trust(spec, o, {});
+  INFO("intact: lower " << ok.epsilon_lower << " upper " << ok.epsilon_upper);
+  CHECK_FALSE(ok.violation());
+  TrustReleaseAudit::Setting broken;
+  broken.broken = TrustBreak::reveal_coin;
+  const AuditResult bad = audit_trust(spec, o, broken);
+  INFO("revealed: lower " << bad.epsilon_lower << " upper " << bad.epsilon_upper);
+  CHECK(bad.violation());
+}

@@ -1172,6 +1172,11 @@ std::vector<Case> all_cases() {
       with("algorithm: fts_de\nexploration: {subregions: 2}\nserver: {trust: local}\n"));
   run("issue 42 trust", "run {cfg} --quiet", {"battery.yaml", "server.sampling", "secret", "fixed"},
       1, with("server: {trust: distributed, sampled_by: agents, sampling: fixed}\n"));
+  run("issue 42 trust", "run {cfg} --quiet --set server.local_coin=true",
+      {"battery.yaml", "server.local_coin", "changes nothing with server.trust: central",
+       "server.trust: local"});
+  run("issue 42 trust", "run {cfg} --quiet", {"battery.yaml", "server.sampling", "secret", "fixed"},
+      1, with("server: {trust: local, local_coin: true, sampling: fixed}\n"));
   run("issue 42 trust", "run {cfg} --quiet", {"battery.yaml", "server.colluders", "4", "below"}, 1,
       with("server: {trust: distributed, colluders: 4}\n"));
   // A secure sum without padding charges survivors less than the plan's noise: no forecast.
