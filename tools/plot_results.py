@@ -5,6 +5,7 @@
     tools/plot_results.py DIR [DIR ...] [--where KEY=VALUE ...] [--out STEM] [--title TEXT]
                           [--label TEXT ... | --name-labels]
     tools/plot_results.py SWEEP --vs-epsilon [--series KEY] [--accountant A] [--out STEM]
+    tools/plot_results.py DIR [DIR ...] --vs-time [--out STEM]
     (both also take --log | --linear, --log-epsilon | --linear-epsilon, --size WxH,
     --legend PLACE, --no-title, --no-footnote, --bare, --format png,pdf,svg)
 
@@ -24,6 +25,13 @@ is known (synthetic families; log axis by default), else the best validation or 
 1 - score (linear axis); --log / --linear choose. Writes STEM.png and STEM.pdf (--format;
 default: DIR/<DIR's name>_<rounds|epsilon> for the first input DIR: a figure lies beside the
 results it draws, never in the checkout's tracked results/figures/).
+
+With --vs-time (results of a schedule.kind other than rounds, docs/TIME.md): two panels, the
+mean regret (+- s.e. band) of summary_time.csv against simulated time (1 - the best value where
+the optimum is unknown), and the agents'
+epsilon against time from agents.csv (per row of it: the median, the 90th percentile and the
+largest over the agents, each the largest over the runs, at the runs' mean instant of that
+row); default STEM: DIR/<DIR's name>_time.
 
 Every input is read in full and checked before anything is drawn (tools/fbosim_results.py): a
 missing or damaged config.resolved.yaml or summary.csv, a NaN or inf where fbosim writes a
@@ -50,6 +58,9 @@ except ImportError as missing:
         os.execv(debian, [debian] + sys.argv)
     sys.exit(f"plot_results: {missing}; install Debian's python3-matplotlib, python3-pandas and "
              "python3-yaml (tools/setup.sh does) and run it with /usr/bin/python3")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from fbosim_plots import (COLOURS, IGNORED, LINESTYLES, MARKERS, STYLE,  # noqa: E402
@@ -101,9 +112,11 @@ def plot(paths, vs_epsilon=False, series=None, accountant=None, where=(), title=
     {result directory name: label} replacing the generated labels of those it names, or "name"
     (each result's config name)."""
     first = os.path.normpath(paths[0])
-    stem = out or os.path.join(first, os.path.basename(os.path.abspath(first)) +
-                               ("_epsilon" if vs_epsilon else "_rounds"))
+    suffix = "_time" if vs_epsilon == "time" else ("_epsilon" if vs_epsilon else "_rounds")
+    stem = out or os.path.join(first, os.path.basename(os.path.abspath(first)) + suffix)
     check_output_stem(stem)
+    if vs_epsilon == "time":
+        return save(draw_vs_time(paths, where, title, labels), stem)
     figure = draw(paths, vs_epsilon, series, accountant, where, title, labels)
     return save(figure, stem)
 
@@ -131,6 +144,67 @@ def draw(paths, vs_epsilon=False, series=None, accountant=None, where=(), title=
         raise
     set_title(ax, title)
     finish_axes(ax)
+    return figure
+
+
+def time_tables(directory):
+    """summary_time.csv's columns and agents.csv's per-row epsilon quantiles of one result
+    (ResultError naming the file for a result without them: a rounds schedule's)."""
+    path = os.path.join(directory, "summary_time.csv")
+    if not os.path.exists(path):
+        raise ResultError(f"{path}: no such file (--vs-time draws results of a schedule.kind "
+                          "other than rounds)")
+    grid = Table(path, ("time", "mean_regret", "se_regret", "mean_best_f", "se_best_f", "n"))
+    time = grid.number("time", lo=0)
+    regret = grid.number("mean_regret", empty="allowed")
+    se = grid.number("se_regret", empty="allowed")
+    kind = "regret"
+    if not np.isfinite(regret).any():  # no known optimum (real-world data): the error
+        regret = 1 - grid.number("mean_best_f", empty="allowed")
+        se = grid.number("se_best_f", empty="allowed")
+        kind = "error"
+    agents = Table(os.path.join(directory, "agents.csv"), ("run", "round", "time", "agent",
+                                                            "epsilon"))
+    frame = pd.DataFrame({"run": agents.number("run", lo=0, integer=True),
+                          "round": agents.number("round", lo=0, integer=True),
+                          "time": agents.number("time", lo=0),
+                          "epsilon": agents.number("epsilon", lo=0)})
+    per_run = frame.groupby(["round", "run"]).agg(
+        time=("time", "first"), median=("epsilon", "median"),
+        p90=("epsilon", lambda e: e.quantile(0.9)), max=("epsilon", "max")).reset_index()
+    quantiles = per_run.groupby("round").agg(time=("time", "mean"), median=("median", "max"),
+                                             p90=("p90", "max"), max=("max", "max"))
+    return {"time": time, "regret": regret, "se": se, "kind": kind}, quantiles
+
+
+def draw_vs_time(paths, where=(), title=None, labels=None):
+    """The --vs-time figure, drawn and not saved (the caller closes it)."""
+    dirs = [d for p in paths for d in expand(p)]
+    curves = [c for c in (Curve(d) for d in dirs) if matches(c, where)]
+    if not curves:
+        raise ResultError("no result left after --where " + " ".join(where))
+    tables = [time_tables(c.directory) for c in curves]
+    names = given_labels(curves, labels) or legend_labels(curves)
+    w, h = figure_size((11.0, 4.4))
+    figure, (left, right) = plt.subplots(1, 2, figsize=(w, h))
+    for i, ((grid, quantiles), name) in enumerate(zip(tables, names)):
+        colour = VARIANT_COLOURS[i % len(VARIANT_COLOURS)]
+        left.plot(grid["time"], grid["regret"], color=colour, label=name)
+        band = np.isfinite(grid["se"])
+        if band.any():
+            left.fill_between(grid["time"][band], (grid["regret"] - grid["se"])[band],
+                              (grid["regret"] + grid["se"])[band], color=colour, alpha=0.2)
+        for column, style in (("max", "-"), ("p90", "--"), ("median", ":")):
+            right.plot(quantiles["time"], quantiles[column], color=colour, linestyle=style,
+                       label=f"{name}: {column}" if column != "max" else f"{name}: largest")
+    left.set_xlabel("simulated time (s)")
+    left.set_ylabel("simple regret (mean over agents and runs)" if tables[0][0]["kind"] ==
+                    "regret" else "1 - best value (mean over agents and runs)")
+    right.set_xlabel("simulated time (s)")
+    right.set_ylabel("per-agent epsilon (over agents; largest over runs)")
+    set_title(left, title)
+    left.legend(fontsize=8)
+    right.legend(fontsize=7)
     return figure
 
 
@@ -289,9 +363,50 @@ def self_test():
         finally:
             STYLE.update(saved)
         figures_checks(root, sweep, checks)
+        time_checks(root, checks)
     failed = [what for what, ok in checks if not ok]
     print("plot_results self-test: " + ("ok" if not failed else "FAILED: " + ", ".join(failed)))
     return 1 if failed else 0
+
+
+def time_checks(root, checks):
+    """--vs-time on a fake buffered result: the regret line is summary_time.csv's, the
+    epsilon quantiles are agents.csv's (worked by hand)."""
+    d = os.path.join(root, "timed")
+    os.makedirs(d)
+    with open(os.path.join(d, "summary.csv"), "w", encoding="utf-8") as fh:
+        fh.write("round,mean_regret,se_regret,mean_best_f,se_best_f,epsilon,delta,n\n"
+                 "0,2,0.1,0,0.1,0,1e-5,8\n1,1,0.1,1,0.1,1,1e-5,8\n")
+    with open(os.path.join(d, "config.resolved.yaml"), "w", encoding="utf-8") as fh:
+        fh.write("name: timed\nalgorithm: dp_fts_de\nruns: 2\nrounds: 1\nobjective:\n"
+                 "  family: gp_grid\nschedule:\n  kind: buffered\n")
+    with open(os.path.join(d, "summary_time.csv"), "w", encoding="utf-8") as fh:
+        fh.write("time,mean_regret,se_regret,mean_best_f,se_best_f,n\n"
+                 "0,,,,,0\n1.5,2,0.5,0,0.1,8\n3,1,,1,,8\n")
+    with open(os.path.join(d, "agents.csv"), "w", encoding="utf-8") as fh:
+        fh.write("run,round,time,agent,epsilon\n")
+        for run, t in ((0, 1.0), (1, 2.0)):  # round 0 of run 0 at 1 s, of run 1 at 2 s
+            for agent in range(4):
+                fh.write(f"{run},0,{t},{agent},{agent + run}\n")
+    figure = draw_vs_time([d])
+    left, right = figure.axes
+    line = left.get_lines()[0]
+    checks.append(("--vs-time: regret against time",
+                   list(line.get_xdata()) == [0, 1.5, 3] and
+                   list(line.get_ydata())[1:] == [2, 1]))
+    got = {l.get_label().split(": ")[1]: (list(l.get_xdata()), list(l.get_ydata()))
+           for l in right.get_lines()}
+    # Run 1's agents have 1..4: median 2.5, 90th percentile 3.7, largest 4; mean instant 1.5.
+    checks.append(("--vs-time: epsilon quantiles",
+                   sorted(got) == ["largest", "median", "p90"] and
+                   all(got[k][0] == [1.5] for k in got) and got["largest"][1] == [4.0] and
+                   got["median"][1] == [2.5] and abs(got["p90"][1][0] - 3.7) < 1e-12))
+    plt.close(figure)
+    try:
+        draw_vs_time([expand(os.path.join(root, "sw"))[0]])
+        checks.append(("--vs-time of a rounds result: an error", False))
+    except ResultError as e:
+        checks.append(("--vs-time of a rounds result: an error", "summary_time.csv" in str(e)))
 
 
 def fake_result(d, lines, config):
@@ -445,7 +560,8 @@ def main():
     set_style(p, a)
     check_arguments(p, a)
     try:
-        png = plot(a.inputs, a.vs_epsilon, a.series, a.accountant, a.where, a.title, a.out,
+        png = plot(a.inputs, "time" if a.vs_time else a.vs_epsilon, a.series, a.accountant,
+                   a.where, a.title, a.out,
                    labels="name" if a.name_labels else a.label)
     except ResultError as e:
         sys.exit(f"plot_results: {e}")
@@ -460,6 +576,9 @@ def parser():
     p.add_argument("inputs", nargs="+", help="result directories or sweep directories")
     p.add_argument("--vs-epsilon", action="store_true",
                    help="final utility against the final epsilon (one point per result)")
+    p.add_argument("--vs-time", action="store_true",
+                   help="regret and per-agent epsilon against simulated time (summary_time.csv, "
+                   "agents.csv: a schedule.kind other than rounds)")
     p.add_argument("--series", help="with --vs-epsilon: join the points sharing this key's value")
     p.add_argument("--accountant", help="with --vs-epsilon: whose epsilon (default: each config's)")
     p.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
@@ -481,6 +600,8 @@ def check_arguments(p, a):
         key, eq, _ = cond.partition("=")
         if not eq or not key.strip():
             p.error(f"--where takes KEY=VALUE, got '{cond}'")
+    if a.vs_time and a.vs_epsilon:
+        p.error("--vs-time and --vs-epsilon exclude each other")
     if (a.series or a.accountant) and not a.vs_epsilon:
         p.error("--series and --accountant go with --vs-epsilon")
     if (a.label or a.name_labels) and a.vs_epsilon:

@@ -27,6 +27,9 @@ namespace fbosim::protocol {
 struct AuditInputs {
   int agents = 1;
   int rounds = 1;
+  /// schedule.buffer K where schedule.kind is buffered (its release is charged at q = 1: the
+  /// audit runs that release, server::BufferedReleaseAudit); 0 under any other schedule.
+  int buffer = 0;
   /// Multiplies the noise of the audited mechanism, never of its claim: < 1 simulates a broken
   /// mechanism, to check that the audit catches it. A release without noise to scale throws
   /// std::invalid_argument when it is not 1.

@@ -11,6 +11,7 @@
 #include "algorithms/agents/local_ts_estimate.hpp"
 #include "algorithms/protocol/experiment_facts.hpp"
 #include "algorithms/protocol/resource_estimate.hpp"
+#include "algorithms/server/buffered_release_audit.hpp"
 #include "algorithms/server/privatized_mechanism.hpp"
 #include "algorithms/server/region_aggregator.hpp"
 #include "algorithms/server/server_release_audit.hpp"
@@ -118,6 +119,14 @@ std::vector<std::unique_ptr<const protocol::AuditableRelease>> FtsDeSystem::audi
     out.push_back(std::make_unique<const server::TrustReleaseAudit>(
         config_.mechanism, config_.features, in.agents, config_.subregions, config_.weights,
         in.rounds, setting));
+    return out;
+  }
+  if (in.buffer > 0) {  // schedule.kind buffered: one release of K arrivals at q = 1
+    server::BufferedReleaseAudit::Setting setting;
+    setting.noise_scale = in.noise_scale;
+    out.push_back(std::make_unique<const server::BufferedReleaseAudit>(
+        config_.mechanism, config_.features, in.agents, config_.subregions, config_.weights,
+        in.rounds, in.buffer, setting));
     return out;
   }
   out.push_back(std::make_unique<const server::ServerReleaseAudit>(

@@ -170,6 +170,7 @@ std::vector<std::unique_ptr<const protocol::AuditableRelease>> auditable_release
   protocol::AuditInputs in;
   in.agents = spec.agents;
   in.rounds = spec.rounds;
+  if (spec.schedule.kind == protocol::ScheduleKind::buffered) in.buffer = spec.schedule.buffer;
   in.noise_scale = noise_scale;
   in.domain = [&]() -> const core::Domain& {
     if (!objective) {

@@ -36,6 +36,7 @@
 #include "sim/config/resource_estimate.hpp"
 #include "sim/config/run_epsilon.hpp"
 #include "sim/config/sweep_plan.hpp"
+#include "sim/config/time_output_keys.hpp"
 #include "sim/timeline/timing_keys.hpp"
 #include "sim/timeline/timing_model.hpp"
 
@@ -229,6 +230,10 @@ void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSp
       problems.push_back({*key,
                           "applies only under a schedule.kind other than rounds (the papers' "
                           "synchronous rounds have no clock: docs/TIME.md)"});
+    if (const auto key = first_given(time_output_keys(), s.time_output, src))
+      problems.push_back({*key,
+                          "applies only under a schedule.kind other than rounds (the papers' "
+                          "synchronous rounds have no clock: docs/TIME.md)"});
     schema::throw_first(src, problems);
     return;
   }
@@ -268,6 +273,8 @@ void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSp
   // Agents take part unevenly: one ledger per agent (run::AgentPrivacy, agents.csv).
   s.per_agent_ledgers = true;
   timeline::timing_keys().read(s.timing, src, record);
+  if (first_given(time_output_keys(), s.time_output, src))
+    time_output_keys().read(s.time_output, src, record);
   resolve_trace(src, record, s);
   try {
     (void)timeline::TimingModel::from_spec(s.timing, s.agents, core::RngFactory(s.seed, 0));

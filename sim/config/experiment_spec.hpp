@@ -45,6 +45,15 @@ struct ScheduleSpec {
   double deadline = 1.0;  ///< schedule.deadline: the length of a round in seconds (deadline)
 };
 
+/// output.time_grid, output.time_end, output.target_regret: summary_time.csv and
+/// time_to_target.csv under a schedule other than `rounds` (docs/TIME.md, "Outputs"); read only
+/// where a config gives one.
+struct TimeOutputSpec {
+  int grid = 101;             ///< output.time_grid: points of the grid, 0 and end included
+  std::optional<double> end;  ///< output.time_end (seconds; none: the last completion)
+  std::optional<double> target_regret;  ///< output.target_regret (none: no time_to_target.csv)
+};
+
 /// server.delta_rule: the delta of a run that gives no server.delta. `standard` (written
 /// `default`): min(1e-5, 1/(10 N)), so that delta x N <= 0.1 for any N; `paper`: N^-1.1, the
 /// DP-FTS-DE paper's (Sec. 5, after McMahan et al. 2018), 0.0029 at its N = 200 but 0.079 at
@@ -94,6 +103,7 @@ struct ExperimentSpec {
   /// timing.*: read only under a schedule other than `rounds` (the papers' rounds have no
   /// clock); timing.availability.trace resolved against the config file's directory.
   timeline::TimingSpec timing;
+  TimeOutputSpec time_output;  ///< output.time_grid, output.time_end, output.target_regret
 
   /// Whether a run keeps one privacy ledger per agent (run::AgentPrivacy; agents.csv, the
   /// epsilon_median and epsilon_p90 columns): set by the reader where agents can be charged

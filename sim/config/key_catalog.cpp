@@ -11,6 +11,7 @@
 #include "algorithms/systems/algorithm_registry.hpp"
 #include "datasets/objective_family_entry.hpp"
 #include "sim/config/experiment_keys.hpp"
+#include "sim/config/time_output_keys.hpp"
 #include "sim/timeline/timing_keys.hpp"
 
 namespace fbosim::config {
@@ -28,6 +29,8 @@ schema::Catalog build_catalog() {
   }
   const auto timing = timeline::timing_keys().docs(experiment.timing);
   docs.insert(docs.end(), timing.begin(), timing.end());
+  const auto time_output = time_output_keys().docs(experiment.time_output);
+  docs.insert(docs.end(), time_output.begin(), time_output.end());
   c.add(schema::Owner::experiment, "", docs);
   for (const protocol::AlgorithmEntry& a : systems::algorithm_registry()) {
     schema::Options o = a.options;
@@ -70,6 +73,7 @@ const std::vector<std::pair<std::string, std::string>>& sections() {
       {"network", "Simulated network"},
       {"schedule", "Schedules: when the server releases (docs/TIME.md)"},
       {"timing", "Simulated time of the asynchronous schedules (docs/TIME.md)"},
+      {"output", "Outputs on simulated time (docs/TIME.md)"},
       {"target", "FTS's target agent (fts_target, rgpe, taf)"},
       {"sources", "FTS's source agents (fts_target, rgpe, taf)"},
       {"ensemble", "RGPE and TAF"},

@@ -31,6 +31,7 @@
 #include "sim/run/run_checkpoint.hpp"
 #include "sim/run/run_engine.hpp"
 #include "sim/run/summary_table.hpp"
+#include "sim/run/time_summary.hpp"
 
 namespace fbosim::run {
 
@@ -174,6 +175,8 @@ void write_outputs(const config::ExperimentSpec& spec, const RunEngine& engine,
                  out.out_dir.c_str(), KeptRuns::kFolder, note.c_str(), finished.size());
   ResultFiles files(out.out_dir, spec);
   SummaryTable summary(spec);
+  std::optional<TimeSummary> time_summary;  // summary_time.csv: on the time line only
+  if (spec.schedule.kind != protocol::ScheduleKind::rounds) time_summary.emplace(spec);
   RunSource runs(engine, checkpoints, std::move(finished), spec.runs, options.progress,
                  options.on_round, spec.rounds);
   std::vector<RunResult> records;
@@ -181,6 +184,7 @@ void write_outputs(const config::ExperimentSpec& spec, const RunEngine& engine,
     const RunResult res = runs.get(r);
     files.add_run(r, res);
     summary.add_run(res);
+    if (time_summary) time_summary->add_run(res);
     records.push_back(KeptRuns::record_of(res));
   }
   out.resumed_runs = runs.resumed() + runs.reused();
@@ -191,6 +195,7 @@ void write_outputs(const config::ExperimentSpec& spec, const RunEngine& engine,
     std::fprintf(stderr, "fbosim: resumed: %d finished run(s) of an interrupted attempt reused\n",
                  runs.resumed());
   files.write_summary(summary.csv(files.delta(), files.extra_columns()));
+  if (time_summary) files.write_time_summary(time_summary->csv(), time_summary->target_csv());
   summary.fill(out);
   provenance.resumed_runs = out.resumed_runs;
   provenance.finished = output::utc_now();
@@ -266,9 +271,9 @@ ExperimentSummary run_experiment(const config::ExperimentSpec& spec, const YAML:
            datasets::data_file_records(spec.objective.data_root))
         provenance.data.push_back({d.path, d.sha256, d.check});
     time_user_objective(spec, options);
-    for (const char* f :
-         {"trace.csv", "server.csv", "summary.csv", "timing.csv", "release.csv", "agents.csv",
-          "config.resolved.yaml", "provenance.yaml", output::kCommitMarker})
+    for (const char* f : {"trace.csv", "server.csv", "summary.csv", "timing.csv", "release.csv",
+                          "agents.csv", "summary_time.csv", "time_to_target.csv",
+                          "config.resolved.yaml", "provenance.yaml", output::kCommitMarker})
       output::AtomicFile::remove_stale(out.out_dir + "/" + f);
     // Keyed without `runs`: run r does not depend on the number of runs, so an interrupted
     // attempt also resumes with another --runs (issue 28).

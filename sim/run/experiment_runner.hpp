@@ -19,6 +19,10 @@
 //                         unevenly (ExperimentSpec::per_agent_ledgers: schedules, trust models,
 //                         personal budgets); summary.csv then has epsilon_median and epsilon_p90
 //                         after `epsilon`, which is the largest agent's
+//   summary_time.csv      time,mean_regret,se_regret,mean_best_f,se_best_f,n: on a grid of
+//                         simulated time (output.time_grid), under a schedule other than rounds
+//   time_to_target.csv    target_regret,runs,reached,never,mean_time,se_time: with
+//                         output.target_regret, likewise (sim/run/time_summary.hpp)
 // Every column named epsilon (server.csv, summary.csv, sweep.csv) holds the privacy spent so far
 // by every event of the run (setup, rounds, final release) under server.accountant, an upper
 // bound; summary.csv's last row (round T) includes the final release. epsilon_<name> columns

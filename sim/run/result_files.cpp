@@ -1,7 +1,9 @@
 #include "sim/run/result_files.hpp"
 
 #include <filesystem>
+#include <stdexcept>
 #include <system_error>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -44,6 +46,14 @@ ResultFiles::ResultFiles(const std::string& dir, const config::ExperimentSpec& s
   timing_.write("run,round,seconds,elapsed\n");
   if (spec.system->releases_values()) release_.emplace(dir + "/release.csv");
   if (spec.per_agent_ledgers) agents_.emplace(dir + "/agents.csv");
+  if (timed_trace_) summary_time_.emplace(dir + "/summary_time.csv");
+  if (timed_trace_ && spec.time_output.target_regret) target_.emplace(dir + "/time_to_target.csv");
+}
+
+void ResultFiles::write_time_summary(const std::string& grid, const std::string& target) {
+  if (!summary_time_) throw std::logic_error("summary_time.csv under schedule.kind rounds");
+  summary_time_->write(grid);
+  if (target_) target_->write(target);
 }
 
 void ResultFiles::write_headers(const RunResult& first) {
@@ -109,6 +119,8 @@ void ResultFiles::commit(const std::string& config_text, const std::string& prov
     f->flush();
   if (release_) release_->flush();
   if (agents_) agents_->flush();
+  for (auto* f : {&summary_time_, &target_})
+    if (*f) (*f)->flush();
   const output::CommitLock all_or_none;  // an exit by the watchdog waits for the whole set
   const std::string marker_path = dir_ + "/" + output::kCommitMarker;
   output::AtomicFile marker(marker_path);
@@ -127,6 +139,15 @@ void ResultFiles::commit(const std::string& config_text, const std::string& prov
     agents_->commit();
   } else {  // likewise an agents.csv
     std::filesystem::remove(dir_ + "/agents.csv", ignored);
+  }
+  // summary_time.csv, time_to_target.csv likewise
+  for (auto [f, name] :
+       {std::pair{&summary_time_, "summary_time.csv"}, std::pair{&target_, "time_to_target.csv"}}) {
+    if (*f) {
+      (*f)->commit();
+    } else {
+      std::filesystem::remove(dir_ + "/" + name, ignored);
+    }
   }
   summary_.commit();
   timing_.commit();

@@ -22,6 +22,9 @@ class ResultFiles {
   void add_run(int r, const RunResult& res);
   /// summary.csv's text (SummaryTable::csv).
   void write_summary(const std::string& text) { summary_.write(text); }
+  /// summary_time.csv's and time_to_target.csv's texts (TimeSummary; a schedule other than
+  /// rounds only; "" for no time_to_target.csv).
+  void write_time_summary(const std::string& grid, const std::string& target);
   /// Writes config.resolved.yaml and provenance.yaml and names every file, config.resolved.yaml
   /// last, under the commit marker (output::kCommitMarker): an interruption at any point leaves
   /// the old set or a directory the same command resumes (an exit by the watchdog waits for the
@@ -45,6 +48,9 @@ class ResultFiles {
   output::AtomicFile trace_, server_, timing_, summary_, config_, record_;
   std::optional<output::AtomicFile> release_;
   std::optional<output::AtomicFile> agents_;  ///< agents.csv: per-agent ledgers only
+  /// summary_time.csv, time_to_target.csv: a schedule other than rounds only (the latter with
+  /// output.target_regret)
+  std::optional<output::AtomicFile> summary_time_, target_;
 };
 
 /// ",a,b,c" (empty for no values).

@@ -81,8 +81,8 @@ bool same_value(const std::string& a, const std::string& b) {
 TEST_CASE("every catalog entry is read by some algorithm, with the defaults the catalog states") {
   std::set<std::string> read;
   // Keys read only in some settings: sources.init_points with TS histories, acquisition.direct.*
-  // with acquisition.method: direct, schedule.* and timing.* under the asynchronous schedules
-  // (issue 41). A setting applies where its key is read (a schedule: where the algorithm
+  // with acquisition.method: direct, schedule.*, timing.* and output.* under the asynchronous
+  // schedules (issue 41). A setting applies where its key is read (a schedule: where the algorithm
   // declares it).
   const std::string trace =
       (std::filesystem::temp_directory_path() / "fbosim_catalog_trace.csv").string();
@@ -98,7 +98,9 @@ TEST_CASE("every catalog entry is read by some algorithm, with the defaults the 
       {"schedule.kind=deadline", "timing.duration.model=pareto", "timing.availability.model=trace",
        "timing.availability.trace=" + trace, "timing.tiers.fractions=[0.5]",
        "timing.tiers.slowdowns=[3]"},
-      {"schedule.kind=buffered", "timing.duration.model=lognormal"}};
+      {"schedule.kind=buffered", "timing.duration.model=lognormal"},
+      {"schedule.kind=periodic", "output.time_grid=11", "output.time_end=5",
+       "output.target_regret=0.1"}};
   const auto declares = [](const std::string& algorithm, const std::string& kind) {
     for (const auto s : fbosim::systems::algorithm_registry().at(algorithm).traits.schedules)
       if (fbosim::protocol::kScheduleKindNames.name(s) == kind) return true;
