@@ -184,6 +184,8 @@ def draw_vs_time(paths, where=(), title=None, labels=None):
     if not curves:
         raise ResultError("no result left after --where " + " ".join(where))
     tables = [time_tables(c.directory) for c in curves]
+    if labels == "name":
+        labels = [str(c.get("name", c.name)) for c in curves]
     names = given_labels(curves, labels) or legend_labels(curves)
     w, h = figure_size((11.0, 4.4))
     figure, (left, right) = plt.subplots(1, 2, figsize=(w, h))
@@ -194,6 +196,8 @@ def draw_vs_time(paths, where=(), title=None, labels=None):
         if band.any():
             left.fill_between(grid["time"][band], (grid["regret"] - grid["se"])[band],
                               (grid["regret"] + grid["se"])[band], color=colour, alpha=0.2)
+        if not (quantiles["max"] > 0).any():  # nothing private released: no epsilon to draw
+            continue
         for column, style in (("max", "-"), ("p90", "--"), ("median", ":")):
             right.plot(quantiles["time"], quantiles[column], color=colour, linestyle=style,
                        label=f"{name}: {column}" if column != "max" else f"{name}: largest")
