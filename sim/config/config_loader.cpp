@@ -244,6 +244,26 @@ void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSp
           {"schedule.buffer",
            fmt::format("must be at most agents.count ({}), got {}", s.agents, s.schedule.buffer)});
   }
+  // Age weights: read under latest only (schedule_keys); said why rather than an unknown key.
+  const auto given = [&](const char* key) {
+    return src.presence(key) != schema::Source::Presence::absent;
+  };
+  if (kind != protocol::ScheduleKind::latest && given("schedule.age_weight"))
+    problems.push_back(
+        {"schedule.age_weight",
+         fmt::format("applies only under schedule.kind: latest, not {}: there every message is in "
+                     "the first release after it is made (age 0, weight 1)",
+                     name)});
+  else if (s.schedule.age_weight != AgeWeight::fedasync && given("schedule.age_exponent"))
+    problems.push_back(
+        {"schedule.age_exponent", "applies only with schedule.age_weight: fedasync"});
+  if (s.schedule.age_weight != AgeWeight::one && !algorithm.traits.age_weights)
+    problems.push_back(
+        {"schedule.age_weight",
+         fmt::format("weights the messages a server aggregates by their age, but algorithm {} "
+                     "has no server; leave schedule.age_weight out or use an algorithm with a "
+                     "server (fts, fts_de, dp_fts, dp_fts_de)",
+                     s.algorithm)});
   check_network_default(s, name, problems);
   // The asynchronous engine charges a release's agents the central model's event
   // (run::release_charge); a trust model's own charges (a secure sum's survivors at the noise

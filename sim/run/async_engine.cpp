@@ -12,6 +12,7 @@
 
 #include "sim/config/run_epsilon.hpp"
 #include "sim/output/interrupt.hpp"
+#include "sim/run/age_weight.hpp"
 #include "sim/run/agent_privacy.hpp"
 #include "sim/run/checked_query.hpp"
 #include "sim/run/release_charge.hpp"
@@ -40,7 +41,8 @@ struct AsyncEngine::Run {
   SchedulePlan schedule;
   std::vector<std::vector<Evaluation>> done;  // [agent][evaluation]
   std::vector<std::size_t> next;              // per agent: its next evaluation to run
-  protocol::Broadcast broadcast;              // the latest release's
+  std::vector<std::size_t> kept;  // per agent: its first message that may be released again
+  protocol::Broadcast broadcast;  // the latest release's
   // Per summary row k: the instant every agent had completed evaluation k, and how many
   // releases came before it (the row's epsilon is the ledgers' after them).
   std::vector<timeline::Tick> row_time;
@@ -94,6 +96,7 @@ void AsyncEngine::start(Run& r) const {
     r.done[static_cast<std::size_t>(n)].resize(count);
   }
   r.next.assign(static_cast<std::size_t>(spec_.agents), 0);
+  r.kept.assign(static_cast<std::size_t>(spec_.agents), 0);
   RunResult& res = r.result;
   res.dim = domain.dim;
   r.columns = spec_.system->server_columns();
@@ -174,14 +177,31 @@ void AsyncEngine::release(Run& r, int j) const {
     eligible.push_back(n);
   }
   core::RngStream srv = r.rf.stream("server", static_cast<std::uint64_t>(j));
-  protocol::Release out = r.parts.server->release(inbox, j, srv);
+  const config::ScheduleSpec& s = spec_.schedule;
+  protocol::Release out;
+  if (s.age_weight == config::AgeWeight::one) {
+    out = r.parts.server->release(inbox, j, srv);
+  } else {
+    // Weights by age (latest): fixed by the time line, before the messages are seen.
+    std::vector<double> scale(static_cast<std::size_t>(spec_.agents), 1.0);
+    for (std::size_t i = 0; i < planned.messages.size(); ++i)
+      scale[static_cast<std::size_t>(planned.messages[i].first)] =
+          age_weight(s.age_weight, s.age_exponent, planned.ages[i]);
+    out = r.parts.server->release_scaled(inbox, j, srv, scale);
+  }
   if (!(out.event == r.plan.round))
     throw std::logic_error(fmt::format(
         "algorithm {}: release {} released {}, not the {} of its privacy plan",
         spec_.system->name(), j, privacy::to_string(out.event), privacy::to_string(r.plan.round)));
-  // A message is in one release only: it is not needed again.
-  for (const auto& [n, k] : planned.messages)
-    r.done[static_cast<std::size_t>(n)][static_cast<std::size_t>(k)].message.reset();
+  // The messages older than a released one are never released again; the released one neither,
+  // but under latest (until a newer one replaces it).
+  const bool keep = spec_.schedule.kind == protocol::ScheduleKind::latest;
+  for (const auto& [n, k] : planned.messages) {
+    auto& mine = r.done[static_cast<std::size_t>(n)];
+    std::size_t& from = r.kept[static_cast<std::size_t>(n)];
+    const auto last = static_cast<std::size_t>(k) + (keep ? 0 : 1);
+    for (; from < last; ++from) mine[from].message.reset();
+  }
   const ReleaseCharge charge = release_charge(spec_.schedule.kind, out.event, std::move(eligible));
   for (const int n : charge.agents) r.ledgers->charge(n, charge.event);
   const std::vector<double> spent = r.ledgers->spent(r.where);

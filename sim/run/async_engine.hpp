@@ -1,6 +1,6 @@
 #pragma once
-// One run under an asynchronous schedule (schedule.kind deadline, buffered or periodic; issue
-// 41 sec. 2, docs/TIME.md). RunEngine dispatches here; its `rounds` path is untouched.
+// One run under an asynchronous schedule (schedule.kind deadline, buffered, periodic or latest;
+// issue 41 sec. 2, docs/TIME.md). RunEngine dispatches here; its `rounds` path is untouched.
 //   1. the time line first (plan_schedule): every evaluation's proposal and completion instant
 //      and every release with the messages it holds, from the timing.* streams alone;
 //   2. then the data, segment by segment: segment j holds the evaluations proposed with the
