@@ -35,6 +35,9 @@ struct AlgorithmTraits {
   /// Its server aggregates messages linearly and can weight them by age (schedule.age_weight;
   /// protocol::Mechanism::release_scaled).
   bool age_weights = false;
+  /// Its agents can run several evaluations at once (schedule.workers): Thompson sampling
+  /// without a server, each sample given the completed evaluations only.
+  bool workers = false;
 };
 
 /// Defaults of the experiment's accounting keys that follow from the built algorithm (the

@@ -264,6 +264,18 @@ void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSp
                      "has no server; leave schedule.age_weight out or use an algorithm with a "
                      "server (fts, fts_de, dp_fts, dp_fts_de)",
                      s.algorithm)});
+  if (s.schedule.workers > 1 && !algorithm.traits.workers)
+    problems.push_back(
+        {"schedule.workers",
+         fmt::format("algorithm {} runs one evaluation at a time per agent: several in flight are "
+                     "built for ts only (a Thompson sample given the completed evaluations, "
+                     "Kandasamy et al. 2018); an FTS-family agent's messages and broadcasts are "
+                     "planned per evaluation, and UCB-type agents would need pending-point rules",
+                     s.algorithm)});
+  if (s.schedule.batches && s.schedule.workers == 1)
+    problems.push_back({"schedule.batches",
+                        "applies only with schedule.workers above 1 (batches of one evaluation "
+                        "are the asynchronous schedule)"});
   check_network_default(s, name, problems);
   // The asynchronous engine charges a release's agents the central model's event
   // (run::release_charge); a trust model's own charges (a secure sum's survivors at the noise
@@ -288,6 +300,14 @@ void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSp
   // Agents take part unevenly: one ledger per agent (run::AgentPrivacy, agents.csv).
   s.per_agent_ledgers = true;
   timeline::timing_keys().read(s.timing, src, record);
+  // A trace ends an agent's online time: with several workers an evaluation could then never
+  // complete while a later one did, which the plan does not represent.
+  if (s.schedule.workers > 1 && s.timing.availability.model == timeline::AvailabilityKind::trace)
+    throw ConfigError(src.source() +
+                      ": timing.availability.model: trace is refused with schedule.workers " +
+                      std::to_string(s.schedule.workers) +
+                      ": an agent whose online time ends could leave an evaluation unfinished "
+                      "between finished ones (not built yet); use always, exponential or fixed");
   resolve_trace(src, record, s);
   try {
     (void)timeline::TimingModel::from_spec(s.timing, s.agents, core::RngFactory(s.seed, 0));

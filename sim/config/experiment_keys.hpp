@@ -242,7 +242,18 @@ inline const schema::Group<ExperimentSpec>& schedule_keys() {
           .when([](const E& e) {
             return e.schedule.kind == ScheduleKind::latest &&
                    e.schedule.age_weight == AgeWeight::fedasync;
-          });
+          })
+          .integer("schedule.workers", at(&E::schedule, &ScheduleSpec::workers),
+                   Range::closed(1, 1024),
+                   "evaluations in flight per agent (Kandasamy et al. 2018): after its initial "
+                   "design every worker starts one; each new query is a Thompson sample given the "
+                   "completed evaluations only. `ts` only")
+          .when([](const E& e) { return e.schedule.kind != ScheduleKind::rounds; })
+          .boolean("schedule.batches", at(&E::schedule, &ScheduleSpec::batches),
+                   "with schedule.workers: the workers start together and the next batch waits "
+                   "for the whole batch to complete (synchronous parallel TS); false: each "
+                   "worker starts anew the instant it completes (asynchronous)")
+          .when([](const E& e) { return e.schedule.kind != ScheduleKind::rounds; });
   return g;
 }
 

@@ -54,6 +54,10 @@ struct ScheduleSpec {
   double deadline = 1.0;  ///< schedule.deadline: the length of a round in seconds (deadline)
   AgeWeight age_weight = AgeWeight::one;  ///< schedule.age_weight (latest)
   double age_exponent = 0.5;              ///< schedule.age_exponent: alpha (fedasync)
+  int workers = 1;  ///< schedule.workers: evaluations in flight per agent (ts)
+  /// schedule.batches: the workers start together, the next batch when all completed
+  /// (Kandasamy et al.'s synchronous TS) instead of each at its own completion.
+  bool batches = false;
 };
 
 /// server.delta_rule: the delta of a run that gives no server.delta. `standard` (written

@@ -111,10 +111,17 @@ void AsyncEngine::start(Run& r) const {
   res.epsilon_p90.assign(rows, 0.0);
   std::vector<timeline::Tick> times;
   for (const PlannedRelease& p : r.schedule.releases) times.push_back(p.time);
+  // Each agent's completions in time order (with several workers, not evaluation order): row k
+  // follows the (k + 1)-th.
+  std::vector<std::vector<timeline::Tick>> completed;
+  for (const auto& mine : r.schedule.evaluations) {
+    std::vector<timeline::Tick>& c = completed.emplace_back();
+    for (const PlannedEvaluation& e : mine) c.push_back(e.complete);
+    std::sort(c.begin(), c.end());
+  }
   for (std::size_t k = 0; k < rows; ++k) {
     timeline::Tick all_done = 0;
-    for (const auto& mine : r.schedule.evaluations)
-      all_done = std::max(all_done, mine[std::min(k, mine.size() - 1)].complete);
+    for (const auto& c : completed) all_done = std::max(all_done, c[std::min(k, c.size() - 1)]);
     r.row_time.push_back(all_done);
     r.row_releases.push_back(static_cast<std::size_t>(
         std::lower_bound(times.begin(), times.end(), all_done) - times.begin()));
@@ -123,42 +130,75 @@ void AsyncEngine::start(Run& r) const {
   res.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+void AsyncEngine::evaluate(Run& r, std::size_t i, std::size_t k) const {
+  protocol::AgentPolicy& agent = *r.parts.agents[i];
+  Run::Evaluation& w = r.done[i][k];
+  const auto key = static_cast<std::uint64_t>(k);
+  const int t = static_cast<int>(k);
+  if (k == 0) {
+    core::RngStream init = r.rf.stream("agent.init", i);
+    w.xs = agent.initial_points(init);
+    w.source = "init";
+  } else {
+    core::RngStream rng = r.rf.stream("agent.step", i, key);
+    protocol::Proposal p = agent.propose(t, r.broadcast, rng, r.rf);
+    w.xs.push_back(std::move(p.x));
+    w.source = p.source;
+  }
+  core::RngStream noise = r.rf.stream("agent.noise", i, key);
+  w.ys.assign(w.xs.size(), 0.0);
+  w.fs.assign(w.xs.size(), 0.0);
+  for (std::size_t q = 0; q < w.xs.size(); ++q) {
+    if (q > 0) output::check_interrupt();
+    const auto e = checked_query(*r.objectives[i], w.xs[q], noise, static_cast<int>(i),
+                                 r.result.run, t, "evaluation");
+    w.ys[q] = e.y;
+    w.fs[q] = e.f;
+  }
+}
+
+void AsyncEngine::in_flight(Run& r) const {
+  // Several workers (ts: no server, one segment): each agent's proposals and completions in time
+  // order, a completion before a proposal at the same instant, so that each query is proposed
+  // given the evaluations completed by then only (Kandasamy et al. 2018); its result is
+  // observed at its completion.
+  pool_.parallel_for(static_cast<std::size_t>(spec_.agents), [&](std::size_t i) {
+    const auto& planned = r.schedule.evaluations[i];
+    protocol::AgentPolicy& agent = *r.parts.agents[i];
+    if (!agent.optimises()) return;
+    for (const AgentStep& step : agent_steps(planned)) {
+      output::check_interrupt();
+      if (step.propose) {
+        evaluate(r, i, step.evaluation);
+        continue;
+      }
+      const Run::Evaluation& w = r.done[i][step.evaluation];
+      for (std::size_t q = 0; q < w.xs.size(); ++q) agent.observe(w.xs[q], w.ys[q]);
+    }
+    r.next[i] = planned.size();
+  });
+}
+
 void AsyncEngine::segment(Run& r, int j) const {
+  if (spec_.schedule.workers > 1) {
+    if (r.parts.server) throw std::logic_error("AsyncEngine: several workers with a server");
+    if (j == 0) in_flight(r);
+    return;
+  }
   const bool server = r.parts.server != nullptr;
   pool_.parallel_for(static_cast<std::size_t>(spec_.agents), [&](std::size_t i) {
-    const int n = static_cast<int>(i);
     const auto& planned = r.schedule.evaluations[i];
     protocol::AgentPolicy& agent = *r.parts.agents[i];
     for (std::size_t& k = r.next[i]; k < planned.size() && planned[k].broadcast == j; ++k) {
       output::check_interrupt();
       Run::Evaluation& w = r.done[i][k];
-      const auto key = static_cast<std::uint64_t>(k);
-      const int t = static_cast<int>(k);
       if (agent.optimises()) {
-        if (k == 0) {
-          core::RngStream init = r.rf.stream("agent.init", i);
-          w.xs = agent.initial_points(init);
-          w.source = "init";
-        } else {
-          core::RngStream rng = r.rf.stream("agent.step", i, key);
-          protocol::Proposal p = agent.propose(t, r.broadcast, rng, r.rf);
-          w.xs.push_back(std::move(p.x));
-          w.source = p.source;
-        }
-        core::RngStream noise = r.rf.stream("agent.noise", i, key);
-        w.ys.assign(w.xs.size(), 0.0);
-        w.fs.assign(w.xs.size(), 0.0);
-        for (std::size_t q = 0; q < w.xs.size(); ++q) {
-          if (q > 0) output::check_interrupt();
-          const auto e =
-              checked_query(*r.objectives[i], w.xs[q], noise, n, r.result.run, t, "evaluation");
-          w.ys[q] = e.y;
-          w.fs[q] = e.f;
-          agent.observe(w.xs[q], e.y);
-        }
+        evaluate(r, i, k);
+        for (std::size_t q = 0; q < w.xs.size(); ++q) agent.observe(w.xs[q], w.ys[q]);
       }
+      const int t = static_cast<int>(k);
       if (server && t < spec_.rounds) {
-        core::RngStream msg = r.rf.stream("agent.message", i, key);
+        core::RngStream msg = r.rf.stream("agent.message", i, static_cast<std::uint64_t>(k));
         if (auto m = agent.report(t, msg))
           w.message = std::make_shared<const protocol::Message>(*m);
       }

@@ -42,6 +42,10 @@ class AsyncEngine {
   struct Run;
   void start(Run& r) const;
   void segment(Run& r, int j) const;
+  /// Agent i's evaluation k proposed and evaluated (not yet observed): several workers.
+  void evaluate(Run& r, std::size_t i, std::size_t k) const;
+  /// Every agent's evaluations with several workers in flight (schedule.workers > 1).
+  void in_flight(Run& r) const;
   void release(Run& r, int j) const;
   void record(Run& r) const;
   /// Summary row `row`'s epsilons and agents.csv rows from the ledgers as they are.

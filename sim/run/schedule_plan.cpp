@@ -100,6 +100,8 @@ SchedulePlan plan_schedule(const config::ExperimentSpec& spec, const core::RngFa
   const Tick every = release_interval(s);
   timeline::TimelineOptions options;
   options.evaluations = rounds + 1;
+  options.workers = s.workers;
+  options.batches = s.batches;
   // deadline: the next evaluation starts at the round's end (a completion at it: at once).
   if (s.kind == ScheduleKind::deadline)
     options.hold = [every](Tick t) { return (t + every - 1) / every * every; };
@@ -113,19 +115,28 @@ SchedulePlan plan_schedule(const config::ExperimentSpec& spec, const core::RngFa
   while (const std::optional<timeline::Completion> c = line.next()) {
     if (every > 0)
       for (; next_release < c->time; next_release += every) book.release(next_release);
+    // By evaluation number (with several workers they complete out of order).
     auto& mine = plan.evaluations[static_cast<std::size_t>(c->agent)];
-    const Tick propose =
-        mine.empty() ? 0
-                     : (options.hold ? options.hold(mine.back().complete) : mine.back().complete);
-    mine.push_back({propose, c->time, 0});
-    plan.order.push_back(*c);
     const auto k = static_cast<int>(c->evaluation);
+    if (mine.size() <= static_cast<std::size_t>(k))
+      mine.resize(static_cast<std::size_t>(k) + 1, PlannedEvaluation{0, -1, 0});
+    mine[static_cast<std::size_t>(k)] = {c->propose, c->time, 0};
+    plan.order.push_back(*c);
     if (!reports || k >= rounds) continue;
     book.arrive(c->agent, k);
     if (s.kind == ScheduleKind::buffered && book.count() == s.buffer) book.release(c->time);
   }
   if (every > 0 && book.count() > 0) book.release(next_release);
   plan.releases = book.take();
+  // An evaluation that never completes while a later one does (several workers of an agent
+  // whose availability ends): config refuses workers with such availability.
+  for (std::size_t n = 0; n < plan.evaluations.size(); ++n)
+    for (const PlannedEvaluation& e : plan.evaluations[n])
+      if (e.complete < 0)
+        throw std::logic_error(fmt::format(
+            "plan_schedule: agent {} has an evaluation that never completes before one that "
+            "does",
+            n));
 
   // The broadcast each proposal sees: the releases at or before its instant.
   std::vector<Tick> times;
@@ -136,6 +147,21 @@ SchedulePlan plan_schedule(const config::ExperimentSpec& spec, const core::RngFa
       mine[k].broadcast = static_cast<int>(
           std::upper_bound(times.begin(), times.end(), mine[k].propose) - times.begin());
   return plan;
+}
+
+std::vector<AgentStep> agent_steps(const std::vector<PlannedEvaluation>& evaluations) {
+  std::vector<AgentStep> steps;
+  steps.reserve(2 * evaluations.size());
+  for (std::size_t k = 0; k < evaluations.size(); ++k) {
+    steps.push_back({evaluations[k].propose, true, k});
+    steps.push_back({evaluations[k].complete, false, k});
+  }
+  std::sort(steps.begin(), steps.end(), [](const AgentStep& a, const AgentStep& b) {
+    if (a.time != b.time) return a.time < b.time;
+    if (a.propose != b.propose) return !a.propose;  // completions first
+    return a.evaluation < b.evaluation;
+  });
+  return steps;
 }
 
 }  // namespace fbosim::run

@@ -57,6 +57,19 @@ struct SchedulePlan {
   std::vector<PlannedRelease> releases;
 };
 
+/// One step of an agent with several evaluations in flight (schedule.workers): propose
+/// evaluation k (and evaluate it), or observe its result at its completion.
+struct AgentStep {
+  timeline::Tick time = 0;
+  bool propose = false;
+  std::size_t evaluation = 0;
+  bool operator==(const AgentStep&) const = default;
+};
+/// An agent's steps in time order, a completion before a proposal at the same instant (then by
+/// evaluation): each query is proposed given the evaluations completed by then only, the
+/// pending ones unseen (Kandasamy et al., AISTATS 2018).
+std::vector<AgentStep> agent_steps(const std::vector<PlannedEvaluation>& evaluations);
+
 /// The most releases a run may plan (a period far below the durations would otherwise plan
 /// millions of empty releases).
 inline constexpr std::size_t kMaxReleases = 1'000'000;

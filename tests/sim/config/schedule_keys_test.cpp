@@ -126,6 +126,26 @@ TEST_CASE("age weights are read under latest only, with a server, and say why ot
   CHECK_NOTHROW(load(kBase, {"algorithm=ts", "schedule.kind=latest"}));
 }
 
+TEST_CASE("several workers are read for ts only, and refused elsewhere saying why") {
+  const LoadedConfig w = load(kBase, {"algorithm=ts", "schedule.kind=periodic",
+                                      "schedule.workers=4", "schedule.batches=true"});
+  CHECK(w.spec.schedule.workers == 4);
+  CHECK(w.spec.schedule.batches);
+  CHECK(w.resolved["schedule"]["workers"].as<int>() == 4);
+  CHECK(load(kBase, {"schedule.kind=periodic"}).spec.schedule.workers == 1);
+  CHECK_THROWS_WITH(load(kBase, {"schedule.kind=buffered", "schedule.workers=2"}),
+                    Catch::Contains("s.yaml") && Catch::Contains("schedule.workers") &&
+                        Catch::Contains("algorithm dp_fts_de") && Catch::Contains("ts only") &&
+                        Catch::Contains("2"));
+  CHECK_THROWS_WITH(
+      load(kBase, {"algorithm=ts", "schedule.kind=periodic", "schedule.batches=true"}),
+      Catch::Contains("schedule.batches") && Catch::Contains("schedule.workers"));
+  CHECK_THROWS_WITH(load(kBase, {"algorithm=ts", "schedule.kind=periodic", "schedule.workers=0"}),
+                    Catch::Contains("schedule.workers") && Catch::Contains("0"));
+  CHECK_THROWS_WITH(load(kBase, {"algorithm=ts", "schedule.workers=2"}),
+                    Catch::Contains("schedule.workers"));  // rounds: no clock, not read
+}
+
 TEST_CASE("a trace file is read from the config file's directory, a bad one fails at load") {
   const auto dir = std::filesystem::temp_directory_path() / "fbosim_schedule_trace";
   std::filesystem::remove_all(dir);
@@ -147,6 +167,11 @@ TEST_CASE("a trace file is read from the config file's directory, a bad one fail
         (dir / "sub" / "online.csv").string());
   CHECK_THROWS_WITH(load_config((dir / "sub" / "bad.yaml").string(), {}),
                     Catch::Contains("bad.yaml") && Catch::Contains("missing.csv"));
+  // A trace ends the agents' online time: refused with several workers.
+  CHECK_THROWS_WITH(
+      load_config((dir / "sub" / "c.yaml").string(), {"algorithm=ts", "schedule.workers=2"}),
+      Catch::Contains("c.yaml") && Catch::Contains("timing.availability.model: trace") &&
+          Catch::Contains("schedule.workers 2"));
 }
 
 TEST_CASE("a trust model under an asynchronous schedule is refused: its charges are not wired") {

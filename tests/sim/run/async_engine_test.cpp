@@ -160,6 +160,47 @@ TEST_CASE("age weights change the broadcasts under latest, never the privacy cha
   }
 }
 
+TEST_CASE("several workers: ts keeps the outputs' contract, the same on 1 and 2 threads") {
+  for (const char* batches : {"false", "true"}) {
+    INFO("batches " << batches);
+    const std::vector<std::string> sets = {"algorithm=ts",
+                                           "schedule.kind=periodic",
+                                           "schedule.workers=3",
+                                           std::string("schedule.batches=") + batches,
+                                           "timing.duration.model=exponential",
+                                           "timing.tiers.fractions=[0.25]",
+                                           "timing.tiers.slowdowns=[10]"};
+    const std::string a = run_to(std::string("workers_t1_") + batches, sets, 1);
+    const std::string b = run_to(std::string("workers_t2_") + batches, sets, 2);
+    for (const char* f : {"/trace.csv", "/summary.csv", "/agents.csv"}) {
+      INFO(f);
+      CHECK(slurp(a + f) == slurp(b + f));
+    }
+    const std::string trace = slurp(a + "/trace.csv");
+    // 2 runs x 4 agents x (2 initial points + 4 evaluations), in completion order.
+    CHECK(std::count(trace.begin(), trace.end(), '\n') == 1 + 2 * 4 * 6);
+    const std::vector<double> times = column(trace, "time");
+    const std::vector<double> runs = column(trace, "run");
+    for (std::size_t i = 1; i < times.size(); ++i)
+      if (runs[i] == runs[i - 1]) CHECK(times[i] >= times[i - 1]);
+    const std::string summary = slurp(a + "/summary.csv");
+    CHECK(std::count(summary.begin(), summary.end(), '\n') == 1 + 5);
+    const std::vector<double> regret = column(summary, "mean_regret");
+    for (std::size_t k = 1; k < regret.size(); ++k) CHECK(regret[k] <= regret[k - 1]);
+  }
+  // Workers finish the same evaluations sooner: the last completion comes earlier.
+  const std::vector<std::string> base = {"algorithm=ts", "schedule.kind=periodic",
+                                         "timing.duration.model=exponential"};
+  std::vector<std::string> three = base;
+  three.push_back("schedule.workers=3");
+  const std::vector<double> one_times =
+      column(slurp(run_to("workers_one", base) + "/trace.csv"), "time");
+  const std::vector<double> three_times =
+      column(slurp(run_to("workers_three", three) + "/trace.csv"), "time");
+  CHECK(*std::max_element(three_times.begin(), three_times.end()) <
+        *std::max_element(one_times.begin(), one_times.end()));
+}
+
 TEST_CASE("asynchronous runs are byte-identical on 1 and 2 threads") {
   const std::vector<std::string> slow = {
       "timing.duration.model=lognormal", "timing.duration.mean=1", "timing.duration.sigma=0.5",

@@ -189,3 +189,27 @@ TEST_CASE("the plan is a function of the timing streams alone: it replays") {
     CHECK(std::adjacent_find(all.begin(), all.end()) == all.end());
   }
 }
+
+TEST_CASE("agent_steps: completions before proposals at one instant, each query given those done") {
+  // Evaluation 0 in [0, 4]; then three workers: 1 in [4, 9], 2 in [4, 6], 3 in [4, 7]; 4 proposed
+  // at 6 (after 2's result), 5 at 7 (after 3's): neither sees 1's, still running.
+  const std::vector<PlannedEvaluation> e = {{0, 4, 0}, {4, 9, 0}, {4, 6, 0},
+                                            {4, 7, 0}, {6, 8, 0}, {7, 9, 0}};
+  const std::vector<AgentStep> want = {{0, true, 0}, {4, false, 0}, {4, true, 1},  {4, true, 2},
+                                       {4, true, 3}, {6, false, 2}, {6, true, 4},  {7, false, 3},
+                                       {7, true, 5}, {8, false, 4}, {9, false, 1}, {9, false, 5}};
+  CHECK(agent_steps(e) == want);
+}
+
+TEST_CASE("workers: evaluations 1 .. W start together at evaluation 0's completion") {
+  const config::ExperimentSpec a =
+      spec_of({"algorithm=ts", "schedule.kind=periodic", "schedule.workers=2"});
+  const SchedulePlan p = plan_schedule(a, core::RngFactory(a.seed, 0), false);
+  for (const auto& mine : p.evaluations) {
+    REQUIRE(mine.size() == 3);  // rounds = 2
+    // Evaluations 1 and 2 start together at evaluation 0's completion.
+    CHECK(mine[1].propose == mine[0].complete);
+    CHECK(mine[2].propose == mine[0].complete);
+  }
+  CHECK(p.releases.empty());  // ts: no server
+}
