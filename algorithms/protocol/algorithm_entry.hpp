@@ -32,6 +32,12 @@ struct AlgorithmTraits {
   std::vector<ScheduleKind> schedules{ScheduleKind::rounds};
   /// Why it runs under no other schedule than those listed (the config error's reason).
   std::string schedules_why;
+  /// Its server aggregates messages linearly and can weight them by age (schedule.age_weight;
+  /// protocol::Mechanism::release_scaled).
+  bool age_weights = false;
+  /// Its agents can run several evaluations at once (schedule.workers): Thompson sampling
+  /// without a server, each sample given the completed evaluations only.
+  bool workers = false;
 };
 
 /// Defaults of the experiment's accounting keys that follow from the built algorithm (the

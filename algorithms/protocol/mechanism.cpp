@@ -62,8 +62,27 @@ const Eigen::VectorXd& sample_of(const Message& message, int agent, int features
 }
 
 Broadcast LinearAggregator::aggregate(const Inbox& messages, int round, RoundStats& stats) const {
+  return weighted_average(messages, weights(round, static_cast<int>(messages.size())), stats);
+}
+
+Broadcast LinearAggregator::aggregate_scaled(const Inbox& messages, int round, RoundStats& stats,
+                                             const std::vector<double>& scale) const {
+  if (scale.size() != messages.size())
+    throw std::invalid_argument(
+        fmt::format("{} message weights for {} agents", scale.size(), messages.size()));
+  Eigen::MatrixXd w = weights(round, static_cast<int>(messages.size()));
+  for (std::size_t n = 0; n < scale.size(); ++n) {
+    if (!(scale[n] > 0 && scale[n] <= 1))
+      throw std::invalid_argument(
+          fmt::format("agent {}'s message weight must be in (0, 1], got {}", n, scale[n]));
+    w.col(static_cast<Eigen::Index>(n)) *= scale[n];
+  }
+  return weighted_average(messages, std::move(w), stats);
+}
+
+Broadcast LinearAggregator::weighted_average(const Inbox& messages, Eigen::MatrixXd w,
+                                             RoundStats& stats) const {
   const auto population = static_cast<int>(messages.size());
-  Eigen::MatrixXd w = weights(round, population);
   for (int n = 0; n < population; ++n) {
     if (messages[static_cast<std::size_t>(n)]) {
       ++stats.received;
@@ -87,6 +106,12 @@ Broadcast LinearAggregator::aggregate(const Inbox& messages, int round, RoundSta
       out.omegas[static_cast<std::size_t>(i)] += w(i, n) * omega;
   }
   return out;
+}
+
+Release Mechanism::release_scaled(const Inbox& /*messages*/, int /*round*/,
+                                  core::RngStream& /*rng*/,
+                                  const std::vector<double>& /*scale*/) const {
+  throw std::logic_error("this server does not weight its messages (age weights)");
 }
 
 }  // namespace fbosim::protocol

@@ -112,6 +112,14 @@ class LinearAggregator : public Aggregator {
   /// so the broadcast stays a weighted average (with every message present this is exactly
   /// sum_n W(i, n) omega_n); nothing arrived: NoBroadcast (the agents fall back to local steps).
   Broadcast aggregate(const Inbox& messages, int round, RoundStats& stats) const override;
+  /// The same with column n of W multiplied by scale[n] in (0, 1] before the renormalisation
+  /// over arrivals (the asynchronous schedules' age weights without privacy, docs/TIME.md).
+  /// Throws std::invalid_argument for a scale of another length or outside (0, 1].
+  Broadcast aggregate_scaled(const Inbox& messages, int round, RoundStats& stats,
+                             const std::vector<double>& scale) const;
+
+ private:
+  Broadcast weighted_average(const Inbox& messages, Eigen::MatrixXd w, RoundStats& stats) const;
 };
 
 class Mechanism {
@@ -119,6 +127,12 @@ class Mechanism {
   virtual ~Mechanism() = default;
   /// Releases the round's broadcast; every draw from rng (the "server" stream of the round).
   virtual Release release(const Inbox& messages, int round, core::RngStream& rng) const = 0;
+  /// The same with agent n's message weighted by scale[n] in (0, 1] (the asynchronous
+  /// schedules' age weights, docs/TIME.md), the same event. The default throws
+  /// std::logic_error: a mechanism that cannot weight its messages (config refuses age weights
+  /// for algorithms without AlgorithmTraits::age_weights).
+  virtual Release release_scaled(const Inbox& messages, int round, core::RngStream& rng,
+                                 const std::vector<double>& scale) const;
   /// The event one release composes for a population of N agents (NoOp when not private):
   /// config validation asks the accountants whether they support it before any run.
   virtual privacy::DpEvent event(int population) const = 0;

@@ -168,6 +168,34 @@ WeightedRelease DpMechanism::release(const Messages& messages, const Eigen::Matr
   if (options_.trust.trust == Trust::distributed)
     return distributed_release(messages, weights, rng, clip_norm);
   if (options_.trust.trust == Trust::local) return local_release(messages, weights, rng, clip_norm);
+  return central_release(messages, weights, weights, rng, clip_norm);
+}
+
+WeightedRelease DpMechanism::release_scaled(const Messages& messages,
+                                            const Eigen::MatrixXd& weights,
+                                            const std::vector<double>& scale, core::RngStream& rng,
+                                            double clip_norm) const {
+  if (options_.trust.trust != Trust::central)
+    throw std::logic_error("DpMechanism::release_scaled: only the trusted server weights messages");
+  if (scale.size() != messages.size())
+    throw std::invalid_argument(
+        fmt::format("{} message weights for {} agents", scale.size(), messages.size()));
+  check_weights(weights, messages.size());
+  Eigen::MatrixXd sum_weights = weights;
+  for (std::size_t n = 0; n < scale.size(); ++n) {
+    // (0, 1]: no contribution grows beyond the unscaled weights' bound.
+    if (!(scale[n] > 0 && scale[n] <= 1))
+      throw std::invalid_argument(
+          fmt::format("agent {}'s message weight must be in (0, 1], got {}", n, scale[n]));
+    sum_weights.col(static_cast<Eigen::Index>(n)) *= scale[n];
+  }
+  return central_release(messages, weights, sum_weights, rng, clip_norm);
+}
+
+WeightedRelease DpMechanism::central_release(const Messages& messages,
+                                             const Eigen::MatrixXd& weights,
+                                             const Eigen::MatrixXd& sum_weights,
+                                             core::RngStream& rng, double clip_norm) const {
   const auto regions = static_cast<int>(weights.rows());
   // Validates the weights and the clip norm.
   const std::vector<double> stds = noise_stds(weights, messages.size(), clip_norm);
@@ -191,7 +219,7 @@ WeightedRelease DpMechanism::release(const Messages& messages, const Eigen::Matr
     used[n] = &clipped[n];
     ++out.stats.selected;
   }
-  out.omegas = weighted_sums(used, weights, features_);
+  out.omegas = weighted_sums(used, sum_weights, features_);
   for (auto& omega : out.omegas) omega /= g;
   add_gaussian_noise(out, stds, event(options_, messages.size()), rng);
   return out;

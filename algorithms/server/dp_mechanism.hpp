@@ -59,6 +59,16 @@ class DpMechanism {
   /// The same with clip norm `clip_norm` in place of S (adaptive clipping's C_t).
   WeightedRelease release(const Messages& messages, const Eigen::MatrixXd& weights,
                           core::RngStream& rng, double clip_norm) const;
+  /// The central release with agent n's clipped message weighted by scale[n] in (0, 1] on top
+  /// of `weights` (the asynchronous schedules' age weights, docs/TIME.md): the sums use
+  /// W(i, n) scale[n], never renormalised; the noise std stays z w_max S / g with w_max of the
+  /// unscaled W. Every contribution W(i, n) scale[n] |clip(omega_n)| <= w_max S / sqrt(P), so
+  /// the release is the same subsampled Gaussian (its event unchanged). Throws
+  /// std::invalid_argument for a scale of another length or outside (0, 1], std::logic_error
+  /// under a trust model other than central.
+  WeightedRelease release_scaled(const Messages& messages, const Eigen::MatrixXd& weights,
+                                 const std::vector<double>& scale, core::RngStream& rng,
+                                 double clip_norm) const;
 
   /// g: q (Poisson) or floor(N q) / N (fixed-size) for a population of N agents; the sums are
   /// divided by g. Throws std::invalid_argument when floor(N q) = 0.
@@ -93,6 +103,11 @@ class DpMechanism {
 
  private:
   std::size_t batch(std::size_t agents) const;  ///< floor(N q), as the RDP accountant
+  /// The trusted server's release: the noise calibrated to `weights`, the sums with
+  /// `sum_weights` (equal to them, or smaller entry by entry: release_scaled).
+  WeightedRelease central_release(const Messages& messages, const Eigen::MatrixXd& weights,
+                                  const Eigen::MatrixXd& sum_weights, core::RngStream& rng,
+                                  double clip_norm) const;
   void check_weights(const Eigen::MatrixXd& weights, std::size_t agents) const;
   /// server.trust: distributed (secure aggregation) and local (dp_mechanism_trust.cpp).
   WeightedRelease distributed_release(const Messages& messages, const Eigen::MatrixXd& weights,

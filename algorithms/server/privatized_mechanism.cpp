@@ -14,6 +14,18 @@ PrivatizedMechanism::PrivatizedMechanism(
 
 protocol::Release PrivatizedMechanism::release(const protocol::Inbox& messages, int round,
                                                core::RngStream& rng) const {
+  return release_with(messages, round, rng, nullptr);
+}
+
+protocol::Release PrivatizedMechanism::release_scaled(const protocol::Inbox& messages, int round,
+                                                      core::RngStream& rng,
+                                                      const std::vector<double>& scale) const {
+  return release_with(messages, round, rng, &scale);
+}
+
+protocol::Release PrivatizedMechanism::release_with(const protocol::Inbox& messages, int round,
+                                                    core::RngStream& rng,
+                                                    const std::vector<double>* scale) const {
   const auto population = static_cast<int>(messages.size());
   Messages vectors(messages.size(), nullptr);
   for (int n = 0; n < population; ++n)
@@ -21,7 +33,9 @@ protocol::Release PrivatizedMechanism::release(const protocol::Inbox& messages, 
       vectors[static_cast<std::size_t>(n)] = &protocol::sample_of(*m, n, aggregator_->features());
   const Eigen::MatrixXd weights = aggregator_->weights(round, population);
   if (!adaptive_) {
-    WeightedRelease w = dp_.release(vectors, weights, rng);
+    WeightedRelease w = scale
+                            ? dp_.release_scaled(vectors, weights, *scale, rng, options_.clip_norm)
+                            : dp_.release(vectors, weights, rng);
     if (w.charges) return charged(std::move(w));
     if (!w.event) throw std::logic_error("DP release without a privacy event");
     return {protocol::RegionSamples{std::move(w.omegas)}, w.stats, *w.event, {}};
@@ -30,7 +44,8 @@ protocol::Release PrivatizedMechanism::release(const protocol::Inbox& messages, 
   // messages' noise, from the same stream) and step to C_{t+1}. A non-finite message counts as
   // clipped (b_n = 0), as DpMechanism::clip replaces it.
   const double clip_norm = adaptive_->clip_norm();
-  WeightedRelease w = dp_.release(vectors, weights, rng, clip_norm);
+  WeightedRelease w = scale ? dp_.release_scaled(vectors, weights, *scale, rng, clip_norm)
+                            : dp_.release(vectors, weights, rng, clip_norm);
   if (!w.event) throw std::logic_error("DP release without a privacy event");
   w.stats.clip_norm = clip_norm;
   const double expected = dp_.sampling_fraction(messages.size()) * population;
@@ -62,6 +77,16 @@ protocol::Release PlainMechanism::release(const protocol::Inbox& messages, int r
                                           core::RngStream& /*rng*/) const {
   protocol::Release out;
   out.broadcast = aggregator_->aggregate(messages, round, out.stats);
+  return out;
+}
+
+protocol::Release PlainMechanism::release_scaled(const protocol::Inbox& messages, int round,
+                                                 core::RngStream& /*rng*/,
+                                                 const std::vector<double>& scale) const {
+  const auto* linear = dynamic_cast<const protocol::LinearAggregator*>(aggregator_.get());
+  if (!linear) throw std::logic_error("age weights need a linear aggregator");
+  protocol::Release out;
+  out.broadcast = linear->aggregate_scaled(messages, round, out.stats, scale);
   return out;
 }
 

@@ -24,11 +24,17 @@ class PrivatizedMechanism final : public protocol::Mechanism {
   /// std::invalid_argument naming the agent).
   protocol::Release release(const protocol::Inbox& messages, int round,
                             core::RngStream& rng) const override;
+  /// The trusted server's release with age weights (DpMechanism::release_scaled): the noise of
+  /// the unscaled weights, the same event.
+  protocol::Release release_scaled(const protocol::Inbox& messages, int round, core::RngStream& rng,
+                                   const std::vector<double>& scale) const override;
   privacy::DpEvent event(int population) const override;
 
   const DpMechanism& mechanism() const { return dp_; }
 
  private:
+  protocol::Release release_with(const protocol::Inbox& messages, int round, core::RngStream& rng,
+                                 const std::vector<double>* scale) const;
   /// The Release of a trust model's WeightedRelease (its charges; NoBroadcast when aborted).
   static protocol::Release charged(WeightedRelease w);
 
@@ -47,6 +53,9 @@ class PlainMechanism final : public protocol::Mechanism {
   explicit PlainMechanism(std::shared_ptr<const protocol::Aggregator> aggregator);
   protocol::Release release(const protocol::Inbox& messages, int round,
                             core::RngStream& rng) const override;
+  /// LinearAggregator::aggregate_scaled (std::logic_error for another aggregator).
+  protocol::Release release_scaled(const protocol::Inbox& messages, int round, core::RngStream& rng,
+                                   const std::vector<double>& scale) const override;
   privacy::DpEvent event(int population) const override;
 
  private:

@@ -226,7 +226,11 @@ void register_fts_de_algorithms(schema::Registry<protocol::AlgorithmEntry>& regi
     // simulated time line (issue 41; docs/TIME.md). `ts` has no server: its agents only run on
     // their own clocks.
     using K = protocol::ScheduleKind;
-    e.traits.schedules = {K::rounds, K::deadline, K::buffered, K::periodic};
+    e.traits.schedules = {K::rounds, K::deadline, K::buffered, K::periodic, K::latest};
+    // A linear aggregation of the agents' samples: age weights scale its columns.
+    e.traits.age_weights = p.server;
+    // ts: no messages, no broadcasts; each proposal is a TS step on the completed evaluations.
+    e.traits.workers = !p.server;
     registry.add(std::move(e));
   }
 }

@@ -249,6 +249,38 @@ void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSp
           {"schedule.buffer",
            fmt::format("must be at most agents.count ({}), got {}", s.agents, s.schedule.buffer)});
   }
+  // Age weights: read under latest only (schedule_keys); said why rather than an unknown key.
+  const auto given = [&](const char* key) {
+    return src.presence(key) != schema::Source::Presence::absent;
+  };
+  if (kind != protocol::ScheduleKind::latest && given("schedule.age_weight"))
+    problems.push_back(
+        {"schedule.age_weight",
+         fmt::format("applies only under schedule.kind: latest, not {}: there every message is in "
+                     "the first release after it is made (age 0, weight 1)",
+                     name)});
+  else if (s.schedule.age_weight != AgeWeight::fedasync && given("schedule.age_exponent"))
+    problems.push_back(
+        {"schedule.age_exponent", "applies only with schedule.age_weight: fedasync"});
+  if (s.schedule.age_weight != AgeWeight::one && !algorithm.traits.age_weights)
+    problems.push_back(
+        {"schedule.age_weight",
+         fmt::format("weights the messages a server aggregates by their age, but algorithm {} "
+                     "has no server; leave schedule.age_weight out or use an algorithm with a "
+                     "server (fts, fts_de, dp_fts, dp_fts_de)",
+                     s.algorithm)});
+  if (s.schedule.workers > 1 && !algorithm.traits.workers)
+    problems.push_back(
+        {"schedule.workers",
+         fmt::format("algorithm {} runs one evaluation at a time per agent: several in flight are "
+                     "built for ts only (a Thompson sample given the completed evaluations, "
+                     "Kandasamy et al. 2018); an FTS-family agent's messages and broadcasts are "
+                     "planned per evaluation, and UCB-type agents would need pending-point rules",
+                     s.algorithm)});
+  if (s.schedule.batches && s.schedule.workers == 1)
+    problems.push_back({"schedule.batches",
+                        "applies only with schedule.workers above 1 (batches of one evaluation "
+                        "are the asynchronous schedule)"});
   check_network_default(s, name, problems);
   // The asynchronous engine charges a release's agents the central model's event
   // (run::release_charge); a trust model's own charges (a secure sum's survivors at the noise
@@ -275,6 +307,14 @@ void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSp
   timeline::timing_keys().read(s.timing, src, record);
   if (first_given(time_output_keys(), s.time_output, src))
     time_output_keys().read(s.time_output, src, record);
+  // A trace ends an agent's online time: with several workers an evaluation could then never
+  // complete while a later one did, which the plan does not represent.
+  if (s.schedule.workers > 1 && s.timing.availability.model == timeline::AvailabilityKind::trace)
+    throw ConfigError(src.source() +
+                      ": timing.availability.model: trace is refused with schedule.workers " +
+                      std::to_string(s.schedule.workers) +
+                      ": an agent whose online time ends could leave an evaluation unfinished "
+                      "between finished ones (not built yet); use always, exponential or fixed");
   resolve_trace(src, record, s);
   try {
     (void)timeline::TimingModel::from_spec(s.timing, s.agents, core::RngFactory(s.seed, 0));

@@ -209,8 +209,9 @@ inline const schema::Group<ExperimentSpec>& schedule_keys() {
                   "`deadline`, rounds of fixed length (an agent that finishes waits for the "
                   "round's end; a message arriving late joins the next round's release), "
                   "`buffered`, a release once K agents have a new message (FedBuff), `periodic`, "
-                  "a release every fixed interval. The algorithm must support it (ts and the "
-                  "DP-FTS-DE family do)")
+                  "a release every fixed interval, `latest`, a release every fixed interval of "
+                  "every agent's newest message (released again until a newer one replaces it). "
+                  "The algorithm must support it (ts and the DP-FTS-DE family do)")
           .integer("schedule.buffer", at(&E::schedule, &ScheduleSpec::buffer),
                    Range::closed(0, 100000),
                    "`buffered`: K, the number of agents with a new message that triggers a "
@@ -218,13 +219,41 @@ inline const schema::Group<ExperimentSpec>& schedule_keys() {
           .note("0 (agents.count)")
           .when(kind_is(ScheduleKind::buffered))
           .real("schedule.period", at(&E::schedule, &ScheduleSpec::period), seconds,
-                "`periodic`: seconds of simulated time between releases (the first at one "
-                "period)")
-          .when(kind_is(ScheduleKind::periodic))
+                "`periodic`, `latest`: seconds of simulated time between releases (the first at "
+                "one period)")
+          .when([](const E& e) {
+            return e.schedule.kind == ScheduleKind::periodic ||
+                   e.schedule.kind == ScheduleKind::latest;
+          })
           .real("schedule.deadline", at(&E::schedule, &ScheduleSpec::deadline), seconds,
                 "`deadline`: the length of a round in seconds of simulated time (releases at "
                 "its multiples)")
-          .when(kind_is(ScheduleKind::deadline));
+          .when(kind_is(ScheduleKind::deadline))
+          .choice("schedule.age_weight", at(&E::schedule, &ScheduleSpec::age_weight),
+                  kAgeWeightNames,
+                  "`latest`: each message's weight by its age a, the releases since it was made, "
+                  "on top of the aggregator's (never renormalised under DP): `one` (1), `fedbuff` "
+                  "(1 / sqrt(1 + a)), `fedasync` ((1 + a)^-schedule.age_exponent); heuristics "
+                  "borrowed from gradient methods (docs/TIME.md)")
+          .when(kind_is(ScheduleKind::latest))
+          .real("schedule.age_exponent", at(&E::schedule, &ScheduleSpec::age_exponent),
+                Range::left_open(0, 10),
+                "`fedasync` age weights: the exponent alpha of (1 + age)^-alpha")
+          .when([](const E& e) {
+            return e.schedule.kind == ScheduleKind::latest &&
+                   e.schedule.age_weight == AgeWeight::fedasync;
+          })
+          .integer("schedule.workers", at(&E::schedule, &ScheduleSpec::workers),
+                   Range::closed(1, 1024),
+                   "evaluations in flight per agent (Kandasamy et al. 2018): after its initial "
+                   "design every worker starts one; each new query is a Thompson sample given the "
+                   "completed evaluations only. `ts` only")
+          .when([](const E& e) { return e.schedule.kind != ScheduleKind::rounds; })
+          .boolean("schedule.batches", at(&E::schedule, &ScheduleSpec::batches),
+                   "with schedule.workers: the workers start together and the next batch waits "
+                   "for the whole batch to complete (synchronous parallel TS); false: each "
+                   "worker starts anew the instant it completes (asynchronous)")
+          .when([](const E& e) { return e.schedule.kind != ScheduleKind::rounds; });
   return g;
 }
 

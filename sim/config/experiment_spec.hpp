@@ -36,13 +36,28 @@ struct NetworkSpec {
   double dropout = 0.0;       ///< network.dropout: probability a message is lost in a round
 };
 
+/// schedule.age_weight: the weight of a message of age a (the releases since it was made; above
+/// 0 only under `latest`), on top of the aggregator's: `one` (1), `fedbuff` (1 / sqrt(1 + a),
+/// FedBuff's staleness scaling, Nguyen et al. 2022), `fedasync` ((1 + a)^-alpha, FedAsync's
+/// polynomial staleness function, Xie, Koyejo & Gupta 2019): heuristics borrowed from gradient
+/// methods, in (0, 1] and fixed by the time line (run::age_weight).
+enum class AgeWeight { one, fedbuff, fedasync };
+inline constexpr schema::EnumNames<AgeWeight> kAgeWeightNames{
+    {AgeWeight::one, "one"}, {AgeWeight::fedbuff, "fedbuff"}, {AgeWeight::fedasync, "fedasync"}};
+
 /// schedule.*: when the server releases (docs/TIME.md). Every kind but `rounds` runs on the
 /// simulated time line of `timing.*` (sim/run/async_engine.hpp).
 struct ScheduleSpec {
   protocol::ScheduleKind kind = protocol::ScheduleKind::rounds;  ///< schedule.kind
   int buffer = 0;         ///< schedule.buffer: K (buffered); 0 until read: agents.count
-  double period = 1.0;    ///< schedule.period: seconds between releases (periodic)
+  double period = 1.0;    ///< schedule.period: seconds between releases (periodic, latest)
   double deadline = 1.0;  ///< schedule.deadline: the length of a round in seconds (deadline)
+  AgeWeight age_weight = AgeWeight::one;  ///< schedule.age_weight (latest)
+  double age_exponent = 0.5;              ///< schedule.age_exponent: alpha (fedasync)
+  int workers = 1;  ///< schedule.workers: evaluations in flight per agent (ts)
+  /// schedule.batches: the workers start together, the next batch when all completed
+  /// (Kandasamy et al.'s synchronous TS) instead of each at its own completion.
+  bool batches = false;
 };
 
 /// output.time_grid, output.time_end, output.target_regret: summary_time.csv and

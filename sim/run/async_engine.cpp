@@ -12,6 +12,7 @@
 
 #include "sim/config/run_epsilon.hpp"
 #include "sim/output/interrupt.hpp"
+#include "sim/run/age_weight.hpp"
 #include "sim/run/agent_privacy.hpp"
 #include "sim/run/checked_query.hpp"
 #include "sim/run/release_charge.hpp"
@@ -40,7 +41,8 @@ struct AsyncEngine::Run {
   SchedulePlan schedule;
   std::vector<std::vector<Evaluation>> done;  // [agent][evaluation]
   std::vector<std::size_t> next;              // per agent: its next evaluation to run
-  protocol::Broadcast broadcast;              // the latest release's
+  std::vector<std::size_t> kept;  // per agent: its first message that may be released again
+  protocol::Broadcast broadcast;  // the latest release's
   // Per summary row k: the instant every agent had completed evaluation k, and how many
   // releases came before it (the row's epsilon is the ledgers' after them).
   std::vector<timeline::Tick> row_time;
@@ -94,6 +96,7 @@ void AsyncEngine::start(Run& r) const {
     r.done[static_cast<std::size_t>(n)].resize(count);
   }
   r.next.assign(static_cast<std::size_t>(spec_.agents), 0);
+  r.kept.assign(static_cast<std::size_t>(spec_.agents), 0);
   RunResult& res = r.result;
   res.dim = domain.dim;
   r.columns = spec_.system->server_columns();
@@ -108,10 +111,17 @@ void AsyncEngine::start(Run& r) const {
   res.epsilon_p90.assign(rows, 0.0);
   std::vector<timeline::Tick> times;
   for (const PlannedRelease& p : r.schedule.releases) times.push_back(p.time);
+  // Each agent's completions in time order (with several workers, not evaluation order): row k
+  // follows the (k + 1)-th.
+  std::vector<std::vector<timeline::Tick>> completed;
+  for (const auto& mine : r.schedule.evaluations) {
+    std::vector<timeline::Tick>& c = completed.emplace_back();
+    for (const PlannedEvaluation& e : mine) c.push_back(e.complete);
+    std::sort(c.begin(), c.end());
+  }
   for (std::size_t k = 0; k < rows; ++k) {
     timeline::Tick all_done = 0;
-    for (const auto& mine : r.schedule.evaluations)
-      all_done = std::max(all_done, mine[std::min(k, mine.size() - 1)].complete);
+    for (const auto& c : completed) all_done = std::max(all_done, c[std::min(k, c.size() - 1)]);
     r.row_time.push_back(all_done);
     r.row_releases.push_back(static_cast<std::size_t>(
         std::lower_bound(times.begin(), times.end(), all_done) - times.begin()));
@@ -120,42 +130,75 @@ void AsyncEngine::start(Run& r) const {
   res.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+void AsyncEngine::evaluate(Run& r, std::size_t i, std::size_t k) const {
+  protocol::AgentPolicy& agent = *r.parts.agents[i];
+  Run::Evaluation& w = r.done[i][k];
+  const auto key = static_cast<std::uint64_t>(k);
+  const int t = static_cast<int>(k);
+  if (k == 0) {
+    core::RngStream init = r.rf.stream("agent.init", i);
+    w.xs = agent.initial_points(init);
+    w.source = "init";
+  } else {
+    core::RngStream rng = r.rf.stream("agent.step", i, key);
+    protocol::Proposal p = agent.propose(t, r.broadcast, rng, r.rf);
+    w.xs.push_back(std::move(p.x));
+    w.source = p.source;
+  }
+  core::RngStream noise = r.rf.stream("agent.noise", i, key);
+  w.ys.assign(w.xs.size(), 0.0);
+  w.fs.assign(w.xs.size(), 0.0);
+  for (std::size_t q = 0; q < w.xs.size(); ++q) {
+    if (q > 0) output::check_interrupt();
+    const auto e = checked_query(*r.objectives[i], w.xs[q], noise, static_cast<int>(i),
+                                 r.result.run, t, "evaluation");
+    w.ys[q] = e.y;
+    w.fs[q] = e.f;
+  }
+}
+
+void AsyncEngine::in_flight(Run& r) const {
+  // Several workers (ts: no server, one segment): each agent's proposals and completions in time
+  // order, a completion before a proposal at the same instant, so that each query is proposed
+  // given the evaluations completed by then only (Kandasamy et al. 2018); its result is
+  // observed at its completion.
+  pool_.parallel_for(static_cast<std::size_t>(spec_.agents), [&](std::size_t i) {
+    const auto& planned = r.schedule.evaluations[i];
+    protocol::AgentPolicy& agent = *r.parts.agents[i];
+    if (!agent.optimises()) return;
+    for (const AgentStep& step : agent_steps(planned)) {
+      output::check_interrupt();
+      if (step.propose) {
+        evaluate(r, i, step.evaluation);
+        continue;
+      }
+      const Run::Evaluation& w = r.done[i][step.evaluation];
+      for (std::size_t q = 0; q < w.xs.size(); ++q) agent.observe(w.xs[q], w.ys[q]);
+    }
+    r.next[i] = planned.size();
+  });
+}
+
 void AsyncEngine::segment(Run& r, int j) const {
+  if (spec_.schedule.workers > 1) {
+    if (r.parts.server) throw std::logic_error("AsyncEngine: several workers with a server");
+    if (j == 0) in_flight(r);
+    return;
+  }
   const bool server = r.parts.server != nullptr;
   pool_.parallel_for(static_cast<std::size_t>(spec_.agents), [&](std::size_t i) {
-    const int n = static_cast<int>(i);
     const auto& planned = r.schedule.evaluations[i];
     protocol::AgentPolicy& agent = *r.parts.agents[i];
     for (std::size_t& k = r.next[i]; k < planned.size() && planned[k].broadcast == j; ++k) {
       output::check_interrupt();
       Run::Evaluation& w = r.done[i][k];
-      const auto key = static_cast<std::uint64_t>(k);
-      const int t = static_cast<int>(k);
       if (agent.optimises()) {
-        if (k == 0) {
-          core::RngStream init = r.rf.stream("agent.init", i);
-          w.xs = agent.initial_points(init);
-          w.source = "init";
-        } else {
-          core::RngStream rng = r.rf.stream("agent.step", i, key);
-          protocol::Proposal p = agent.propose(t, r.broadcast, rng, r.rf);
-          w.xs.push_back(std::move(p.x));
-          w.source = p.source;
-        }
-        core::RngStream noise = r.rf.stream("agent.noise", i, key);
-        w.ys.assign(w.xs.size(), 0.0);
-        w.fs.assign(w.xs.size(), 0.0);
-        for (std::size_t q = 0; q < w.xs.size(); ++q) {
-          if (q > 0) output::check_interrupt();
-          const auto e =
-              checked_query(*r.objectives[i], w.xs[q], noise, n, r.result.run, t, "evaluation");
-          w.ys[q] = e.y;
-          w.fs[q] = e.f;
-          agent.observe(w.xs[q], e.y);
-        }
+        evaluate(r, i, k);
+        for (std::size_t q = 0; q < w.xs.size(); ++q) agent.observe(w.xs[q], w.ys[q]);
       }
+      const int t = static_cast<int>(k);
       if (server && t < spec_.rounds) {
-        core::RngStream msg = r.rf.stream("agent.message", i, key);
+        core::RngStream msg = r.rf.stream("agent.message", i, static_cast<std::uint64_t>(k));
         if (auto m = agent.report(t, msg))
           w.message = std::make_shared<const protocol::Message>(*m);
       }
@@ -174,14 +217,31 @@ void AsyncEngine::release(Run& r, int j) const {
     eligible.push_back(n);
   }
   core::RngStream srv = r.rf.stream("server", static_cast<std::uint64_t>(j));
-  protocol::Release out = r.parts.server->release(inbox, j, srv);
+  const config::ScheduleSpec& s = spec_.schedule;
+  protocol::Release out;
+  if (s.age_weight == config::AgeWeight::one) {
+    out = r.parts.server->release(inbox, j, srv);
+  } else {
+    // Weights by age (latest): fixed by the time line, before the messages are seen.
+    std::vector<double> scale(static_cast<std::size_t>(spec_.agents), 1.0);
+    for (std::size_t i = 0; i < planned.messages.size(); ++i)
+      scale[static_cast<std::size_t>(planned.messages[i].first)] =
+          age_weight(s.age_weight, s.age_exponent, planned.ages[i]);
+    out = r.parts.server->release_scaled(inbox, j, srv, scale);
+  }
   if (!(out.event == r.plan.round))
     throw std::logic_error(fmt::format(
         "algorithm {}: release {} released {}, not the {} of its privacy plan",
         spec_.system->name(), j, privacy::to_string(out.event), privacy::to_string(r.plan.round)));
-  // A message is in one release only: it is not needed again.
-  for (const auto& [n, k] : planned.messages)
-    r.done[static_cast<std::size_t>(n)][static_cast<std::size_t>(k)].message.reset();
+  // The messages older than a released one are never released again; the released one neither,
+  // but under latest (until a newer one replaces it).
+  const bool keep = spec_.schedule.kind == protocol::ScheduleKind::latest;
+  for (const auto& [n, k] : planned.messages) {
+    auto& mine = r.done[static_cast<std::size_t>(n)];
+    std::size_t& from = r.kept[static_cast<std::size_t>(n)];
+    const auto last = static_cast<std::size_t>(k) + (keep ? 0 : 1);
+    for (; from < last; ++from) mine[from].message.reset();
+  }
   const ReleaseCharge charge = release_charge(spec_.schedule.kind, out.event, std::move(eligible));
   for (const int n : charge.agents) r.ledgers->charge(n, charge.event);
   const std::vector<double> spent = r.ledgers->spent(r.where);

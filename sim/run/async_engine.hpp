@@ -1,6 +1,6 @@
 #pragma once
-// One run under an asynchronous schedule (schedule.kind deadline, buffered or periodic; issue
-// 41 sec. 2, docs/TIME.md). RunEngine dispatches here; its `rounds` path is untouched.
+// One run under an asynchronous schedule (schedule.kind deadline, buffered, periodic or latest;
+// issue 41 sec. 2, docs/TIME.md). RunEngine dispatches here; its `rounds` path is untouched.
 //   1. the time line first (plan_schedule): every evaluation's proposal and completion instant
 //      and every release with the messages it holds, from the timing.* streams alone;
 //   2. then the data, segment by segment: segment j holds the evaluations proposed with the
@@ -42,6 +42,10 @@ class AsyncEngine {
   struct Run;
   void start(Run& r) const;
   void segment(Run& r, int j) const;
+  /// Agent i's evaluation k proposed and evaluated (not yet observed): several workers.
+  void evaluate(Run& r, std::size_t i, std::size_t k) const;
+  /// Every agent's evaluations with several workers in flight (schedule.workers > 1).
+  void in_flight(Run& r) const;
   void release(Run& r, int j) const;
   void record(Run& r) const;
   /// Summary row `row`'s epsilons and agents.csv rows from the ledgers as they are.

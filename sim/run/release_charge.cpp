@@ -36,6 +36,7 @@ privacy::DpEvent charged_event(protocol::ScheduleKind kind, const privacy::DpEve
       return without_sampling(event);
     case protocol::ScheduleKind::periodic:
     case protocol::ScheduleKind::deadline:
+    case protocol::ScheduleKind::latest:
       return event;
     case protocol::ScheduleKind::rounds:
       break;

@@ -9,6 +9,11 @@
 //     is fixed by the time line alone; the server's Poisson coins stay secret, so each
 //     eligible agent is charged the mechanism's subsampled event (amplification holds). These
 //     schedules also hide whether an agent took part: a release happens whoever sends.
+//   - latest: as periodic, but an agent's newest message is in every release until a newer one
+//     replaces it, so an agent is charged the subsampled event for every release in which it has
+//     a message, however old: each release is a fresh Poisson coin and fresh noise over a pool
+//     fixed by the time line alone, and its analysis holds for any message within the clip
+//     bound, so the same message released again is one more such release, composed.
 //   - buffered: the release instant is the K-th arrival's, so it depends on who takes part;
 //     no amplification is claimed: each agent in the release is charged the mechanism's event
 //     without its sampling (q = 1), which bounds the release for any pool.

@@ -15,53 +15,78 @@ namespace {
 using protocol::ScheduleKind;
 using timeline::Tick;
 
-// The interval of the schedules that release at fixed instants (periodic, deadline), in ticks.
+// The interval of the schedules that release at fixed instants (periodic, latest, deadline), in
+// ticks.
 Tick release_interval(const config::ScheduleSpec& s) {
-  if (s.kind == ScheduleKind::periodic)
+  if (s.kind == ScheduleKind::periodic || s.kind == ScheduleKind::latest)
     return timeline::duration_ticks(s.period, "schedule.period");
   if (s.kind == ScheduleKind::deadline)
     return timeline::duration_ticks(s.deadline, "schedule.deadline");
   return 0;
 }
 
-// Pending messages (one per agent: its newest) and the releases made of them.
+// Each agent's newest message and the releases made of them. Under latest a released message
+// stays for the next releases until a newer one replaces it; otherwise a release empties it.
 class ReleaseBook {
  public:
   ReleaseBook(int agents, const config::ScheduleSpec& spec)
-      : pending_(static_cast<std::size_t>(agents), -1), spec_(spec) {}
+      : newest_(static_cast<std::size_t>(agents), -1),
+        fresh_(static_cast<std::size_t>(agents), false),
+        born_(static_cast<std::size_t>(agents), 0),
+        spec_(spec) {}
 
-  // Agent n's message of evaluation k arrives (an older pending one is discarded).
+  // Agent n's message of evaluation k arrives (an older one is discarded); it is made before
+  // the next release.
   void arrive(int n, int k) {
-    int& p = pending_[static_cast<std::size_t>(n)];
-    if (p < 0) ++count_;
-    p = k;
+    const auto i = static_cast<std::size_t>(n);
+    if (!fresh_[i]) ++count_;
+    newest_[i] = k;
+    fresh_[i] = true;
+    born_[i] = static_cast<int>(releases_.size());
   }
+  // Agents with a message in no release yet.
   int count() const { return count_; }
   void release(Tick time) {
     if (releases_.size() >= kMaxReleases) {
-      const bool periodic = spec_.kind == ScheduleKind::periodic;
+      const bool period = spec_.kind != ScheduleKind::deadline;
       throw std::invalid_argument(fmt::format(
           "{}: {:g} s plans more than {} releases in a run (the agents' evaluations last far "
           "longer): choose a longer one",
-          periodic ? "schedule.period" : "schedule.deadline",
-          periodic ? spec_.period : spec_.deadline, kMaxReleases));
+          period ? "schedule.period" : "schedule.deadline", period ? spec_.period : spec_.deadline,
+          kMaxReleases));
     }
-    PlannedRelease r{time, {}};
-    for (std::size_t n = 0; n < pending_.size(); ++n)
-      if (pending_[n] >= 0) {
-        r.messages.emplace_back(static_cast<int>(n), pending_[n]);
-        pending_[n] = -1;
-      }
+    const bool keep = spec_.kind == ScheduleKind::latest;
+    const int j = static_cast<int>(releases_.size());
+    PlannedRelease r{time, {}, {}};
+    for (std::size_t n = 0; n < newest_.size(); ++n) {
+      if (newest_[n] < 0) continue;
+      r.messages.emplace_back(static_cast<int>(n), newest_[n]);
+      r.ages.push_back(j - born_[n]);
+      fresh_[n] = false;
+      if (!keep) newest_[n] = -1;
+    }
+    fresh_released_.push_back(count_ > 0);
     count_ = 0;
     releases_.push_back(std::move(r));
   }
-  std::vector<PlannedRelease> take() { return std::move(releases_); }
+  // The releases, without those at the end that hold no new message: fixed instants after the
+  // last message release nothing of anyone's not released before.
+  std::vector<PlannedRelease> take() {
+    while (!releases_.empty() && !fresh_released_.back()) {
+      releases_.pop_back();
+      fresh_released_.pop_back();
+    }
+    return std::move(releases_);
+  }
 
  private:
-  std::vector<int> pending_;
-  int count_ = 0;
+  std::vector<int> newest_;  // the agent's newest message (evaluation), -1: none
+  std::vector<bool> fresh_;  // that message is in no release yet
+  std::vector<int> born_;    // the index of the first release after it arrived
+  int count_ = 0;            // agents whose newest message is fresh
   const config::ScheduleSpec& spec_;
   std::vector<PlannedRelease> releases_;
+  std::vector<bool> fresh_released_;  // per release: whether it held a new message
 };
 
 }  // namespace
@@ -75,6 +100,8 @@ SchedulePlan plan_schedule(const config::ExperimentSpec& spec, const core::RngFa
   const Tick every = release_interval(s);
   timeline::TimelineOptions options;
   options.evaluations = rounds + 1;
+  options.workers = s.workers;
+  options.batches = s.batches;
   // deadline: the next evaluation starts at the round's end (a completion at it: at once).
   if (s.kind == ScheduleKind::deadline)
     options.hold = [every](Tick t) { return (t + every - 1) / every * every; };
@@ -88,21 +115,28 @@ SchedulePlan plan_schedule(const config::ExperimentSpec& spec, const core::RngFa
   while (const std::optional<timeline::Completion> c = line.next()) {
     if (every > 0)
       for (; next_release < c->time; next_release += every) book.release(next_release);
+    // By evaluation number (with several workers they complete out of order).
     auto& mine = plan.evaluations[static_cast<std::size_t>(c->agent)];
-    const Tick propose =
-        mine.empty() ? 0
-                     : (options.hold ? options.hold(mine.back().complete) : mine.back().complete);
-    mine.push_back({propose, c->time, 0});
-    plan.order.push_back(*c);
     const auto k = static_cast<int>(c->evaluation);
+    if (mine.size() <= static_cast<std::size_t>(k))
+      mine.resize(static_cast<std::size_t>(k) + 1, PlannedEvaluation{0, -1, 0});
+    mine[static_cast<std::size_t>(k)] = {c->propose, c->time, 0};
+    plan.order.push_back(*c);
     if (!reports || k >= rounds) continue;
     book.arrive(c->agent, k);
     if (s.kind == ScheduleKind::buffered && book.count() == s.buffer) book.release(c->time);
   }
   if (every > 0 && book.count() > 0) book.release(next_release);
   plan.releases = book.take();
-  // Fixed instants after the last message release nothing of anyone's: not made.
-  while (!plan.releases.empty() && plan.releases.back().messages.empty()) plan.releases.pop_back();
+  // An evaluation that never completes while a later one does (several workers of an agent
+  // whose availability ends): config refuses workers with such availability.
+  for (std::size_t n = 0; n < plan.evaluations.size(); ++n)
+    for (const PlannedEvaluation& e : plan.evaluations[n])
+      if (e.complete < 0)
+        throw std::logic_error(fmt::format(
+            "plan_schedule: agent {} has an evaluation that never completes before one that "
+            "does",
+            n));
 
   // The broadcast each proposal sees: the releases at or before its instant.
   std::vector<Tick> times;
@@ -113,6 +147,21 @@ SchedulePlan plan_schedule(const config::ExperimentSpec& spec, const core::RngFa
       mine[k].broadcast = static_cast<int>(
           std::upper_bound(times.begin(), times.end(), mine[k].propose) - times.begin());
   return plan;
+}
+
+std::vector<AgentStep> agent_steps(const std::vector<PlannedEvaluation>& evaluations) {
+  std::vector<AgentStep> steps;
+  steps.reserve(2 * evaluations.size());
+  for (std::size_t k = 0; k < evaluations.size(); ++k) {
+    steps.push_back({evaluations[k].propose, true, k});
+    steps.push_back({evaluations[k].complete, false, k});
+  }
+  std::sort(steps.begin(), steps.end(), [](const AgentStep& a, const AgentStep& b) {
+    if (a.time != b.time) return a.time < b.time;
+    if (a.propose != b.propose) return !a.propose;  // completions first
+    return a.evaluation < b.evaluation;
+  });
+  return steps;
 }
 
 }  // namespace fbosim::run

@@ -11,14 +11,16 @@
 //   periodic  releases at P, 2P, ... (P = schedule.period); agents evaluate back to back
 //   buffered  a release at the instant the K-th agent with a new message completes
 //             (K = schedule.buffer); agents evaluate back to back
-// Releases continue while messages are pending (periodic, deadline: every instant up to the
+//   latest    releases at P, 2P, ... as periodic, each holding every agent's newest message,
+//             released or not: a message is in every release until a newer one replaces it
+// Releases continue while messages are new (periodic, deadline, latest: every instant up to the
 // first one at or after the last message, empty ones included: an instant passes whoever
 // sent; buffered: messages left below K at the end are never released). A release holds at most one
-// message per agent, its newest: an older pending one is discarded, and each message is in at most
-// one release. At one instant, the completions come first (agent order), then the releases, then
-// the proposals: an agent that completes at a release's instant proposes with that release's
-// broadcast (with constant durations this is the papers' synchronous round: issue 41 sec. 4's
-// degenerate case).
+// message per agent, its newest: an older pending one is discarded, and (but under latest) each
+// message is in at most one release. At one instant, the completions come first (agent order), then
+// the releases, then the proposals: an agent that completes at a release's instant proposes with
+// that release's broadcast (with constant durations this is the papers' synchronous round: issue 41
+// sec. 4's degenerate case).
 #include <utility>
 #include <vector>
 
@@ -41,6 +43,10 @@ struct PlannedRelease {
   /// (agent, evaluation) of the messages it holds, in agent order: the message the agent
   /// reported after that evaluation.
   std::vector<std::pair<int, int>> messages;
+  /// ages[i]: the age of messages[i], the releases since it was made (0: this is the first
+  /// release after its completion; a completion at a release's instant is before it). Above 0
+  /// only under latest.
+  std::vector<int> ages;
 };
 
 struct SchedulePlan {
@@ -50,6 +56,19 @@ struct SchedulePlan {
   std::vector<timeline::Completion> order;
   std::vector<PlannedRelease> releases;
 };
+
+/// One step of an agent with several evaluations in flight (schedule.workers): propose
+/// evaluation k (and evaluate it), or observe its result at its completion.
+struct AgentStep {
+  timeline::Tick time = 0;
+  bool propose = false;
+  std::size_t evaluation = 0;
+  bool operator==(const AgentStep&) const = default;
+};
+/// An agent's steps in time order, a completion before a proposal at the same instant (then by
+/// evaluation): each query is proposed given the evaluations completed by then only, the
+/// pending ones unseen (Kandasamy et al., AISTATS 2018).
+std::vector<AgentStep> agent_steps(const std::vector<PlannedEvaluation>& evaluations);
 
 /// The most releases a run may plan (a period far below the durations would otherwise plan
 /// millions of empty releases).

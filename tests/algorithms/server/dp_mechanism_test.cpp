@@ -157,6 +157,61 @@ TEST_CASE("with q = 1 the broadcast is (1/q) sum w clip(omega) plus noise of std
   }
 }
 
+TEST_CASE("age weights scale the sums, never renormalised, and keep the noise z w_max S / g") {
+  // The same draws with and without the weights (one stream seed): the selection and the noise
+  // are the same, the broadcasts differ by sum_n W(i, n) (s_n - 1) clip(omega_n) / q, computed
+  // by hand; the noise std and the event are the unscaled W's, which bound every weighted
+  // contribution W(i, n) s_n S / sqrt(P) / q <= w_max S / sqrt(P) / q.
+  const int N = 5, M = 3, P = 2;
+  const Round r = make_round(N, M, P, 2.0, 21);
+  DpMechanism::Options o;
+  o.sampling_rate = 0.6;
+  o.noise_multiplier = 0.7;
+  o.clip_norm = 2.0;
+  const DpMechanism mech(o, M);
+  const std::vector<double> scale = {1.0, 0.5, 0.25, 1.0, 0.125};
+  for (const std::uint64_t seed : {7u, 8u, 9u}) {
+    core::RngStream a(seed), b(seed);
+    const server::WeightedRelease plain = mech.release(pointers(r.msgs), r.w, a);
+    const server::WeightedRelease aged = mech.release_scaled(pointers(r.msgs), r.w, scale, b, 2.0);
+    CHECK(aged.stats.selected == plain.stats.selected);
+    CHECK(aged.stats.noise_std == plain.stats.noise_std);
+    CHECK(aged.stats.noise_std == Approx(0.7 * r.w.maxCoeff() * 2.0 / 0.6));
+    REQUIRE(aged.event);
+    CHECK(*aged.event == *plain.event);
+    // Which agents the draws selected: redo the selection from the same seed.
+    core::RngStream c(seed);
+    const std::vector<bool> chosen = mech.select(N, c);
+    for (int i = 0; i < P; ++i) {
+      Eigen::VectorXd diff = Eigen::VectorXd::Zero(M);
+      for (int n = 0; n < N; ++n)
+        if (chosen[static_cast<std::size_t>(n)])
+          diff += r.w(i, n) * (scale[static_cast<std::size_t>(n)] - 1.0) *
+                  clip_by_hand(r.msgs[static_cast<std::size_t>(n)], 2.0, P) / 0.6;
+      CHECK((aged.omegas[static_cast<std::size_t>(i)] - plain.omegas[static_cast<std::size_t>(i)] -
+             diff)
+                .norm() < 1e-12);
+    }
+  }
+  // One message present, weight 0.5, q = 1: half its weighted value, not renormalised up.
+  o.sampling_rate = 1.0;
+  const DpMechanism all(o, M);
+  server::Messages one(N, nullptr);
+  one[1] = &r.msgs[1];
+  core::RngStream a(3), b(3);
+  const auto plain = all.release(one, r.w, a);
+  const auto aged = all.release_scaled(one, r.w, {1, 0.5, 1, 1, 1}, b, 2.0);
+  for (int i = 0; i < P; ++i)
+    CHECK((aged.omegas[static_cast<std::size_t>(i)] - plain.omegas[static_cast<std::size_t>(i)] +
+           0.5 * r.w(i, 1) * clip_by_hand(r.msgs[1], 2.0, P))
+              .norm() < 1e-12);
+  // A weight outside (0, 1] or of another length is refused.
+  core::RngStream d(1);
+  CHECK_THROWS_AS(all.release_scaled(one, r.w, {1, 1.5, 1, 1, 1}, d, 2.0), std::invalid_argument);
+  CHECK_THROWS_AS(all.release_scaled(one, r.w, {1, 0, 1, 1, 1}, d, 2.0), std::invalid_argument);
+  CHECK_THROWS_AS(all.release_scaled(one, r.w, {1, 1}, d, 2.0), std::invalid_argument);
+}
+
 TEST_CASE("Poisson q < 1: every sub-region's mean and std match Algo. 1 lines 9-11") {
   // Independent computation: with I_n ~ Bernoulli(q) iid and c_n the clipped messages,
   //   omega^(i) = (1/q) sum_n I_n w_n^(i) c_n + N(0, sigma^2),  sigma = z w_max S / q,

@@ -18,8 +18,8 @@ constexpr int kAgents = 7, kFeatures = 5, kRegions = 2;
 std::shared_ptr<const server::RegionAggregator> region_aggregator() {
   std::vector<int> region;
   for (int n = 0; n < kAgents; ++n) region.push_back(n % kRegions);
-  return std::make_shared<const server::RegionAggregator>(de::WeightSchedule(de::WeightSchedule::Options{}), region, kRegions,
-                                                          kFeatures);
+  return std::make_shared<const server::RegionAggregator>(
+      de::WeightSchedule(de::WeightSchedule::Options{}), region, kRegions, kFeatures);
 }
 
 struct Case {
@@ -52,7 +52,8 @@ protocol::Inbox inbox(std::uint64_t seed, double missing) {
   protocol::Inbox in(kAgents);
   for (auto& m : in)
     if (!rng.bernoulli(missing))
-      m = std::make_shared<const protocol::Message>(protocol::RffSample{rng.normal_vector(kFeatures)});
+      m = std::make_shared<const protocol::Message>(
+          protocol::RffSample{rng.normal_vector(kFeatures)});
   return in;
 }
 
@@ -124,7 +125,8 @@ TEST_CASE("the plain DE aggregation averages with the weights and renormalises o
   };
   const server::PlainMechanism mech(std::make_shared<const Fixed>());
   protocol::Inbox in;
-  for (const Eigen::Vector2d& v : {Eigen::Vector2d(1, 0), Eigen::Vector2d(0, 1), Eigen::Vector2d(2, 2)})
+  for (const Eigen::Vector2d& v :
+       {Eigen::Vector2d(1, 0), Eigen::Vector2d(0, 1), Eigen::Vector2d(2, 2)})
     in.push_back(std::make_shared<const protocol::Message>(protocol::RffSample{v}));
   core::RngStream rng(6);
   protocol::Release r = mech.release(in, 0, rng);
@@ -136,6 +138,32 @@ TEST_CASE("the plain DE aggregation averages with the weights and renormalises o
   omegas = std::get<protocol::RegionSamples>(r.broadcast).omegas;
   CHECK(omegas[0].isApprox(Eigen::Vector2d(2.0 / 3, 1.0 / 3)));
   CHECK(r.stats.received == 2);
+}
+
+TEST_CASE("plain age weights scale the weights' columns before the renormalisation") {
+  class Fixed final : public protocol::LinearAggregator {
+   public:
+    Eigen::MatrixXd weights(int, int) const override {
+      Eigen::MatrixXd w(1, 3);
+      w << 0.5, 0.25, 0.25;
+      return w;
+    }
+    int features() const override { return 2; }
+  };
+  const server::PlainMechanism mech(std::make_shared<const Fixed>());
+  protocol::Inbox in;
+  for (const Eigen::Vector2d& v :
+       {Eigen::Vector2d(1, 0), Eigen::Vector2d(0, 1), Eigen::Vector2d(2, 2)})
+    in.push_back(std::make_shared<const protocol::Message>(protocol::RffSample{v}));
+  core::RngStream rng(6);
+  // Weights 0.5 x 1, 0.25 x 0.5, 0.25 x 1 = 0.5, 0.125, 0.25, renormalised by 0.875.
+  const protocol::Release r = mech.release_scaled(in, 0, rng, {1.0, 0.5, 1.0});
+  const auto& omega = std::get<protocol::RegionSamples>(r.broadcast).omegas[0];
+  CHECK(omega.isApprox(Eigen::Vector2d((0.5 + 0.5) / 0.875, (0.125 + 0.5) / 0.875)));
+  CHECK_THROWS_AS(mech.release_scaled(in, 0, rng, {1.0, 2.0, 1.0}), std::invalid_argument);
+  // A server that cannot weight its messages says so.
+  const server::PlainMechanism peers(std::make_shared<const server::PeerForwarder>());
+  CHECK_THROWS_AS(peers.release_scaled(in, 0, rng, {1.0, 0.5, 1.0}), std::logic_error);
 }
 
 TEST_CASE("the privatised mechanism equals DpMechanism on the aggregator's weights") {
@@ -156,14 +184,25 @@ TEST_CASE("the privatised mechanism equals DpMechanism on the aggregator's weigh
   for (std::size_t i = 0; i < omegas.size(); ++i) CHECK(omegas[i] == b.omegas[i]);
   CHECK(a.stats.clipped == b.stats.clipped);
   CHECK(a.event == *b.event);
+  // With age weights: DpMechanism::release_scaled on the same weights.
+  const std::vector<double> scale = {1, 0.5, 0.25, 1, 1, 0.75, 1};
+  core::RngStream r3(9), r4(9);
+  const protocol::Release c = mech.release_scaled(in, 3, r3, scale);
+  const server::WeightedRelease d =
+      server::DpMechanism(o, kFeatures)
+          .release_scaled(vectors, agg->weights(3, kAgents), scale, r4, o.clip_norm);
+  const auto& aged = std::get<protocol::RegionSamples>(c.broadcast).omegas;
+  for (std::size_t i = 0; i < aged.size(); ++i) CHECK(aged[i] == d.omegas[i]);
+  CHECK(c.event == a.event);
 }
 
 TEST_CASE("peer forwarding counts the floats of FTS sec. 3.2") {
   const server::PeerForwarder forwarder;
   protocol::Inbox in(4);
-  in[1] = std::make_shared<const protocol::Message>(protocol::RffSample{Eigen::VectorXd::Zero(100)});
-  in[2] = std::make_shared<const protocol::Message>(protocol::GpSummary{
-      Eigen::VectorXd::Zero(100), Eigen::MatrixXd::Zero(100, 100), 0.9});
+  in[1] =
+      std::make_shared<const protocol::Message>(protocol::RffSample{Eigen::VectorXd::Zero(100)});
+  in[2] = std::make_shared<const protocol::Message>(
+      protocol::GpSummary{Eigen::VectorXd::Zero(100), Eigen::MatrixXd::Zero(100, 100), 0.9});
   protocol::RoundStats stats;
   const protocol::Broadcast b = forwarder.aggregate(in, 0, stats);
   CHECK(stats.received == 2);

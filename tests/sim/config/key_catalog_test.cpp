@@ -100,7 +100,8 @@ TEST_CASE("every catalog entry is read by some algorithm, with the defaults the 
        "timing.tiers.slowdowns=[3]"},
       {"schedule.kind=buffered", "timing.duration.model=lognormal"},
       {"schedule.kind=periodic", "output.time_grid=11", "output.time_end=5",
-       "output.target_regret=0.1"}};
+       "output.target_regret=0.1"},
+      {"schedule.kind=latest", "schedule.age_weight=fedasync"}};
   const auto declares = [](const std::string& algorithm, const std::string& kind) {
     for (const auto s : fbosim::systems::algorithm_registry().at(algorithm).traits.schedules)
       if (fbosim::protocol::kScheduleKindNames.name(s) == kind) return true;
@@ -113,6 +114,10 @@ TEST_CASE("every catalog entry is read by some algorithm, with the defaults the 
         const std::string gate = sets.empty() ? "" : sets[0].substr(0, sets[0].find('='));
         if (!sets.empty() && !key_catalog().find(gate)->read_by(algorithm)) continue;
         if (gate == "schedule.kind" && !declares(algorithm, sets[0].substr(gate.size() + 1)))
+          continue;
+        // Age weights where a server aggregates messages.
+        if (sets.size() > 1 && sets[1].rfind("schedule.age_weight", 0) == 0 &&
+            !fbosim::systems::algorithm_registry().at(algorithm).traits.age_weights)
           continue;
         INFO(algorithm << " on " << family);
         const LoadedConfig c = minimal(algorithm, family, sets);

@@ -37,6 +37,10 @@ TEST_CASE("schedule and timing keys reach the spec, the papers' configs record n
   CHECK(b.resolved["timing"]["duration"]["model"].as<std::string>() == "pareto");
   const LoadedConfig p = load(kBase, {"schedule.kind=periodic", "schedule.period=2.5"});
   CHECK(p.spec.schedule.period == 2.5);
+  const LoadedConfig l = load(kBase, {"schedule.kind=latest", "schedule.period=0.5"});
+  CHECK(l.spec.schedule.kind == protocol::ScheduleKind::latest);
+  CHECK(l.spec.schedule.period == 0.5);
+  CHECK(l.resolved["schedule"]["period"].as<double>() == 0.5);
 }
 
 TEST_CASE("schedule errors name the key, the value and why") {
@@ -77,6 +81,8 @@ TEST_CASE("an algorithm that does not declare a schedule is refused, saying why"
       "objective: {family: gp_grid2d, grid_side: 8}\n";
   CHECK_THROWS_WITH(load(bo, {"schedule.kind=periodic"}),
                     Catch::Contains("dp_bo") && Catch::Contains("'periodic'"));
+  CHECK_THROWS_WITH(load(bo, {"schedule.kind=latest"}),
+                    Catch::Contains("dp_bo") && Catch::Contains("'latest'"));
   CHECK_THROWS_WITH(load("algorithm: fts_target\nagents: {count: 3}\n"
                          "objective: {family: gp_grid, grid_points: 50}\n",
                          {"schedule.kind=deadline"}),
@@ -87,7 +93,57 @@ TEST_CASE("an algorithm that does not declare a schedule is refused, saying why"
                               ? "exploration.subregions=1"
                               : "exploration.subregions=2";
     CHECK_NOTHROW(load(kBase, {std::string("algorithm=") + ok, p, "schedule.kind=buffered"}));
+    CHECK_NOTHROW(load(kBase, {std::string("algorithm=") + ok, p, "schedule.kind=latest"}));
   }
+}
+
+TEST_CASE("age weights are read under latest only, with a server, and say why otherwise") {
+  const LoadedConfig a = load(
+      kBase, {"schedule.kind=latest", "schedule.age_weight=fedasync", "schedule.age_exponent=2"});
+  CHECK(a.spec.schedule.age_weight == config::AgeWeight::fedasync);
+  CHECK(a.spec.schedule.age_exponent == 2.0);
+  CHECK(a.resolved["schedule"]["age_weight"].as<std::string>() == "fedasync");
+  CHECK(load(kBase, {"schedule.kind=latest"}).spec.schedule.age_weight == config::AgeWeight::one);
+  // Under the other kinds a message is in the first release after it is made (age 0).
+  CHECK_THROWS_WITH(load(kBase, {"schedule.kind=periodic", "schedule.age_weight=fedbuff"}),
+                    Catch::Contains("s.yaml") && Catch::Contains("schedule.age_weight") &&
+                        Catch::Contains("only under schedule.kind: latest, not periodic") &&
+                        Catch::Contains("age 0") && Catch::Contains("fedbuff"));
+  CHECK_THROWS_WITH(load(kBase, {"schedule.kind=latest", "schedule.age_weight=fedbuff",
+                                 "schedule.age_exponent=2"}),
+                    Catch::Contains("schedule.age_exponent") &&
+                        Catch::Contains("only with schedule.age_weight: fedasync"));
+  CHECK_THROWS_WITH(load(kBase, {"schedule.kind=latest", "schedule.age_weight=fedasync",
+                                 "schedule.age_exponent=0"}),
+                    Catch::Contains("schedule.age_exponent") && Catch::Contains("0"));
+  CHECK_THROWS_WITH(load(kBase, {"schedule.kind=latest", "schedule.age_weight=sometimes"}),
+                    Catch::Contains("schedule.age_weight") && Catch::Contains("sometimes"));
+  // ts has no server: nothing to weight.
+  CHECK_THROWS_WITH(
+      load(kBase, {"algorithm=ts", "schedule.kind=latest", "schedule.age_weight=fedbuff"}),
+      Catch::Contains("s.yaml") && Catch::Contains("schedule.age_weight") &&
+          Catch::Contains("fedbuff") && Catch::Contains("algorithm ts has no server"));
+  CHECK_NOTHROW(load(kBase, {"algorithm=ts", "schedule.kind=latest"}));
+}
+
+TEST_CASE("several workers are read for ts only, and refused elsewhere saying why") {
+  const LoadedConfig w = load(kBase, {"algorithm=ts", "schedule.kind=periodic",
+                                      "schedule.workers=4", "schedule.batches=true"});
+  CHECK(w.spec.schedule.workers == 4);
+  CHECK(w.spec.schedule.batches);
+  CHECK(w.resolved["schedule"]["workers"].as<int>() == 4);
+  CHECK(load(kBase, {"schedule.kind=periodic"}).spec.schedule.workers == 1);
+  CHECK_THROWS_WITH(load(kBase, {"schedule.kind=buffered", "schedule.workers=2"}),
+                    Catch::Contains("s.yaml") && Catch::Contains("schedule.workers") &&
+                        Catch::Contains("algorithm dp_fts_de") && Catch::Contains("ts only") &&
+                        Catch::Contains("2"));
+  CHECK_THROWS_WITH(
+      load(kBase, {"algorithm=ts", "schedule.kind=periodic", "schedule.batches=true"}),
+      Catch::Contains("schedule.batches") && Catch::Contains("schedule.workers"));
+  CHECK_THROWS_WITH(load(kBase, {"algorithm=ts", "schedule.kind=periodic", "schedule.workers=0"}),
+                    Catch::Contains("schedule.workers") && Catch::Contains("0"));
+  CHECK_THROWS_WITH(load(kBase, {"algorithm=ts", "schedule.workers=2"}),
+                    Catch::Contains("schedule.workers"));  // rounds: no clock, not read
 }
 
 TEST_CASE("a trace file is read from the config file's directory, a bad one fails at load") {
@@ -111,6 +167,11 @@ TEST_CASE("a trace file is read from the config file's directory, a bad one fail
         (dir / "sub" / "online.csv").string());
   CHECK_THROWS_WITH(load_config((dir / "sub" / "bad.yaml").string(), {}),
                     Catch::Contains("bad.yaml") && Catch::Contains("missing.csv"));
+  // A trace ends the agents' online time: refused with several workers.
+  CHECK_THROWS_WITH(
+      load_config((dir / "sub" / "c.yaml").string(), {"algorithm=ts", "schedule.workers=2"}),
+      Catch::Contains("c.yaml") && Catch::Contains("timing.availability.model: trace") &&
+          Catch::Contains("schedule.workers 2"));
 }
 
 TEST_CASE("a trust model under an asynchronous schedule is refused: its charges are not wired") {

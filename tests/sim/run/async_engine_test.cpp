@@ -109,10 +109,11 @@ TEST_CASE("degenerate schedules (equal durations, always online) give the rounds
         slurp(rounds + "/summary.csv"));
   // With DP: releases at every second are the rounds, and charge what the rounds charge.
   const std::string dp = run_to("rounds_dp", {});
-  for (const char* kind : {"periodic", "deadline"}) {
+  // latest too: with equal durations every agent's newest message is new at every release.
+  for (const char* kind : {"periodic", "deadline", "latest"}) {
     INFO(kind);
     const std::string key =
-        std::string(kind) == "periodic" ? "schedule.period=1" : "schedule.deadline=1";
+        std::string(kind) == "deadline" ? "schedule.deadline=1" : "schedule.period=1";
     const std::string d =
         run_to(std::string(kind) + "_dp", {std::string("schedule.kind=") + kind, key});
     CHECK(without_columns(slurp(d + "/trace.csv"), {"time"}) == slurp(dp + "/trace.csv"));
@@ -136,6 +137,70 @@ TEST_CASE("degenerate schedules (equal durations, always online) give the rounds
         column(slurp(dp + "/summary.csv"), "epsilon").back());
 }
 
+TEST_CASE("age weights change the broadcasts under latest, never the privacy charges") {
+  // Four agents, one ten times slower, a release every 1.5 s: the slow agent's message is in
+  // several releases (ages above 0), so its weight below 1 changes the broadcasts (without DP
+  // the weights are renormalised over the messages present; with DP, not); each release is
+  // charged the same event whatever the weights, so every epsilon is unchanged.
+  const std::vector<std::string> slow = {"schedule.kind=latest", "schedule.period=1.5",
+                                         "timing.tiers.fractions=[0.25]",
+                                         "timing.tiers.slowdowns=[10]"};
+  for (const char* algorithm : {"fts_de", "dp_fts_de"}) {
+    INFO(algorithm);
+    std::vector<std::string> sets = slow;
+    sets.push_back(std::string("algorithm=") + algorithm);
+    const std::string one = run_to(std::string("age_one_") + algorithm, sets);
+    sets.push_back("schedule.age_weight=fedasync");
+    sets.push_back("schedule.age_exponent=3");
+    const std::string aged = run_to(std::string("age_fedasync_") + algorithm, sets);
+    CHECK(slurp(one + "/trace.csv") != slurp(aged + "/trace.csv"));
+    CHECK(column(slurp(one + "/summary.csv"), "epsilon") ==
+          column(slurp(aged + "/summary.csv"), "epsilon"));
+    CHECK(slurp(one + "/agents.csv") == slurp(aged + "/agents.csv"));
+  }
+}
+
+TEST_CASE("several workers: ts keeps the outputs' contract, the same on 1 and 2 threads") {
+  for (const char* batches : {"false", "true"}) {
+    INFO("batches " << batches);
+    const std::vector<std::string> sets = {"algorithm=ts",
+                                           "schedule.kind=periodic",
+                                           "schedule.workers=3",
+                                           std::string("schedule.batches=") + batches,
+                                           "timing.duration.model=exponential",
+                                           "timing.tiers.fractions=[0.25]",
+                                           "timing.tiers.slowdowns=[10]"};
+    const std::string a = run_to(std::string("workers_t1_") + batches, sets, 1);
+    const std::string b = run_to(std::string("workers_t2_") + batches, sets, 2);
+    for (const char* f : {"/trace.csv", "/summary.csv", "/agents.csv"}) {
+      INFO(f);
+      CHECK(slurp(a + f) == slurp(b + f));
+    }
+    const std::string trace = slurp(a + "/trace.csv");
+    // 2 runs x 4 agents x (2 initial points + 4 evaluations), in completion order.
+    CHECK(std::count(trace.begin(), trace.end(), '\n') == 1 + 2 * 4 * 6);
+    const std::vector<double> times = column(trace, "time");
+    const std::vector<double> runs = column(trace, "run");
+    for (std::size_t i = 1; i < times.size(); ++i)
+      if (runs[i] == runs[i - 1]) CHECK(times[i] >= times[i - 1]);
+    const std::string summary = slurp(a + "/summary.csv");
+    CHECK(std::count(summary.begin(), summary.end(), '\n') == 1 + 5);
+    const std::vector<double> regret = column(summary, "mean_regret");
+    for (std::size_t k = 1; k < regret.size(); ++k) CHECK(regret[k] <= regret[k - 1]);
+  }
+  // Workers finish the same evaluations sooner: the last completion comes earlier.
+  const std::vector<std::string> base = {"algorithm=ts", "schedule.kind=periodic",
+                                         "timing.duration.model=exponential"};
+  std::vector<std::string> three = base;
+  three.push_back("schedule.workers=3");
+  const std::vector<double> one_times =
+      column(slurp(run_to("workers_one", base) + "/trace.csv"), "time");
+  const std::vector<double> three_times =
+      column(slurp(run_to("workers_three", three) + "/trace.csv"), "time");
+  CHECK(*std::max_element(three_times.begin(), three_times.end()) <
+        *std::max_element(one_times.begin(), one_times.end()));
+}
+
 TEST_CASE("asynchronous runs are byte-identical on 1 and 2 threads") {
   const std::vector<std::string> slow = {
       "timing.duration.model=lognormal", "timing.duration.mean=1", "timing.duration.sigma=0.5",
@@ -143,14 +208,16 @@ TEST_CASE("asynchronous runs are byte-identical on 1 and 2 threads") {
   const std::vector<std::pair<std::string, std::string>> kinds = {
       {"buffered", "schedule.buffer=2"},
       {"periodic", "schedule.period=1.5"},
-      {"deadline", "schedule.deadline=2"}};
+      {"deadline", "schedule.deadline=2"},
+      {"latest", "schedule.period=1.5"},
+      {"latest", "schedule.age_weight=fedbuff"}};
   for (const auto& [kind, key] : kinds) {
-    INFO(kind);
+    INFO(kind << " " << key);
     std::vector<std::string> sets = slow;
     sets.push_back("schedule.kind=" + kind);
     sets.push_back(key);
-    const std::string a = run_to(kind + "_t1", sets, 1);
-    const std::string b = run_to(kind + "_t2", sets, 2);
+    const std::string a = run_to(kind + std::to_string(key.size()) + "_t1", sets, 1);
+    const std::string b = run_to(kind + std::to_string(key.size()) + "_t2", sets, 2);
     for (const char* f : {"/trace.csv", "/server.csv", "/summary.csv", "/config.resolved.yaml"}) {
       INFO(f);
       CHECK(slurp(a + f) == slurp(b + f));
@@ -160,7 +227,7 @@ TEST_CASE("asynchronous runs are byte-identical on 1 and 2 threads") {
 
 TEST_CASE("every schedule keeps the outputs' contract for every algorithm that declares it") {
   for (const char* algorithm : {"ts", "fts_de", "dp_fts_de"}) {
-    for (const char* kind : {"buffered", "periodic", "deadline"}) {
+    for (const char* kind : {"buffered", "periodic", "deadline", "latest"}) {
       INFO(algorithm << " " << kind);
       const std::string d =
           run_to(std::string("contract_") + algorithm + kind,
@@ -228,13 +295,20 @@ TEST_CASE("per-agent epsilon under the schedules equals the hand-composed events
   // Never the single agent's count composed as if it were everyone's three: a forgotten
   // eligibility would charge 3.
   CHECK(periodic < composed(sampled, 3, delta2));
+  // latest every 2 s (schedule_plan_test): each fast agent's newest message is in all three
+  // releases (at 2, 4 and 6 s), the slow agent's in two; each release charged the subsampled
+  // Gaussian. Charging a message once, as periodic does, would give periodic's epsilon.
+  const auto [latest, delta3] = epsilon_of({"schedule.kind=latest", "schedule.period=2"});
+  CHECK(latest == Approx(composed(sampled, 3, delta3)).epsilon(1e-12));
+  CHECK(latest > periodic);
 }
 
 TEST_CASE("the time line's replay without an objective gives the run's per-agent epsilons") {
   const std::vector<std::pair<std::string, std::string>> kinds = {
       {"buffered", "schedule.buffer=2"},
       {"periodic", "schedule.period=1.5"},
-      {"deadline", "schedule.deadline=2"}};
+      {"deadline", "schedule.deadline=2"},
+      {"latest", "schedule.period=1.5"}};
   for (const auto& [kind, key] : kinds) {
     INFO(kind);
     const config::LoadedConfig c = config::load_config_text(

@@ -26,7 +26,8 @@ TEST_CASE("a buffered release charges its agents at q = 1, fixed instants keep t
   const ReleaseCharge b = release_charge(ScheduleKind::buffered, sampled, {0, 2});
   CHECK(b.event == DpEvent::gaussian(1));
   CHECK(b.agents == std::vector<int>{0, 2});
-  for (const ScheduleKind k : {ScheduleKind::periodic, ScheduleKind::deadline}) {
+  for (const ScheduleKind k :
+       {ScheduleKind::periodic, ScheduleKind::deadline, ScheduleKind::latest}) {
     const ReleaseCharge c = release_charge(k, sampled, {1});
     CHECK(c.event == sampled);
     CHECK(c.agents == std::vector<int>{1});

@@ -100,6 +100,42 @@ TEST_CASE("periodic: a release every period holds the newest message of each age
     if (n != s) CHECK(p.evaluations[static_cast<std::size_t>(n)][2].broadcast == 1);
 }
 
+TEST_CASE("latest: every period releases each agent's newest message, released or not") {
+  const SchedulePlan p = plan_of({"schedule.kind=latest", "schedule.period=2"});
+  const int s = slow_agent(p);
+  // The fast agents' messages of evaluation 1 (2 s) are in every release; the slow agent's of
+  // evaluation 0 (3 s) in that of 4 s, replaced at 6 s by that of evaluation 1 (a completion at
+  // a release's instant is before it). The instant of 8 s would hold no new message: not made.
+  REQUIRE(p.releases.size() == 3);
+  check_release(p.releases[0], 2, fast(s, 1));
+  CHECK(p.releases[0].ages == std::vector<int>{0, 0});
+  Messages all = fast(s, 1);
+  all.emplace_back(s, 0);
+  std::sort(all.begin(), all.end());
+  check_release(p.releases[1], 4, all);
+  // Ages in agent order: the fast agents' message is one release old, the slow one's new.
+  std::vector<int> ages(3, 1);
+  ages[static_cast<std::size_t>(s)] = 0;
+  CHECK(p.releases[1].ages == ages);
+  for (auto& m : all)
+    if (m.first == s) m.second = 1;
+  check_release(p.releases[2], 6, all);
+  std::fill(ages.begin(), ages.end(), 2);
+  ages[static_cast<std::size_t>(s)] = 0;
+  CHECK(p.releases[2].ages == ages);
+  const auto& slow = p.evaluations[static_cast<std::size_t>(s)];
+  CHECK(slow[1].broadcast == 1);  // at 3 s: the release of 2 s
+  CHECK(slow[2].broadcast == 3);  // at 6 s: that of 6 s included
+  for (int n = 0; n < 3; ++n)
+    if (n != s) CHECK(p.evaluations[static_cast<std::size_t>(n)][2].broadcast == 1);
+  // The other kinds release each message once: every age is 0.
+  for (const char* kind : {"periodic", "buffered", "deadline"}) {
+    INFO(kind);
+    for (const PlannedRelease& r : plan_of({std::string("schedule.kind=") + kind}).releases)
+      CHECK(r.ages == std::vector<int>(r.messages.size(), 0));
+  }
+}
+
 TEST_CASE("deadline: agents wait for the round's end, a late message joins the next release") {
   const SchedulePlan p = plan_of({"schedule.kind=deadline", "schedule.deadline=2"});
   const int s = slow_agent(p);
@@ -131,7 +167,7 @@ TEST_CASE("deadline: agents wait for the round's end, a late message joins the n
 }
 
 TEST_CASE("the plan is a function of the timing streams alone: it replays") {
-  for (const char* kind : {"buffered", "periodic", "deadline"}) {
+  for (const char* kind : {"buffered", "periodic", "deadline", "latest"}) {
     INFO(kind);
     const std::vector<std::string> sets = {std::string("schedule.kind=") + kind,
                                            "timing.duration.model=lognormal",
@@ -144,11 +180,36 @@ TEST_CASE("the plan is a function of the timing streams alone: it replays") {
       CHECK(a.releases[j].time == b.releases[j].time);
       CHECK(a.releases[j].messages == b.releases[j].messages);
     }
-    // Each message in at most one release.
+    // Each message in at most one release (but under latest).
+    if (std::string(kind) == "latest") continue;
     std::vector<std::pair<int, int>> all;
     for (const PlannedRelease& r : a.releases)
       all.insert(all.end(), r.messages.begin(), r.messages.end());
     std::sort(all.begin(), all.end());
     CHECK(std::adjacent_find(all.begin(), all.end()) == all.end());
   }
+}
+
+TEST_CASE("agent_steps: completions before proposals at one instant, each query given those done") {
+  // Evaluation 0 in [0, 4]; then three workers: 1 in [4, 9], 2 in [4, 6], 3 in [4, 7]; 4 proposed
+  // at 6 (after 2's result), 5 at 7 (after 3's): neither sees 1's, still running.
+  const std::vector<PlannedEvaluation> e = {{0, 4, 0}, {4, 9, 0}, {4, 6, 0},
+                                            {4, 7, 0}, {6, 8, 0}, {7, 9, 0}};
+  const std::vector<AgentStep> want = {{0, true, 0}, {4, false, 0}, {4, true, 1},  {4, true, 2},
+                                       {4, true, 3}, {6, false, 2}, {6, true, 4},  {7, false, 3},
+                                       {7, true, 5}, {8, false, 4}, {9, false, 1}, {9, false, 5}};
+  CHECK(agent_steps(e) == want);
+}
+
+TEST_CASE("workers: evaluations 1 .. W start together at evaluation 0's completion") {
+  const config::ExperimentSpec a =
+      spec_of({"algorithm=ts", "schedule.kind=periodic", "schedule.workers=2"});
+  const SchedulePlan p = plan_schedule(a, core::RngFactory(a.seed, 0), false);
+  for (const auto& mine : p.evaluations) {
+    REQUIRE(mine.size() == 3);  // rounds = 2
+    // Evaluations 1 and 2 start together at evaluation 0's completion.
+    CHECK(mine[1].propose == mine[0].complete);
+    CHECK(mine[2].propose == mine[0].complete);
+  }
+  CHECK(p.releases.empty());  // ts: no server
 }

@@ -1,7 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "core/rng.hpp"
@@ -98,25 +101,27 @@ TEST_CASE("timeline: an evaluation waits for its agent to be online, pauses whil
   // Online [0, 1) and [3, 5) s, then never again; each evaluation needs 0.7 s online.
   Timeline t(constant_model(0.7, 1, trace("agent,start,end\n0,0,1\n0,3,5", 1)));
   const std::vector<Completion> c = take(t, 10);
-  const std::vector<Completion> expected{{700'000, 0, 0, 0},
-                                         {3'400'000, 0, 1, 700'000},  // 0.3 s, pause, 0.4 s
-                                         {4'100'000, 0, 2, 3'400'000},
-                                         {4'800'000, 0, 3, 4'100'000}};
+  // (time, agent, evaluation, start, worker, propose)
+  const std::vector<Completion> expected{{700'000, 0, 0, 0, 0, 0},
+                                         {3'400'000, 0, 1, 700'000, 0, 700'000},  // 0.3 s, pause
+                                         {4'100'000, 0, 2, 3'400'000, 0, 3'400'000},
+                                         {4'800'000, 0, 3, 4'100'000, 0, 4'100'000}};
   CHECK(c == expected);  // the fifth needs 0.7 s but has 0.2 s left: it never completes
   // 0.5 s evaluations end exactly at the interval's end at 1 s; the next waits until 3 s.
   Timeline u(constant_model(0.5, 1, trace("agent,start,end\n0,0,1\n0,3,5", 1)));
   const std::vector<Completion> d = take(u, 10);
   REQUIRE(d.size() == 6);
-  CHECK(d[1] == Completion{1'000'000, 0, 1, 500'000});
-  CHECK(d[2] == Completion{3'500'000, 0, 2, 3'000'000});
-  CHECK(d[5] == Completion{5'000'000, 0, 5, 4'500'000});
+  CHECK(d[1] == Completion{1'000'000, 0, 1, 500'000, 0, 500'000});
+  // Proposed at 1 s (its agent completed then), started when back online at 3 s.
+  CHECK(d[2] == Completion{3'500'000, 0, 2, 3'000'000, 0, 1'000'000});
+  CHECK(d[5] == Completion{5'000'000, 0, 5, 4'500'000, 0, 4'500'000});
   // An agent first online at 2 s starts then.
   Timeline w(constant_model(1.0, 2, trace("agent,start,end\n0,0,10\n1,2,10", 2)));
   const std::vector<Completion> e = take(w, 3);
-  CHECK(e[0] == Completion{1'000'000, 0, 0, 0});
-  CHECK(e[1] == Completion{2'000'000, 0, 1, 1'000'000});
-  CHECK(e[2] == Completion{3'000'000, 0, 2, 2'000'000});
-  CHECK(take(w, 1)[0] == Completion{3'000'000, 1, 0, 2'000'000});
+  CHECK(e[0] == Completion{1'000'000, 0, 0, 0, 0, 0});
+  CHECK(e[1] == Completion{2'000'000, 0, 1, 1'000'000, 0, 1'000'000});
+  CHECK(e[2] == Completion{3'000'000, 0, 2, 2'000'000, 0, 2'000'000});
+  CHECK(take(w, 1)[0] == Completion{3'000'000, 1, 0, 2'000'000, 0, 0});
 }
 
 TEST_CASE("timeline: replayable from its seed without any objective") {
@@ -185,4 +190,84 @@ TEST_CASE("timeline: options stop each agent after its evaluations and hold its 
   back.hold = [](Tick t) { return t - 1; };
   Timeline bad(constant_model(1.0, 1), back);
   CHECK_THROWS_AS(bad.next(), std::logic_error);
+}
+
+TEST_CASE("timeline: workers start at evaluation 0's completion; batches wait for the last") {
+  // Two agents, three workers, uniform durations, ten evaluations each, against a by-hand list
+  // schedule of the same durations (TimingModel::duration(n, k): evaluation k's, whatever its
+  // worker).
+  TimingSpec s;
+  s.duration.model = DurationKind::uniform;
+  s.duration.low = 0.5;
+  s.duration.high = 2.0;
+  const RngFactory rf(3, 0);
+  const TimingModel durations = TimingModel::from_spec(s, 2, rf);
+  const int W = 3, K = 10;
+  for (const bool batches : {false, true}) {
+    INFO("batches " << batches);
+    TimelineOptions o;
+    o.workers = W;
+    o.batches = batches;
+    o.evaluations = K;
+    Timeline t(TimingModel::from_spec(s, 2, rf), o);
+    const std::vector<Completion> got = take(t, 100);
+    REQUIRE(got.size() == 2 * K);
+    for (std::size_t i = 1; i < got.size(); ++i) {
+      const Completion& a = got[i - 1];
+      const Completion& b = got[i];
+      CHECK(std::tie(a.time, a.agent, a.worker) < std::tie(b.time, b.agent, b.worker));
+    }
+    for (int n = 0; n < 2; ++n) {
+      // By hand: evaluation 0 alone on worker 0; then each worker takes the next evaluation
+      // when it is free (asynchronous) or when the whole batch is done (synchronous).
+      std::vector<Completion> want;
+      const Tick c0 = durations.duration(n, 0);
+      want.push_back({c0, n, 0, 0, 0, 0});
+      std::vector<Tick> free(W, c0);
+      std::int64_t k = 1;
+      if (batches) {
+        Tick at = c0;
+        while (k < K) {
+          Tick last = at;
+          for (int w = 0; w < W && k < K; ++w, ++k) {
+            const Tick done = at + durations.duration(n, k);
+            want.push_back({done, n, k, at, w, at});
+            last = std::max(last, done);
+          }
+          at = last;
+        }
+      } else {
+        std::vector<std::int64_t> running(W, -1);
+        std::vector<Tick> since(W, c0);
+        for (int w = 0; w < W; ++w) {
+          running[w] = k;
+          free[w] = c0 + durations.duration(n, k++);
+        }
+        while (true) {
+          int w = -1;
+          for (int v = 0; v < W; ++v)
+            if (running[v] >= 0 && (w < 0 || free[v] < free[w])) w = v;
+          if (w < 0) break;
+          want.push_back({free[w], n, running[w], since[w], w, since[w]});
+          since[w] = free[w];
+          if (k < K) {
+            running[w] = k;
+            free[w] += durations.duration(n, k++);
+          } else {
+            running[w] = -1;
+          }
+        }
+      }
+      std::sort(want.begin(), want.end(), [](const Completion& a, const Completion& b) {
+        return std::tie(a.time, a.worker) < std::tie(b.time, b.worker);
+      });
+      std::vector<Completion> mine;
+      for (const Completion& c : got)
+        if (c.agent == n) mine.push_back(c);
+      CHECK(mine == want);
+    }
+  }
+  TimelineOptions none;
+  none.workers = 0;
+  CHECK_THROWS_AS(Timeline(TimingModel::from_spec(s, 2, rf), none), std::invalid_argument);
 }
