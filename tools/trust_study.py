@@ -277,8 +277,15 @@ def table(a):
         w = csv.DictWriter(f, fieldnames=header)
         w.writeheader()
         w.writerows(lines)
-    md = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    md += ["| " + " | ".join(r[h] for h in header) + " |" for r in lines]
+    # The docs' table: each paired difference with its standard error in one cell.
+    short = ["model", "epsilon", "noise", "eps", "last", "last - central", "mean",
+             "mean - central", "detectable"]
+    md = ["| " + " | ".join(short) + " |", "|" + "---|" * len(short)]
+    for r in lines:
+        pair = lambda k: f"{r['diff_' + k]} +- {r['se_' + k]}" if r["diff_" + k] else ""
+        cells = [r["model"], r["epsilon"], r["noise"], r["eps_max"], r["last"], pair("last"),
+                 r["mean"], pair("mean"), r["detectable_mean"]]
+        md.append("| " + " | ".join(cells) + " |")
     text = "\n".join(md) + "\n"
     if a.markdown:
         open(a.markdown, "w").write(text)
