@@ -6,8 +6,11 @@ model's noise set by ITS OWN ledger for each target epsilon, all models run with
     tools/trust_study.py calibrate --config configs/trust/synthetic.yaml --out DIR [--eps 1,2,4,8]
     tools/trust_study.py run       --config ... --out DIR          (runs what calibrate chose)
     tools/trust_study.py table     --config ... --out DIR [--markdown FILE]
+    tools/trust_study.py figure    --config ... --out DIR --figure FILE.png
   common: [--bin build/fbosim] [--models a,b,...] [--runs R] (default: the config's `runs`)
 
+The models also include `nodp`, FTS-DE without DP on the same seeds (the utility no noise costs;
+it does not depend on epsilon: run it with --eps 8 only, the table shows it where it was run).
 Calibration, per model (the noise key is server.noise_multiplier, server.local_z for `local`):
   plan     the ledger is the plan `fbosim privacy CONFIG` prints (every agent charged every round:
            central; distributed with agents' coins and no dropouts or with padding, whose plan
@@ -27,11 +30,11 @@ Calibration, per model (the noise key is server.noise_multiplier, server.local_z
            least as private as at m' = m'_min, the fewest messages received in any round of a
            pilot of the study's runs; z = z_plan / sqrt(m'_min / N) with z_plan the plan's
            noise for the model without dropouts.
-Utility per run: synthetic, the agents' mean simple regret at the last round; landmine, their mean
-best validation AUC (best_f) at the last round. Each model is compared with `central` at the same
+Utility per run: synthetic, the agents' mean simple regret (`regret`); landmine, their mean best
+validation AUC (`best_f`); both at the last round (`last`) and averaged over the rounds (`mean`). Each model is compared with `central` at the same
 target epsilon run by run (same seeds: common random numbers): the mean paired difference and its
-standard error over runs, and the smallest difference a two-sided 5 % paired t test detects with
-80 % power, (t(0.975, R-1) + t(0.80, R-1)) s.e.
+standard error over runs, and the smallest difference in `mean` that a two-sided 5 % paired t test
+detects with 80 % power, (t(0.975, R-1) + t(0.80, R-1)) s.e. (`detectable_mean`).
 """
 import argparse
 import csv
@@ -63,6 +66,8 @@ def models(config):
         name = [s.split("=", 1)[1] for s in sets if s.startswith("name=")][0]
         name = name[len(base.split("_")[0]) + 1:]  # syn_ds_d0 -> ds_d0
         out.append((name, [s for s in sets if not s.startswith("name=")]))
+    # The reference without DP (FTS-DE, the same seeds): how much utility any noise costs.
+    out.append(("nodp", ["algorithm=fts_de"]))
     return out
 
 
@@ -75,6 +80,8 @@ def setting(sets, key, default=None):
 
 
 def kind(sets):
+    if setting(sets, "algorithm") == "fts_de":
+        return "none"
     trust = setting(sets, "server.trust", "central")
     if trust == "local":
         return "plan" if setting(sets, "server.local_coin") == "true" else "scale"
@@ -136,8 +143,9 @@ def gaussian_z(a, eps, delta):
 def run(a, sets, z, out, runs):
     if os.path.exists(os.path.join(out, "summary.csv")):
         return  # already run (the study resumes)
+    noise = [] if kind(sets) == "none" else [f"{noise_key(sets)}={z}"]
     fbosim(["run", a.config, "--runs", str(runs), "--threads", "1", "-q", "--force", "--out", out]
-           + setargs(sets + [f"{noise_key(sets)}={z}"]), a.bin)
+           + setargs(sets + noise), a.bin)
 
 
 def final_epsilons(out):
@@ -169,7 +177,9 @@ def calibrate(a):
             if key in plan:
                 continue
             entry = {"model": name, "eps": eps, "kind": k, "key": noise_key(sets), "delta": delta}
-            if k == "plan":
+            if k == "none":
+                entry.update(key="none", z=0.0)
+            elif k == "plan":
                 entry["z"] = bisect_plan(a, sets, eps)
             elif k == "scale":
                 pilot = os.path.join(a.out, "pilot", name)
@@ -208,18 +218,21 @@ def run_all(a):
 
 
 def utilities(out, metric):
-    """Per run: the agents' mean regret (or best_f) at the last round."""
-    rows = {}
+    """Per run: the agents' mean metric at the last round, and its mean over the rounds."""
+    by_round = {}
     with open(os.path.join(out, "trace.csv")) as f:
         for row in csv.DictReader(f):
-            key = (int(row["run"]), int(row["agent"]))
-            rnd = int(row["round"])
-            if key not in rows or rnd >= rows[key][0]:
-                rows[key] = (rnd, float(row[metric]))
-    per_run = {}
-    for (r, _), (_, v) in rows.items():
-        per_run.setdefault(r, []).append(v)
-    return [sum(v) / len(v) for _, v in sorted(per_run.items())]
+            # An agent's row of a round (the last row per agent and round: its best so far).
+            by_round[(int(row["run"]), int(row["round"]), int(row["agent"]))] = float(row[metric])
+    per = {}
+    for (r, t, _), v in by_round.items():
+        per.setdefault(r, {}).setdefault(t, []).append(v)
+    final, mean = [], []
+    for r in sorted(per):
+        rounds = {t: sum(v) / len(v) for t, v in per[r].items()}
+        final.append(rounds[max(rounds)])
+        mean.append(sum(rounds.values()) / len(rounds))
+    return final, mean
 
 
 def mean_se(x):
@@ -235,43 +248,83 @@ def table(a):
     metric = "regret" if "gp_grid" in open(a.config).read() else "best_f"
     plan = json.load(open(os.path.join(a.out, "calibration.json")))
     lines = []
-    header = ["model", "epsilon", "noise", "eps_max", "utility", "se", "diff_vs_central", "se_diff",
-              "detectable_80"]
+    header = ["model", "epsilon", "noise", "eps_max", "last", "diff_last", "se_last", "mean",
+              "diff_mean", "se_mean", "detectable_mean"]
     for name, sets in selected(a):
         for eps in a.eps:
             out = os.path.join(a.out, name, f"eps{eps:g}")
             cen = os.path.join(a.out, "central", f"eps{eps:g}")
             if not os.path.exists(os.path.join(out, "trace.csv")):
                 continue
-            u = utilities(out, metric)
-            m, se = mean_se(u)
+            last, mean = utilities(out, metric)
+            cal = plan[f"{name}@{eps:g}"]
             row = {"model": name, "epsilon": f"{eps:g}",
-                   "noise": f"{plan[f'{name}@{eps:g}']['key'].split('.')[-1]}={plan[f'{name}@{eps:g}']['z']:.3g}",
-                   "eps_max": f"{max(final_epsilons(out)):.3g}", "utility": f"{m:.4f}",
-                   "se": f"{se:.4f}", "diff_vs_central": "", "se_diff": "", "detectable_80": ""}
+                   "noise": "no DP" if cal["key"] == "none" else f"{cal['key'].split('.')[-1]} {cal['z']:.3g}",
+                   "eps_max": "none" if cal["key"] == "none" else f"{max(final_epsilons(out)):.3g}",
+                   "last": "%.4f +- %.4f" % mean_se(last), "mean": "%.4f +- %.4f" % mean_se(mean)}
+            for h in header:
+                row.setdefault(h, "")
             if name != "central" and os.path.exists(os.path.join(cen, "trace.csv")):
-                c = utilities(cen, metric)
-                d = [x - y for x, y in zip(u, c)]
-                dm, dse = mean_se(d)
-                n = len(d)
-                row.update(diff_vs_central=f"{dm:+.4f}", se_diff=f"{dse:.4f}",
-                           detectable_80=f"{(T975.get(n - 1, 2.0) + T80.get(n - 1, 0.85)) * dse:.4f}")
+                c_last, c_mean = utilities(cen, metric)
+                for label, u, c in (("last", last, c_last), ("mean", mean, c_mean)):
+                    dm, dse = mean_se([x - y for x, y in zip(u, c)])
+                    row[f"diff_{label}"] = f"{dm:+.4f}"
+                    row[f"se_{label}"] = f"{dse:.4f}"
+                n = len(last)
+                row["detectable_mean"] = f"{(T975.get(n - 1, 2.0) + T80.get(n - 1, 0.85)) * float(row['se_mean']):.4f}"
             lines.append(row)
     with open(os.path.join(a.out, "price_of_trust.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=header)
         w.writeheader()
         w.writerows(lines)
-    md = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    md += ["| " + " | ".join(r[h] for h in header) + " |" for r in lines]
+    # The docs' table: each paired difference with its standard error in one cell.
+    short = ["model", "epsilon", "noise", "eps", "last", "last - central", "mean",
+             "mean - central", "detectable"]
+    md = ["| " + " | ".join(short) + " |", "|" + "---|" * len(short)]
+    for r in lines:
+        pair = lambda k: f"{r['diff_' + k]} +- {r['se_' + k]}" if r["diff_" + k] else ""
+        cells = [r["model"], r["epsilon"], r["noise"], r["eps_max"], r["last"], pair("last"),
+                 r["mean"], pair("mean"), r["detectable_mean"]]
+        md.append("| " + " | ".join(cells) + " |")
     text = "\n".join(md) + "\n"
     if a.markdown:
         open(a.markdown, "w").write(text)
     print(text)
 
 
+def figure(a):
+    """Utility (averaged over the rounds) against epsilon, one line per model, with +- 1 s.e."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    metric = "regret" if "gp_grid" in open(a.config).read() else "best_f"
+    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    for name, _ in selected(a):
+        xs, ys, es = [], [], []
+        for eps in a.eps:
+            out = os.path.join(a.out, name, f"eps{eps:g}")
+            if not os.path.exists(os.path.join(out, "trace.csv")):
+                continue
+            m, se = mean_se(utilities(out, metric)[1])
+            xs.append(eps)
+            ys.append(m)
+            es.append(se)
+        if name == "nodp" and xs:
+            ax.axhline(ys[0], color="black", lw=0.8, ls=":", label="no DP (FTS-DE)")
+        elif xs:
+            ax.errorbar(xs, ys, yerr=es, marker="o", ms=3, lw=1, capsize=2, label=name)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("epsilon (each model's own ledger, delta = 1e-5)")
+    ax.set_ylabel("mean simple regret" if metric == "regret" else "mean best validation AUC")
+    ax.legend(fontsize=6, ncol=2)
+    fig.tight_layout()
+    fig.savefig(a.figure, dpi=110)
+    print(f"wrote {a.figure}")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("step", choices=["calibrate", "run", "table"])
+    p.add_argument("step", choices=["calibrate", "run", "table", "figure"])
     p.add_argument("--config", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--bin", default="build/fbosim")
@@ -279,6 +332,7 @@ def main():
     p.add_argument("--models", default="")
     p.add_argument("--runs", type=int, default=0)
     p.add_argument("--markdown", default="")
+    p.add_argument("--figure", default="", help="the figure step's PNG")
     a = p.parse_args()
     if not os.path.isfile(a.config):
         die(f"{a.config}: no such config")
@@ -286,7 +340,7 @@ def main():
     if not a.runs:
         a.runs = int(re.search(r"^runs:\s*(\d+)", open(a.config).read(), re.M).group(1))
     os.makedirs(a.out, exist_ok=True)
-    {"calibrate": calibrate, "run": run_all, "table": table}[a.step](a)
+    {"calibrate": calibrate, "run": run_all, "table": table, "figure": figure}[a.step](a)
 
 
 if __name__ == "__main__":
