@@ -28,6 +28,9 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// What an agent stopped by its personal budget sees: nothing (its own TS steps).
+const protocol::Broadcast kStoppedAgentSees{protocol::NoBroadcast{}};
+
 // y and f of one query at round `round` (checked_query: a non-finite value is an error).
 datasets::Objective::Evaluation evaluate(const datasets::Objective& objective,
                                          const Eigen::VectorXd& x, core::RngStream& noise,
@@ -246,7 +249,10 @@ void RunEngine::agent_phase(Run& r, int t) const {
         w.xs = agent.initial_points(init);
         w.source = "init";
       } else {
-        protocol::Proposal p = agent.propose(t, r.broadcast, rng, r.rf);
+        // An agent stopped by its personal budget carries on with local TS steps.
+        const protocol::Broadcast& seen =
+            r.stop && r.stop->stopped(n) ? kStoppedAgentSees : r.broadcast;
+        protocol::Proposal p = agent.propose(t, seen, rng, r.rf);
         w.xs.push_back(std::move(p.x));
         w.source = p.source;
       }

@@ -113,6 +113,19 @@ TEST_CASE("personal budgets: each agent takes part in exactly the releases its b
     CHECK(v[2] == (k < 6 ? 0 : 1));  // eligible
     (k < 6 ? stopped : kept)++;
   }
+  // A stopped agent carries on with local TS: no step after its stop follows the broadcast.
+  std::istringstream trace(r.trace_csv);
+  std::string line;
+  while (std::getline(trace, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ls(line);
+    for (std::string c; std::getline(ls, c, ',');) cells.push_back(c);
+    const int agent = std::stoi(cells[1]), round = std::stoi(cells[2]);
+    if (rows.at({round, agent})[2] == 0 && round > 0) {  // stopped before round - 1's release
+      INFO("agent " << agent << " round " << round);
+      CHECK(cells.back() == "local");
+    }
+  }
   CHECK(stopped >= 3);  // the test stops agents mid-run
   CHECK(kept >= 1);
 }
