@@ -9,7 +9,7 @@
 // config, the charges so far, which depend on the realised dropouts), never whether the agent
 // was selected. A stopped agent's data enters no later release (it sends nothing, or a zero
 // vector with its noise share under agent-side sampling), so it is charged nothing more; it
-// carries on with local TS steps on the broadcasts, which are post-processing.
+// carries on with local TS steps (RunEngine gives it no broadcast).
 // The run's charge never exceeds the bound: the actual release is the plan's event or one with
 // more noise (padding), so the reported epsilon stays within the budget (tested over random
 // budgets, rates and dropouts).
