@@ -138,6 +138,18 @@ struct PrivacyPlan {
   /// a secure sum without padding then carries less noise than the plan's; the run's own
   /// per-agent ledger is the guarantee and a forecast from the plan would understate it).
   bool bounds_dropouts = true;
+  /// Personal privacy (personal.*, issue 42 sec. 2), empty without it. Per agent: the event a
+  /// release charges it at most while it is eligible (its rate q_n; the check of its budget),
+  /// and its budget (+inf: none; empty: no personal budgets). The engine stops an agent before
+  /// the release that would take it over (run::PersonalStop).
+  std::vector<privacy::DpEvent> agent_round;
+  std::vector<double> agent_budgets;
+  /// Whether a stopped agent keeps sending a zero vector (its noise share in a secure sum under
+  /// agent-side sampling) rather than nothing.
+  bool stopped_sends_zero = false;
+  /// Each agent's tier (personal.tiers: 1.., 0 for the rest), for agents.csv; empty without
+  /// tiers.
+  std::vector<int> agent_tiers;
 };
 
 class Algorithm {

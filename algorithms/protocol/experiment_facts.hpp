@@ -2,6 +2,7 @@
 // What an algorithm may know of the rest of the experiment, in a file of its own: the registry
 // entry's checks (algorithm_entry.hpp) and the resource estimate (resource_estimate.hpp) both
 // read it, and neither includes the other's file for it.
+#include <cstdint>
 #include <string>
 
 #include "core/box.hpp"
@@ -20,6 +21,7 @@ struct ExperimentFacts {
   bool real_data = false;       ///< the family reads data files (the same objectives every run)
   int runs = 1;                 ///< runs (for the resource estimate)
   int rounds = 1;               ///< rounds (for the resource estimate)
+  std::uint64_t seed = 0;       ///< seed (draws fixed for the whole experiment: personal.tiers)
   /// The objectives certify Kusner et al.'s Assumption 2 (core/convex_lipschitz_score.hpp).
   bool convex_lipschitz_score = false;
   /// The work of one objective evaluation in the estimate's operations (0: negligible beside

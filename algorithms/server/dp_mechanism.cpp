@@ -1,5 +1,6 @@
 #include "algorithms/server/dp_mechanism.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
@@ -81,9 +82,11 @@ privacy::DpEvent DpMechanism::event(const Options& options, std::size_t populati
                                     : privacy::DpEvent::gaussian(options.trust.local_z);
   if (options.trust.trust == Trust::distributed && options.trust.sampled_by == Sampler::server)
     return privacy::DpEvent::gaussian(options.noise_multiplier);
-  privacy::DpEvent messages =
-      privacy::sampled_gaussian(options.sampling, options.sampling_rate, options.noise_multiplier,
-                                static_cast<int>(population));
+  // Personal rates: the largest q_n bounds every agent's subsampled Gaussian.
+  const double q =
+      options.personal.rates.empty() ? options.sampling_rate : options.personal.max_rate();
+  privacy::DpEvent messages = privacy::sampled_gaussian(
+      options.sampling, q, options.noise_multiplier, static_cast<int>(population));
   if (options.clipping == Clipping::fixed) return messages;
   // Two releases on the same batch, composed (adaptive_clip.hpp says why not Theorem 1's z_eff).
   return privacy::DpEvent::composed(
@@ -98,6 +101,8 @@ std::size_t DpMechanism::batch(std::size_t agents) const {
 }
 
 double DpMechanism::sampling_fraction(std::size_t population) const {
+  // Personal rates: one public divisor for all, never q_n (personal_privacy.hpp).
+  if (personal()) return options_.personal.q_ref;
   if (options_.sampling == privacy::Sampling::poisson) return options_.sampling_rate;
   const std::size_t b = batch(population);
   if (b == 0)
@@ -142,6 +147,14 @@ std::vector<double> DpMechanism::noise_stds(const Eigen::MatrixXd& weights, std:
 
 std::vector<bool> DpMechanism::select(std::size_t agents, core::RngStream& rng) const {
   std::vector<bool> chosen(agents, false);
+  if (personal()) {
+    const std::vector<double>& rates = options_.personal.rates;
+    if (rates.size() != agents)
+      throw std::logic_error(
+          fmt::format("personal rates of {} agents for a population of {}", rates.size(), agents));
+    for (std::size_t n = 0; n < agents; ++n) chosen[n] = rng.bernoulli(rates[n]);
+    return chosen;
+  }
   if (options_.sampling == privacy::Sampling::poisson) {
     for (std::size_t n = 0; n < agents; ++n) chosen[n] = rng.bernoulli(options_.sampling_rate);
     return chosen;
@@ -222,6 +235,37 @@ WeightedRelease DpMechanism::central_release(const Messages& messages,
   out.omegas = weighted_sums(used, sum_weights, features_);
   for (auto& omega : out.omegas) omega /= g;
   add_gaussian_noise(out, stds, event(options_, messages.size()), rng);
+  if (personal()) {
+    // Every agent's own subsampled Gaussian (q_n, z), against anyone who sees the broadcast.
+    out.charges.emplace();
+    out.charges->server = personal_charges(options_.noise_multiplier, nullptr);
+    out.charges->broadcast = out.charges->server;
+  }
+  return out;
+}
+
+std::vector<protocol::AgentCharge> DpMechanism::personal_charges(
+    double z, const std::vector<int>* agents) const {
+  const std::vector<double>& rates = options_.personal.rates;
+  const auto population = static_cast<int>(rates.size());
+  std::vector<protocol::AgentCharge> out;
+  std::vector<double> seen;  // one charge per distinct rate, in order of first appearance
+  const auto add = [&](int n) {
+    const double q = rates[static_cast<std::size_t>(n)];
+    const auto it = std::find(seen.begin(), seen.end(), q);
+    if (it == seen.end()) {
+      seen.push_back(q);
+      out.push_back(
+          {privacy::sampled_gaussian(privacy::Sampling::poisson, q, z, population), {n}, false});
+    } else {
+      out[static_cast<std::size_t>(it - seen.begin())].agents.push_back(n);
+    }
+  };
+  if (agents) {
+    for (const int n : *agents) add(n);
+  } else {
+    for (int n = 0; n < population; ++n) add(n);
+  }
   return out;
 }
 

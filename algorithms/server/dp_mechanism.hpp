@@ -20,6 +20,7 @@
 // Adaptive clipping (`server.clipping: adaptive`, adaptive_clip.hpp): S becomes C_t, updated each
 // round from a noisy count; the noise std z w_max C_t / g follows it, so z keeps its meaning,
 // and the event composes the count's subsampled Gaussian with the messages'.
+#include "algorithms/server/personal_privacy.hpp"
 #include "algorithms/server/trust_model.hpp"
 #include "algorithms/server/weighted_release.hpp"
 #include "core/rng.hpp"
@@ -45,6 +46,9 @@ class DpMechanism {
     double clip_learning_rate = 0.2;      ///< eta > 0 (adaptive only)
     double clip_count_noise = 5.0;        ///< sigma_b > 0 (adaptive only)
     TrustOptions trust;                   ///< server.trust and its keys (trust_model.hpp)
+    /// personal.* resolved for the population (personal_privacy.hpp); empty rates: every agent
+    /// at q and the sum divided by g, as the paper.
+    PersonalPrivacy personal;
   };
   /// Throws std::invalid_argument unless 0 < q <= 1 and z, S are finite and > 0 (and, when
   /// adaptive, AdaptiveClip's checks pass).
@@ -70,8 +74,8 @@ class DpMechanism {
                                  const std::vector<double>& scale, core::RngStream& rng,
                                  double clip_norm) const;
 
-  /// g: q (Poisson) or floor(N q) / N (fixed-size) for a population of N agents; the sums are
-  /// divided by g. Throws std::invalid_argument when floor(N q) = 0.
+  /// g: q (Poisson) or floor(N q) / N (fixed-size) for a population of N agents, or q_ref with
+  /// personal rates; the sums are divided by g. Throws std::invalid_argument when floor(N q) = 0.
   double sampling_fraction(std::size_t population) const;
   /// Per-coordinate noise std of each sub-region, z w_max S / g (w_max global or per region).
   std::vector<double> noise_stds(const Eigen::MatrixXd& weights, std::size_t population) const;
@@ -85,17 +89,23 @@ class DpMechanism {
   /// model: its nominal event, what an agent in the sum is charged without dropouts (rho = c =
   /// 0) and at most with padding: distributed Gaussian(z) (server sampling) or the subsampled
   /// Gaussian (agent sampling), local Gaussian(z_local), or with server.local_coin the coin's
-  /// replace-one event (local_coin_event).
+  /// replace-one event (local_coin_event). With personal rates the subsampled events are at
+  /// the largest q_n: a bound on every agent's charge.
   static privacy::DpEvent event(const Options& options, std::size_t population);
   /// Clip bound of one message: S / sqrt(P).
   static double clip_bound(double clip_norm, int regions);
   /// Scales v in place so that |v| <= bound (a non-finite v becomes 0); true if it changed.
   static bool clip(Eigen::VectorXd& v, double bound);
 
-  /// The subsampling: each of `agents` with probability q (Poisson) or floor(N q) of them
-  /// uniformly (fixed); drawn for every agent, present or not.
+  /// The subsampling: each of `agents` with probability q (Poisson; q_n with personal rates) or
+  /// floor(N q) of them uniformly (fixed); drawn for every agent, present or not.
   std::vector<bool> select(std::size_t agents, core::RngStream& rng) const;
   const Options& options() const { return options_; }
+  /// With personal rates: `event`'s base charged to each of `agents` (every agent when null) at
+  /// its own rate, the subsampled Gaussian (q_n, z), one charge per distinct rate.
+  std::vector<protocol::AgentCharge> personal_charges(double z,
+                                                      const std::vector<int>* agents) const;
+  bool personal() const { return !options_.personal.rates.empty(); }
   /// Throws std::invalid_argument naming the key when the trust model's options are out of
   /// range or refused with the rest (adaptive clipping without a trusted server; fixed-size
   /// sampling by the agents' secret coins, distributed or local).

@@ -66,6 +66,14 @@ WeightedRelease DpMechanism::distributed_release(const Messages& messages,
   // multiplier: what a broadcast observer sees whoever was selected (without colluders).
   const double z_full = options_.noise_multiplier / std::sqrt(1 - trust.dropout_padding);
   const bool same_for_all = all_arrived && trust.colluders == 0;
+  // The central subsampled accounting for every agent (each at its own q_n with personal rates).
+  const auto broadcast_charges = [&](double z) -> std::vector<protocol::AgentCharge> {
+    if (personal()) return personal_charges(z, nullptr);
+    return {{privacy::sampled_gaussian(options_.sampling, options_.sampling_rate, z,
+                                       static_cast<int>(population)),
+             {},
+             true}};
+  };
   if (m == 0) {
     // Nobody selected: no share to sum. The server, which learns nothing from an empty sum,
     // releases the noise of a full sum itself, as the central release does: aborting would tell
@@ -80,12 +88,7 @@ WeightedRelease DpMechanism::distributed_release(const Messages& messages,
         out.omegas[static_cast<std::size_t>(i)][k] = sd * rng.normal();
     }
     out.stats.noise_std = largest;
-    if (same_for_all)
-      out.charges->broadcast.push_back(
-          {privacy::sampled_gaussian(options_.sampling, options_.sampling_rate, z_full,
-                                     static_cast<int>(population)),
-           {},
-           true});
+    if (same_for_all) out.charges->broadcast = broadcast_charges(z_full);
     out.event = event(options_, population);
     return out;
   }
@@ -125,10 +128,15 @@ WeightedRelease DpMechanism::distributed_release(const Messages& messages,
   if (by_agents) {
     // The coins are secret and everyone is in the sum: the subsampled accounting holds against
     // the server, for every agent whose share was summed.
-    const privacy::DpEvent e = privacy::sampled_gaussian(
-        privacy::Sampling::poisson, options_.sampling_rate, z_eff, static_cast<int>(population));
-    out.charges->server.push_back({e, summed, false});
-    out.charges->broadcast.push_back({e, summed, false});
+    if (personal()) {  // each at its own q_n
+      out.charges->server = personal_charges(z_eff, &summed);
+    } else {
+      out.charges->server.push_back(
+          {privacy::sampled_gaussian(privacy::Sampling::poisson, options_.sampling_rate, z_eff,
+                                     static_cast<int>(population)),
+           summed, false});
+    }
+    out.charges->broadcast = out.charges->server;
   } else {
     // The server knows who is in the sum: no amplification against it.
     out.charges->server.push_back({privacy::DpEvent::gaussian(z_eff), summed, false});
@@ -139,11 +147,7 @@ WeightedRelease DpMechanism::distributed_release(const Messages& messages,
     // view is a function of the server's, and every agent is charged the summed agents'
     // Gaussian.
     if (same_for_all) {
-      out.charges->broadcast.push_back(
-          {privacy::sampled_gaussian(options_.sampling, options_.sampling_rate, z_full,
-                                     static_cast<int>(population)),
-           {},
-           true});
+      out.charges->broadcast = broadcast_charges(z_full);
     } else {
       out.charges->broadcast.push_back({privacy::DpEvent::gaussian(z_eff), {}, true});
     }

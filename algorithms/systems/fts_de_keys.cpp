@@ -69,11 +69,12 @@ void check_trust(const Preset& p, const FtsDeConfig& c, const protocol::Experime
                                "the count is built); use server.clipping: fixed",
                                trust)});
   if (c.stop.budget)
-    out.push_back({"server.budget",
-                   fmt::format("server.budget stops the server on the run's one ledger; with "
-                               "server.trust: {} every agent has its own (personal budgets are "
-                               "not built yet); leave server.budget out",
-                               trust)});
+    out.push_back(
+        {"server.budget",
+         fmt::format("server.budget stops the server on the run's one ledger; with "
+                     "server.trust: {} every agent has its own: give each agent its budget "
+                     "with personal.budgets or personal.tiers.budgets (docs/TRUST.md)",
+                     trust)});
   if (t.trust == Trust::local && t.local_coin && c.mechanism.sampling != privacy::Sampling::poisson)
     out.push_back({"server.sampling",
                    "server.local_coin draws each agent's coin in secret (Poisson sampling); "
@@ -92,6 +93,64 @@ void check_trust(const Preset& p, const FtsDeConfig& c, const protocol::Experime
          fmt::format("must be below (1 - server.dropout_padding) x agents.count = {} (the "
                      "shares of the agents beyond the colluders carry the noise)",
                      (1 - t.dropout_padding) * f.agents)});
+}
+
+// personal.* (issue 42 sec. 2; docs/TRUST.md "Personal privacy"): each refusal says why.
+void check_personal(const Preset& p, const FtsDeConfig& c, const protocol::ExperimentFacts& f,
+                    schema::Problems& out) {
+  const server::PersonalKeys& k = c.personal;
+  if (!k.any()) return;
+  const std::string key = !k.tier_fractions.empty()   ? "personal.tiers.fractions"
+                          : !k.sampling_rates.empty() ? "personal.sampling_rates"
+                          : !k.budgets.empty()        ? "personal.budgets"
+                                                      : "personal.q_ref";
+  if (!c.server || !c.dp) {
+    out.push_back({key, fmt::format("algorithm {} {}: there is no private release to sample or "
+                                    "budget; use algorithm dp_fts or dp_fts_de",
+                                    p.name, c.server ? "runs without DP" : "has no server")});
+    return;
+  }
+  try {
+    server::check_personal(k, f.agents);
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();  // starts with the key it names
+    out.push_back({what.substr(0, what.find(' ')), what});
+    return;
+  }
+  if (c.mechanism.sampling != privacy::Sampling::poisson)
+    out.push_back({"server.sampling",
+                   "personal.* selects each agent by its own Poisson coin of probability q_n; "
+                   "fixed-size sampling draws one uniform subset, whose amplification bound "
+                   "holds only for one common rate: use server.sampling: poisson"});
+  if (c.mechanism.clipping == server::Clipping::adaptive)
+    out.push_back({"server.clipping",
+                   "adaptive clipping's noisy count is accounted at the one rate q; with "
+                   "personal.* use server.clipping: fixed"});
+  if (c.stop.budget)
+    out.push_back({"server.budget",
+                   "server.budget stops every agent at once on one ledger; with personal.* give "
+                   "each agent its own: personal.budgets or personal.tiers.budgets"});
+  const bool budgets = !k.budgets.empty() || !k.tier_budgets.empty();
+  const server::TrustOptions& t = c.mechanism.trust;
+  // The coin's replace-one event (server::local_coin_event) is built at the one rate q.
+  if (t.trust == server::Trust::local && t.local_coin)
+    out.push_back({"server.local_coin",
+                   "the secret coin's replace-one bound is computed at the one rate "
+                   "server.sampling_rate; with personal.* leave server.local_coin out"});
+  const bool selection_known =
+      t.trust == server::Trust::local ||
+      (t.trust == server::Trust::distributed && t.sampled_by == server::Sampler::server);
+  if (budgets && selection_known)
+    out.push_back(
+        {k.budgets.empty() ? "personal.tiers.budgets" : "personal.budgets",
+         fmt::format("a personal budget stops an agent on public quantities only, charging it "
+                     "every release it is eligible for, selected or not; under server.trust: "
+                     "{} an agent is charged only when selected (the server chose it: "
+                     "no amplification), so a stop on its ledger would reveal its selections. "
+                     "Use server.trust: central, or distributed with server.sampled_by: agents",
+                     t.trust == server::Trust::local ? "local"
+                                                     : "distributed with "
+                                                       "server.sampled_by: server")});
 }
 
 void validate(const Preset& p, const FtsDeConfig& c, const protocol::ExperimentFacts& f,
@@ -147,6 +206,7 @@ void validate(const Preset& p, const FtsDeConfig& c, const protocol::ExperimentF
                      "algorithm dp_fts or dp_fts_de, or leave server.clipping out",
                      p.name, c.server ? "runs without DP (server.dp: false)" : "has no server")});
   check_trust(p, c, f, out);
+  check_personal(p, c, f, out);
   if (!c.server || !c.dp) return;
   try {  // e.g. fixed-size sampling of floor(N q) = 0 agents
     server::DpMechanism::event(c.mechanism, static_cast<std::size_t>(f.agents));
@@ -155,7 +215,12 @@ void validate(const Preset& p, const FtsDeConfig& c, const protocol::ExperimentF
   }
 }
 
-std::shared_ptr<const protocol::Algorithm> build(FtsDeConfig c) {
+std::shared_ptr<const protocol::Algorithm> build(FtsDeConfig c,
+                                                 const protocol::ExperimentFacts& f) {
+  // Each agent's rate and budget, the tiers drawn once per seed (personal_privacy.hpp).
+  if (c.server && c.dp && c.personal.any())
+    c.mechanism.personal =
+        server::resolve_personal(c.personal, c.mechanism.sampling_rate, f.agents, f.seed);
   if (!c.server) {
     // Standard TS (Dai et al. 2021, sec. 5: the baseline without federation) has no
     // sub-regions: every agent initialises and explores on the whole domain, whatever
@@ -199,7 +264,8 @@ const schema::Group<FtsDeConfig>& fts_de_keys() {
                    "algorithm's name (`fts`, `fts_de`: false; `dp_fts`, `dp_fts_de`: true), so it "
                    "need not be written")
           .include(server::mechanism_keys(), &C::mechanism)
-          .include(server::server_stop_keys(), &C::stop);
+          .include(server::server_stop_keys(), &C::stop)
+          .include(server::personal_keys(), &C::personal);
   return g;
 }
 
@@ -213,7 +279,7 @@ void register_fts_de_algorithms(schema::Registry<protocol::AlgorithmEntry>& regi
         [p](const FtsDeConfig& c, const protocol::ExperimentFacts& f, schema::Problems& out) {
           validate(p, c, f, out);
         },
-        [](FtsDeConfig c, const protocol::ExperimentFacts&) { return build(std::move(c)); });
+        [](FtsDeConfig c, const protocol::ExperimentFacts& f) { return build(std::move(c), f); });
     if (!p.dp_default) e.presets.push_back({"server.dp", false});
     if (p.dp_forced)
       e.fixed.push_back({"server.dp", p.dp_default ? "true" : "false",

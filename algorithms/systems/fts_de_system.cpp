@@ -74,13 +74,39 @@ std::vector<protocol::StatColumn> FtsDeSystem::server_columns() const {
 }
 
 bool FtsDeSystem::charges_per_agent() const {
-  return config_.server && config_.dp && config_.mechanism.trust.trust != server::Trust::central;
+  return config_.server && config_.dp &&
+         (config_.mechanism.trust.trust != server::Trust::central ||
+          !config_.mechanism.personal.rates.empty());
 }
 
 std::vector<privacy::DpEvent> FtsDeSystem::possible_events(int agents) const {
   if (!config_.server || !config_.dp) return {};
   return {server::DpMechanism::event(config_.mechanism, static_cast<std::size_t>(agents))};
 }
+
+namespace {
+
+// Each agent's bound per release and budget (personal.*): the subsampled Gaussian (q_n, z)
+// where the coins are secret (central; distributed with agent-side sampling, whose noise with
+// padding or without dropouts is at least z: ShareCalibration::effective_z), the trust model's
+// q = 1 event where the server knows the selection.
+void personal_plan(const server::DpMechanism::Options& m, protocol::PrivacyPlan& plan) {
+  const server::PersonalPrivacy& p = m.personal;
+  const auto population = static_cast<int>(p.rates.size());
+  const bool secret =
+      m.trust.trust == server::Trust::central || (m.trust.trust == server::Trust::distributed &&
+                                                  m.trust.sampled_by == server::Sampler::agents);
+  for (const double q : p.rates)
+    plan.agent_round.push_back(secret ? privacy::sampled_gaussian(privacy::Sampling::poisson, q,
+                                                                  m.noise_multiplier, population)
+                                      : server::DpMechanism::event(m, p.rates.size()));
+  plan.agent_budgets = p.budgets;
+  if (p.tier_count > 0) plan.agent_tiers = p.tiers;
+  plan.stopped_sends_zero =
+      m.trust.trust == server::Trust::distributed && m.trust.sampled_by == server::Sampler::agents;
+}
+
+}  // namespace
 
 protocol::PrivacyPlan FtsDeSystem::privacy_plan(int agents) const {
   const FtsDeConfig& c = config_;
@@ -98,6 +124,7 @@ protocol::PrivacyPlan FtsDeSystem::privacy_plan(int agents) const {
   // A secure sum without padding: survivors are charged the smaller noise actually summed.
   plan.bounds_dropouts = !(c.dp && c.mechanism.trust.trust == server::Trust::distributed &&
                            c.mechanism.trust.dropout_padding == 0);
+  if (c.dp && !c.mechanism.personal.rates.empty()) personal_plan(c.mechanism, plan);
   return plan;
 }
 

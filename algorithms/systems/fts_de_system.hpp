@@ -33,6 +33,7 @@ struct FtsDeConfig {
   agents::AgentOptions agent;              ///< agents.*, exploration.schedule, rff.lambda, ...
   server::DpMechanism::Options mechanism;  ///< server.sampling*, noise_multiplier, clip_norm, w_max
   server::ServerStop stop;                 ///< server.budget, server.stop_p
+  server::PersonalKeys personal;           ///< personal.* (resolved into mechanism.personal)
 };
 
 class FtsDeSystem final : public protocol::Algorithm {
@@ -53,7 +54,8 @@ class FtsDeSystem final : public protocol::Algorithm {
   /// aggregating where a stop rule (server.budget, server.stop_p) is configured, clip_norm with
   /// adaptive clipping (server.clipping).
   std::vector<protocol::StatColumn> server_columns() const override;
-  /// With DP and server.trust other than `central`: per-agent charges (issue 42).
+  /// With DP and server.trust other than `central` or personal.* keys: per-agent charges
+  /// (issue 42).
   bool charges_per_agent() const override;
 
   /// With DP: the server's release of one round (server::ServerReleaseAudit).

@@ -28,6 +28,7 @@
 #include "algorithms/privacy/rdp_accountant.hpp"
 #include "algorithms/server/dp_mechanism.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/cli/personal_privacy_report.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/config/run_epsilon.hpp"
 #include "sim/run/privacy_ledger.hpp"
@@ -269,6 +270,9 @@ void run_config(const PrivacyArgs& a) {
   const config::LoadedConfig c = config::load_config(a.config, a.sets);
   const config::ExperimentSpec& spec = c.spec;
   if (spec.schedule.kind != protocol::ScheduleKind::rounds) return run_schedule_config(a, spec);
+  // Personal rates and budgets: every agent's own ledger, replayed (issue 42 sec. 2).
+  if (!spec.system->privacy_plan(spec.agents).agent_round.empty())
+    return run_personal_config(a, spec);
   const run::LedgerForecast f = run::forecast_ledger(spec);
   const bool rounds_private = !f.plan.round.as<privacy::NoOp>();
   const double delta = spec.delta();

@@ -214,6 +214,29 @@ void resolve_trace(const ConfigSource& src, schema::Record& record, ExperimentSp
   record.set("timing.availability.trace", schema::detail::resolved_text(trace));
 }
 
+// The first personal.* key the config gives (for messages about all of them).
+std::string personal_key(const ConfigSource& src) {
+  for (const char* k :
+       {"personal.sampling_rates", "personal.budgets", "personal.q_ref", "personal.tiers.fractions",
+        "personal.tiers.sampling_rates", "personal.tiers.budgets"})
+    if (src.presence(k) == schema::Source::Presence::given) return k;
+  return "personal.sampling_rates";
+}
+
+// Personal budgets stop an agent on the plan's bound of each release; a secure sum without
+// padding charges its survivors more than that bound when messages drop out.
+void check_personal_dropouts(const ConfigSource& src, const ExperimentSpec& s) {
+  const protocol::PrivacyPlan plan = s.system->privacy_plan(s.agents);
+  if (plan.agent_budgets.empty() || plan.bounds_dropouts) return;
+  if (s.network.dropout == 0 && s.network.deadline == 0) return;
+  schema::throw_first(
+      src, {{personal_key(src),
+             "personal budgets with server.trust: distributed need server.dropout_padding > 0 "
+             "when messages can drop out (network.dropout or network.deadline): without "
+             "padding the survivors are charged the smaller noise actually summed, more than "
+             "the bound each agent's stop is checked with"}});
+}
+
 // schedule.* and, under any schedule but `rounds`, timing.* (issue 41): the algorithm must
 // declare the schedule (AlgorithmTraits::schedules); the stop rules and network.* are rounds'
 // alone; the timing model is built once here so that a bad trace file fails before any run.
@@ -285,7 +308,16 @@ void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSp
   // The asynchronous engine charges a release's agents the central model's event
   // (run::release_charge); a trust model's own charges (a secure sum's survivors at the noise
   // summed, every local message sent) are not wired into it, so its epsilon would not be sound.
-  if (s.system->charges_per_agent())
+  // Personal rates and budgets (issue 42 sec. 2) are wired into the rounds engine only.
+  const protocol::PrivacyPlan personal = s.system->privacy_plan(s.agents);
+  if (!personal.agent_round.empty())
+    problems.push_back(
+        {personal_key(src),
+         fmt::format("applies only under schedule.kind: rounds, not {}: the asynchronous "
+                     "schedules charge each release the one rate q's event, not each agent's "
+                     "own q_n, and stop no agent on its own budget (docs/TRUST.md)",
+                     name)});
+  else if (s.system->charges_per_agent())
     problems.push_back(
         {"server.trust",
          fmt::format("applies only under schedule.kind: rounds, not {}: the asynchronous "
@@ -383,6 +415,7 @@ ExperimentSpec read_spec(const ConfigSource& src, schema::Record& record,
   network_keys().read(s, src, record);
   // A trust model other than `central` charges each agent what its adversary learns (issue 42).
   if (s.system->charges_per_agent()) s.per_agent_ledgers = true;
+  check_personal_dropouts(src, s);
   read_schedule(src, record, s, algorithm);
   reject_unknown_keys(src, record, s);
   check_resources(src, s);

@@ -70,6 +70,7 @@ const std::vector<std::pair<std::string, std::string>>& sections() {
       {"gp", "GP hyperparameters"},
       {"acquisition", "Acquisition maximiser on continuous domains"},
       {"server", "Server and privacy accounting"},
+      {"personal", "Personal privacy: per-agent rates and budgets (docs/TRUST.md)"},
       {"network", "Simulated network"},
       {"schedule", "Schedules: when the server releases (docs/TIME.md)"},
       {"timing", "Simulated time of the asynchronous schedules (docs/TIME.md)"},

@@ -136,6 +136,7 @@ protocol::ExperimentFacts experiment_facts(const ExperimentSpec& s) {
                               datasets::is_real_world(s.objective.family)};
   f.runs = s.runs;
   f.rounds = s.rounds;
+  f.seed = s.seed;
   f.convex_lipschitz_score = shape.convex_lipschitz_score;
   // The family's work per evaluation, where it declares one (settings hold its struct once the
   // config is read).

@@ -18,6 +18,7 @@
 #include "sim/run/async_engine.hpp"
 #include "sim/run/checked_query.hpp"
 #include "sim/run/network_model.hpp"
+#include "sim/run/personal_stop.hpp"
 #include "sim/run/privacy_ledger.hpp"
 #include "sim/run/trace_sink.hpp"
 
@@ -26,6 +27,9 @@ namespace fbosim::run {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// What an agent stopped by its personal budget sees: nothing (its own TS steps).
+const protocol::Broadcast kStoppedAgentSees{protocol::NoBroadcast{}};
 
 // y and f of one query at round `round` (checked_query: a non-finite value is an error).
 datasets::Objective::Evaluation evaluate(const datasets::Objective& objective,
@@ -72,6 +76,8 @@ struct RunEngine::Run {
   // the broadcasts only (agents.csv's epsilon_broadcast); `agents` holds those against the
   // server.
   std::optional<AgentPrivacy> broadcast_view;
+  // Personal budgets (personal.*): who has stopped being eligible.
+  std::optional<PersonalStop> stop;
   // What the ledger composes, from the config alone (the parts built must agree).
   protocol::PrivacyPlan plan;
   // The server aggregates the messages of rounds 0 .. server_stop - 1 (rounds: every round; 0
@@ -179,6 +185,12 @@ void RunEngine::start(Run& r) const {
   }
   r.plan = spec_.system->privacy_plan(spec_.agents);
   check_plan(r);
+  if (!r.plan.agent_budgets.empty()) {
+    if (!r.agents) throw std::logic_error("personal budgets without per-agent ledgers");
+    r.stop.emplace(spec_, r.plan);
+    r.result.agent_columns.push_back("eligible");
+  }
+  if (!r.plan.agent_tiers.empty()) r.result.agent_columns.push_back("tier");
   r.work.resize(static_cast<std::size_t>(spec_.agents));
   r.best.assign(static_cast<std::size_t>(spec_.agents), -std::numeric_limits<double>::infinity());
   RunResult& res = r.result;
@@ -237,7 +249,10 @@ void RunEngine::agent_phase(Run& r, int t) const {
         w.xs = agent.initial_points(init);
         w.source = "init";
       } else {
-        protocol::Proposal p = agent.propose(t, r.broadcast, rng, r.rf);
+        // An agent stopped by its personal budget carries on with local TS steps.
+        const protocol::Broadcast& seen =
+            r.stop && r.stop->stopped(n) ? kStoppedAgentSees : r.broadcast;
+        protocol::Proposal p = agent.propose(t, seen, rng, r.rf);
         w.xs.push_back(std::move(p.x));
         w.source = p.source;
       }
@@ -310,6 +325,10 @@ void RunEngine::snapshot_agents(Run& r, int t) const {
     fmt::format_to(std::back_inserter(res.agents_csv), "{},{},{},{},{}", res.run, t, time, n,
                    eps[static_cast<std::size_t>(n)]);
     if (seen) fmt::format_to(std::back_inserter(res.agents_csv), ",{}", (*seen)[std::size_t(n)]);
+    if (r.stop)
+      fmt::format_to(std::back_inserter(res.agents_csv), ",{}", r.stop->stopped(n) ? 0 : 1);
+    if (!r.plan.agent_tiers.empty())
+      fmt::format_to(std::back_inserter(res.agents_csv), ",{}", r.plan.agent_tiers[std::size_t(n)]);
     res.agents_csv += '\n';
   }
 }
@@ -332,12 +351,15 @@ void RunEngine::charge(Run& r, int agent, const privacy::DpEvent& event) const {
 void RunEngine::charge_release(Run& r, const protocol::AgentCharges& charges) const {
   // Against the server (the epsilon columns), then against an observer of the broadcasts only
   // (agents.csv's epsilon_broadcast); an aborted release charges nobody.
-  protocol::for_each_charge(charges.server, spec_.agents,
-                            [&](int n, const privacy::DpEvent& e) { charge(r, n, e); });
+  // A stopped agent's data enters no release (personal budgets): it is charged nothing.
+  const auto eligible = [&r](int n) { return !r.stop || !r.stop->stopped(n); };
+  protocol::for_each_charge(charges.server, spec_.agents, [&](int n, const privacy::DpEvent& e) {
+    if (eligible(n)) charge(r, n, e);
+  });
   if (!r.broadcast_view)
     throw std::logic_error("a trust model's charges in a run without its broadcast ledgers");
   protocol::for_each_charge(charges.broadcast, spec_.agents, [&](int n, const privacy::DpEvent& e) {
-    r.broadcast_view->charge(n, e);
+    if (eligible(n)) r.broadcast_view->charge(n, e);
   });
 }
 
@@ -368,7 +390,26 @@ void RunEngine::release(Run& r) const {
     append_release_row(r.result.release_csv, r.result.run, row, r.result.dim);
 }
 
+void RunEngine::withhold_stopped(Run& r) const {
+  r.stop->before_release(r.agents->ledgers());
+  for (int n = 0; n < spec_.agents; ++n) {
+    auto& message = r.work[static_cast<std::size_t>(n)].message;
+    if (!message || !r.stop->stopped(n)) continue;
+    if (!r.plan.stopped_sends_zero) {
+      message.reset();
+      continue;
+    }
+    // Its share must still be summed (the shares are set by the public count of agents), so it
+    // sends a zero vector: its data enters nothing.
+    const auto* sample = std::get_if<protocol::RffSample>(message.get());
+    if (!sample) throw std::logic_error("a zero vector in place of a message that is no sample");
+    message = std::make_shared<const protocol::Message>(
+        protocol::RffSample{Eigen::VectorXd::Zero(sample->omega.size())});
+  }
+}
+
 void RunEngine::server_phase(Run& r, int t) const {
+  if (r.stop && r.stop->active()) withhold_stopped(r);
   // Replies travel as events; the round closes at the deadline or after the last reply.
   protocol::Inbox arrived(static_cast<std::size_t>(spec_.agents));
   const core::SimTime start = r.events.now();

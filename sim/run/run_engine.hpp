@@ -58,6 +58,9 @@ class RunEngine {
   void compose(Run& r, const privacy::DpEvent& event) const;
   /// A release's per-agent charges (a trust model other than central, issue 42).
   void charge_release(Run& r, const protocol::AgentCharges& charges) const;
+  /// Personal budgets: stops the agents the next release would take over their budgets and
+  /// withholds their messages (a zero vector instead under agent-side secure sums).
+  void withhold_stopped(Run& r) const;
   /// Charges agent n alone; a std::logic_error without per-agent ledgers.
   void charge(Run& r, int agent, const privacy::DpEvent& event) const;
   /// Per accountant, the epsilon of everything charged so far (the largest agent's).
