@@ -206,4 +206,6 @@ TEST_CASE("personal keys: the refused combinations name the key and say why") {
   CHECK_NOTHROW(personal_spec({budgets, "server.trust=distributed", "server.sampled_by=agents",
                                "server.dropout_padding=0.2", "network.dropout=0.1"}));
   CHECK_NOTHROW(personal_spec({rates, "server.trust=local"}));
+  fails({rates, "server.trust=local", "server.local_coin=true", "server.accountant=rdp"},
+        "server.local_coin", "the one rate server.sampling_rate");
 }
