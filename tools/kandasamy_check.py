@@ -10,7 +10,7 @@ error, and tools/claims.py's "better" verdict: holds (async better) if the mean 
 -2 s.e., contradicted if above +2 s.e., else not resolved (2 s.e. is the smallest difference
 these runs can resolve, printed beside it).
 
-    tools/kandasamy_check.py [--fbosim build/fbosim] [--runs 10] [--budgets 5,10]
+    tools/kandasamy_check.py [--fbosim build/fbosim] [--runs 16] [--budgets 5,10]
                              [--workers 4,8,16] [--out DIR] [--analyse-only] [--table FILE.md]
     tools/kandasamy_check.py --self-test
 
@@ -142,7 +142,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--fbosim", default=os.path.join(ROOT, "build", "fbosim"))
     p.add_argument("--config", default=CONFIG)
-    p.add_argument("--runs", type=int, default=10)
+    p.add_argument("--runs", type=int, default=16)
     p.add_argument("--budgets", default="5,10")
     p.add_argument("--workers", default="4,8,16")
     p.add_argument("--out", default="results/kandasamy")

@@ -67,7 +67,8 @@ std::vector<RunResult> KeptRuns::load(int runs, std::string& note) const {
   std::vector<RunResult> out;
   std::error_code ec;
   if (!fs::is_directory(dir_, ec)) return out;
-  Rows trace(read_file(out_dir_ + "/trace.csv")), release(read_file(out_dir_ + "/release.csv"));
+  Rows trace(read_file(out_dir_ + "/trace.csv")), release(read_file(out_dir_ + "/release.csv")),
+      agents(read_file(out_dir_ + "/agents.csv"));
   for (int r = 0; r < runs; ++r) {
     const std::string text = read_file(fmt::format("{}/run-{}.ckpt", dir_, r));
     if (text.empty()) break;
@@ -85,6 +86,11 @@ std::vector<RunResult> KeptRuns::load(int runs, std::string& note) const {
       break;
     }
     res.release_csv = std::move(rows);
+    if (!agents.take(res.agents_csv, rows)) {
+      note = fmt::format("run {}'s rows of agents.csv changed since they were written", r);
+      break;
+    }
+    res.agents_csv = std::move(rows);
     out.push_back(std::move(res));
   }
   return out;
@@ -102,6 +108,11 @@ RunResult KeptRuns::record_of(const RunResult& full) {
   r.regret = full.regret;
   r.epsilon = full.epsilon;
   r.extra_epsilon = full.extra_epsilon;
+  // Per-agent ledgers: agents.csv's rows (by digest, as the trace's) and summary's spread.
+  r.agent_columns = full.agent_columns;
+  r.agents_csv = digest_of(full.agents_csv);
+  r.epsilon_median = full.epsilon_median;
+  r.epsilon_p90 = full.epsilon_p90;
   r.final_epsilon = full.final_epsilon;
   r.messages = full.messages;
   r.clipped = full.clipped;

@@ -122,6 +122,39 @@ TEST_CASE("issue 28: --runs 4 after a finished --runs 2 reuses runs 0-1, equal t
   fs::remove_all(d);
 }
 
+// Per-agent ledgers (an asynchronous schedule; a trust model under rounds): the kept runs keep
+// their agents.csv rows and the spread columns. A finished run run again used to stop with
+// "vector::_M_range_check" (the records lacked epsilon_median), and agents.csv lost its rows.
+TEST_CASE("a run with per-agent ledgers grown with --runs equals a fresh run, agents.csv too") {
+  for (const std::string extra :
+       {std::string("schedule: {kind: buffered, buffer: 2}\n"),
+        std::string("server: {dp: true, sampling_rate: 0.5, accountants: rdp, trust: "
+                    "distributed}\n")}) {
+    INFO(extra);
+    const fs::path d = fresh_dir("grow_agents");
+    std::string text = kTiny;
+    if (extra.rfind("server:", 0) == 0) text = text.substr(0, text.find("server:"));
+    std::ofstream(d / "cfg.yaml") << text << extra;
+    const std::string cfg = (d / "cfg.yaml").string();
+    const std::string common = " --seed 5 --threads 1 --quiet --out ";
+    REQUIRE(fbosim("run " + cfg + " --runs 2" + common + (d / "grown").string()).status == 0);
+    const Output again = fbosim("run " + cfg + " --runs 2" + common + (d / "grown").string());
+    INFO(again.text);
+    REQUIRE(again.status == 0);
+    const Output grow = fbosim("run " + cfg + " --runs 4" + common + (d / "grown").string());
+    INFO(grow.text);
+    REQUIRE(grow.status == 0);
+    REQUIRE(fbosim("run " + cfg + " --runs 4" + common + (d / "fresh").string()).status == 0);
+    same_results(d / "grown", d / "fresh");
+    REQUIRE(fs::exists(d / "fresh" / "agents.csv"));
+    CHECK(read(d / "grown" / "agents.csv") == read(d / "fresh" / "agents.csv"));
+    CHECK_THAT(read(d / "grown" / "provenance.yaml"), Catch::Contains("resumed_runs: 2"));
+    if (fs::exists(d / "fresh" / "summary_time.csv"))
+      CHECK(read(d / "grown" / "summary_time.csv") == read(d / "fresh" / "summary_time.csv"));
+    fs::remove_all(d);
+  }
+}
+
 TEST_CASE("issue 28: a sweep grown with --runs equals a fresh sweep of as many runs") {
   const fs::path d = fresh_dir("grow_sweep");
   std::ofstream(d / "cfg.yaml") << kTiny;
