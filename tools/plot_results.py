@@ -29,9 +29,10 @@ results it draws, never in the checkout's tracked results/figures/).
 With --vs-time (results of a schedule.kind other than rounds, docs/TIME.md): two panels, the
 mean regret (+- s.e. band) of summary_time.csv against simulated time (1 - the best value where
 the optimum is unknown), and the agents'
-epsilon against time from agents.csv (per row of it: the median, the 90th percentile and the
-largest over the agents, each the largest over the runs, at the runs' mean instant of that
-row); default STEM: DIR/<DIR's name>_time.
+epsilon against time from agents_time.csv (at each grid instant the largest, the median and
+the 90th percentile over the agents, each the largest over the runs), or for results without
+it from agents.csv (per row of it: the same quantiles at the runs' mean instant of that row);
+default STEM: DIR/<DIR's name>_time.
 
 Every input is read in full and checked before anything is drawn (tools/fbosim_results.py): a
 missing or damaged config.resolved.yaml or summary.csv, a NaN or inf where fbosim writes a
@@ -163,6 +164,15 @@ def time_tables(directory):
         regret = 1 - grid.number("mean_best_f", empty="allowed")
         se = grid.number("se_best_f", empty="allowed")
         kind = "error"
+    on_grid = os.path.join(directory, "agents_time.csv")
+    if os.path.exists(on_grid):  # the quantiles on summary_time.csv's grid, per run
+        table = Table(on_grid, ("run", "time", "epsilon_max", "epsilon_median", "epsilon_p90"))
+        frame = pd.DataFrame({"time": table.number("time", lo=0),
+                              "max": table.number("epsilon_max", lo=0),
+                              "median": table.number("epsilon_median", lo=0),
+                              "p90": table.number("epsilon_p90", lo=0)})
+        quantiles = frame.groupby("time", sort=True).max().reset_index()
+        return {"time": time, "regret": regret, "se": se, "kind": kind}, quantiles
     agents = Table(os.path.join(directory, "agents.csv"), ("run", "round", "time", "agent",
                                                             "epsilon"))
     frame = pd.DataFrame({"run": agents.number("run", lo=0, integer=True),
@@ -405,6 +415,19 @@ def time_checks(root, checks):
                    sorted(got) == ["largest", "median", "p90"] and
                    all(got[k][0] == [1.5] for k in got) and got["largest"][1] == [4.0] and
                    got["median"][1] == [2.5] and abs(got["p90"][1][0] - 3.7) < 1e-12))
+    plt.close(figure)
+    # With agents_time.csv: its quantiles at each grid instant, the largest over the runs.
+    with open(os.path.join(d, "agents_time.csv"), "w", encoding="utf-8") as fh:
+        fh.write("run,time,epsilon_max,epsilon_median,epsilon_p90\n"
+                 "0,0,0,0,0\n0,1.5,3,1,2\n0,3,5,2,4\n1,0,0,0,0\n1,1.5,1,1.5,1\n1,3,6,1,3\n")
+    figure = draw_vs_time([d])
+    got = {l.get_label().split(": ")[1]: (list(l.get_xdata()), list(l.get_ydata()))
+           for l in figure.axes[1].get_lines()}
+    checks.append(("--vs-time: epsilon quantiles from agents_time.csv",
+                   sorted(got) == ["largest", "median", "p90"] and
+                   all(got[k][0] == [0, 1.5, 3] for k in got) and
+                   got["largest"][1] == [0, 3, 6] and got["median"][1] == [0, 1.5, 2] and
+                   got["p90"][1] == [0, 2, 4]))
     plt.close(figure)
     try:
         draw_vs_time([expand(os.path.join(root, "sw"))[0]])

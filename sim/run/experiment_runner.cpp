@@ -25,6 +25,7 @@
 #include "sim/output/directory_lock.hpp"
 #include "sim/output/interrupt.hpp"
 #include "sim/output/provenance.hpp"
+#include "sim/run/agent_time_privacy.hpp"
 #include "sim/run/kept_runs.hpp"
 #include "sim/run/progress_line.hpp"
 #include "sim/run/result_files.hpp"
@@ -177,6 +178,8 @@ void write_outputs(const config::ExperimentSpec& spec, const RunEngine& engine,
   SummaryTable summary(spec);
   std::optional<TimeSummary> time_summary;  // summary_time.csv: on the time line only
   if (spec.schedule.kind != protocol::ScheduleKind::rounds) time_summary.emplace(spec);
+  std::optional<AgentTimePrivacy> agents_time;  // agents_time.csv: per-agent ledgers in time
+  if (time_summary && spec.per_agent_ledgers) agents_time.emplace(spec);
   RunSource runs(engine, checkpoints, std::move(finished), spec.runs, options.progress,
                  options.on_round, spec.rounds);
   std::vector<RunResult> records;
@@ -185,6 +188,7 @@ void write_outputs(const config::ExperimentSpec& spec, const RunEngine& engine,
     files.add_run(r, res);
     summary.add_run(res);
     if (time_summary) time_summary->add_run(res);
+    if (agents_time) agents_time->add_run(res.run);
     records.push_back(KeptRuns::record_of(res));
   }
   out.resumed_runs = runs.resumed() + runs.reused();
@@ -196,6 +200,7 @@ void write_outputs(const config::ExperimentSpec& spec, const RunEngine& engine,
                  runs.resumed());
   files.write_summary(summary.csv(files.delta(), files.extra_columns()));
   if (time_summary) files.write_time_summary(time_summary->csv(), time_summary->target_csv());
+  if (agents_time) files.write_agents_time(agents_time->csv(time_summary->grid()));
   summary.fill(out);
   provenance.resumed_runs = out.resumed_runs;
   provenance.finished = output::utc_now();
@@ -272,7 +277,7 @@ ExperimentSummary run_experiment(const config::ExperimentSpec& spec, const YAML:
         provenance.data.push_back({d.path, d.sha256, d.check});
     time_user_objective(spec, options);
     for (const char* f : {"trace.csv", "server.csv", "summary.csv", "timing.csv", "release.csv",
-                          "agents.csv", "summary_time.csv", "time_to_target.csv",
+                          "agents.csv", "summary_time.csv", "time_to_target.csv", "agents_time.csv",
                           "config.resolved.yaml", "provenance.yaml", output::kCommitMarker})
       output::AtomicFile::remove_stale(out.out_dir + "/" + f);
     // Keyed without `runs`: run r does not depend on the number of runs, so an interrupted

@@ -23,6 +23,9 @@
 //                         simulated time (output.time_grid), under a schedule other than rounds
 //   time_to_target.csv    target_regret,runs,reached,never,mean_time,se_time: with
 //                         output.target_regret, likewise (sim/run/time_summary.hpp)
+//   agents_time.csv       run,time,epsilon_max,epsilon_median,epsilon_p90: the agents' epsilons
+//                         on summary_time.csv's grid, with per-agent ledgers under a schedule
+//                         other than rounds (sim/run/agent_time_privacy.hpp)
 // Every column named epsilon (server.csv, summary.csv, sweep.csv) holds the privacy spent so far
 // by every event of the run (setup, rounds, final release) under server.accountant, an upper
 // bound; summary.csv's last row (round T) includes the final release. epsilon_<name> columns

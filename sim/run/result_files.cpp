@@ -48,6 +48,12 @@ ResultFiles::ResultFiles(const std::string& dir, const config::ExperimentSpec& s
   if (spec.per_agent_ledgers) agents_.emplace(dir + "/agents.csv");
   if (timed_trace_) summary_time_.emplace(dir + "/summary_time.csv");
   if (timed_trace_ && spec.time_output.target_regret) target_.emplace(dir + "/time_to_target.csv");
+  if (timed_trace_ && spec.per_agent_ledgers) agents_time_.emplace(dir + "/agents_time.csv");
+}
+
+void ResultFiles::write_agents_time(const std::string& text) {
+  if (!agents_time_) throw std::logic_error("agents_time.csv without per-agent ledgers in time");
+  agents_time_->write(text);
 }
 
 void ResultFiles::write_time_summary(const std::string& grid, const std::string& target) {
@@ -119,7 +125,7 @@ void ResultFiles::commit(const std::string& config_text, const std::string& prov
     f->flush();
   if (release_) release_->flush();
   if (agents_) agents_->flush();
-  for (auto* f : {&summary_time_, &target_})
+  for (auto* f : {&summary_time_, &target_, &agents_time_})
     if (*f) (*f)->flush();
   const output::CommitLock all_or_none;  // an exit by the watchdog waits for the whole set
   const std::string marker_path = dir_ + "/" + output::kCommitMarker;
@@ -140,9 +146,10 @@ void ResultFiles::commit(const std::string& config_text, const std::string& prov
   } else {  // likewise an agents.csv
     std::filesystem::remove(dir_ + "/agents.csv", ignored);
   }
-  // summary_time.csv, time_to_target.csv likewise
+  // summary_time.csv, time_to_target.csv, agents_time.csv likewise
   for (auto [f, name] :
-       {std::pair{&summary_time_, "summary_time.csv"}, std::pair{&target_, "time_to_target.csv"}}) {
+       {std::pair{&summary_time_, "summary_time.csv"}, std::pair{&target_, "time_to_target.csv"},
+        std::pair{&agents_time_, "agents_time.csv"}}) {
     if (*f) {
       (*f)->commit();
     } else {

@@ -25,6 +25,9 @@ class ResultFiles {
   /// summary_time.csv's and time_to_target.csv's texts (TimeSummary; a schedule other than
   /// rounds only; "" for no time_to_target.csv).
   void write_time_summary(const std::string& grid, const std::string& target);
+  /// agents_time.csv's text (AgentTimePrivacy; per-agent ledgers under a schedule other than
+  /// rounds only).
+  void write_agents_time(const std::string& text);
   /// Writes config.resolved.yaml and provenance.yaml and names every file, config.resolved.yaml
   /// last, under the commit marker (output::kCommitMarker): an interruption at any point leaves
   /// the old set or a directory the same command resumes (an exit by the watchdog waits for the
@@ -51,6 +54,8 @@ class ResultFiles {
   /// summary_time.csv, time_to_target.csv: a schedule other than rounds only (the latter with
   /// output.target_regret)
   std::optional<output::AtomicFile> summary_time_, target_;
+  /// agents_time.csv: per-agent ledgers under a schedule other than rounds only
+  std::optional<output::AtomicFile> agents_time_;
 };
 
 /// ",a,b,c" (empty for no values).

@@ -105,7 +105,7 @@ void TimeSummary::add_curves(std::vector<AgentCurve> curves) {
   runs_.push_back(std::move(curves));
 }
 
-std::string TimeSummary::csv() const {
+std::vector<Tick> TimeSummary::grid() const {
   Tick end = 0;
   if (spec_.time_output.end) {
     end = timeline::time_ticks(*spec_.time_output.end, "output.time_end");
@@ -114,10 +114,14 @@ std::string TimeSummary::csv() const {
       for (const AgentCurve& c : run)
         if (!c.time.empty()) end = std::max(end, c.time.back());
   }
+  return time_grid(end, spec_.time_output.grid);
+}
+
+std::string TimeSummary::csv() const {
   const std::size_t per_run = runs_.empty() ? 0 : runs_.front().size();
   std::string out = "time,mean_regret,se_regret,mean_best_f,se_best_f,n\n";
   std::vector<double> regret, best;
-  for (const Tick t : time_grid(end, spec_.time_output.grid)) {
+  for (const Tick t : grid()) {
     regret.clear();
     best.clear();
     for (const auto& run : runs_)

@@ -58,6 +58,9 @@ class TimeSummary {
   /// A run's curves as they are (one per measured agent, the same number in every run).
   void add_curves(std::vector<AgentCurve> curves);
 
+  /// The grid's instants: output.time_grid points from 0 to output.time_end (default: the last
+  /// completion over the runs added).
+  std::vector<timeline::Tick> grid() const;
   /// summary_time.csv: time,mean_regret,se_regret,mean_best_f,se_best_f,n (time in seconds).
   std::string csv() const;
   /// time_to_target.csv: target_regret,runs,reached,never,mean_time,se_time (seconds), or ""

@@ -1,0 +1,64 @@
+#include "sim/run/agent_time_privacy.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "sim/run/agent_privacy.hpp"
+#include "sim/run/release_charge.hpp"
+#include "sim/run/schedule_plan.hpp"
+
+namespace fbosim::run {
+
+RunCharges replay_run_charges(const config::ExperimentSpec& spec, int run) {
+  // As replay_schedule_ledgers, each charge kept with its instant.
+  const protocol::PrivacyPlan plan = spec.system->privacy_plan(spec.agents);
+  RunCharges out;
+  out.run = run;
+  const core::RngFactory streams(spec.seed, static_cast<std::uint64_t>(run));
+  const SchedulePlan schedule = plan_schedule(spec, streams, true);
+  for (const auto& mine : schedule.evaluations)
+    if (!mine.empty()) out.end = std::max(out.end, mine.back().complete);
+  for (const PlannedRelease& r : schedule.releases) {
+    out.end = std::max(out.end, r.time);
+    if (plan.round.as<privacy::NoOp>()) continue;
+    if (!out.releases.empty() && r.time < out.releases.back().time)
+      throw std::logic_error("agents_time.csv: planned releases out of time order");
+    std::vector<int> eligible;
+    for (const auto& m : r.messages) eligible.push_back(m.first);
+    ReleaseCharge c = release_charge(spec.schedule.kind, plan.round, std::move(eligible));
+    out.releases.push_back({r.time, std::move(c.event), std::move(c.agents)});
+  }
+  return out;
+}
+
+AgentTimePrivacy::AgentTimePrivacy(const config::ExperimentSpec& spec) : spec_(spec) {}
+
+void AgentTimePrivacy::add_run(int run) { runs_.push_back(replay_run_charges(spec_, run)); }
+
+std::string AgentTimePrivacy::csv(const std::vector<timeline::Tick>& grid) const {
+  const protocol::PrivacyPlan plan = spec_.system->privacy_plan(spec_.agents);
+  std::string out = "run,time,epsilon_max,epsilon_median,epsilon_p90\n";
+  for (const RunCharges& run : runs_) {
+    AgentPrivacy ledgers(spec_);
+    for (const privacy::DpEvent& e : plan.setup) ledgers.charge_all(e);
+    bool final_charged = false;
+    std::size_t next = 0;
+    for (const timeline::Tick t : grid) {
+      const auto& releases = run.releases;
+      for (; next < releases.size() && releases[next].time <= t; ++next)
+        for (const int n : releases[next].agents) ledgers.charge(n, releases[next].event);
+      if (!final_charged && t >= run.end) {
+        for (const privacy::DpEvent& e : plan.final) ledgers.charge_all(e);
+        final_charged = true;
+      }
+      const privacy::EpsilonSpread s = ledgers.spread(
+          fmt::format("in agents_time.csv, run {} at {} s", run.run, timeline::seconds(t)));
+      out += fmt::format("{},{},{},{},{}\n", run.run, timeline::seconds(t), s.max, s.median, s.p90);
+    }
+  }
+  return out;
+}
+
+}  // namespace fbosim::run
