@@ -126,7 +126,7 @@ TEST_CASE("issue 28: --runs 4 after a finished --runs 2 reuses runs 0-1, equal t
 // their agents.csv rows and the spread columns. A finished run run again used to stop with
 // "vector::_M_range_check" (the records lacked epsilon_median), and agents.csv lost its rows.
 TEST_CASE("a run with per-agent ledgers grown with --runs equals a fresh run, agents.csv too") {
-  for (const std::string extra :
+  for (const std::string& extra :
        {std::string("schedule: {kind: buffered, buffer: 2}\n"),
         std::string("server: {dp: true, sampling_rate: 0.5, accountants: rdp, trust: "
                     "distributed}\n")}) {
