@@ -11,9 +11,9 @@
 
 #include "algorithms/privacy/accountant.hpp"
 #include "algorithms/privacy/accountant_registry.hpp"
-#include "datasets/objective_factory.hpp"
 #include "core/cancellation.hpp"
 #include "core/thread_pool.hpp"
+#include "datasets/objective_factory.hpp"
 
 namespace fbosim::audit {
 
