@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -204,7 +205,13 @@ const std::vector<double>& RdpAccountant::curve(const DpEvent& e) {
       pg  ? Key{0, pg->q, pg->z, 0}
       : f ? Key{1, f->event->as<Gaussian>()->noise_multiplier, f->sample_size, f->population}
           : Key{2, l->scale, 0.0, 0};
-  if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+  // One cache per thread (no locks; a thread's curves are the same bits as another's), bounded:
+  // a run whose noise varies per release (dropouts) would otherwise grow it without end. The
+  // reference returned is used before the next call to curve() (compose_mechanism).
+  thread_local std::map<Key, std::vector<double>> cache;
+  constexpr std::size_t kMaxCurves = 4096;
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  if (cache.size() >= kMaxCurves) cache.clear();
   std::vector<double> c(orders().size());
   for (std::size_t i = 0; i < c.size(); ++i) {
     const double a = orders()[i];
@@ -218,7 +225,7 @@ const std::vector<double>& RdpAccountant::curve(const DpEvent& e) {
                            : kInf;  // Thm. 9 covers integer orders only
     }
   }
-  return cache_.emplace(key, std::move(c)).first->second;
+  return cache.emplace(key, std::move(c)).first->second;
 }
 
 void RdpAccountant::compose_mechanism(const DpEvent& event, long long count) {

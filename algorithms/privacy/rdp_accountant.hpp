@@ -28,8 +28,9 @@
 //    classic rdp(alpha) + log(1/delta) / (alpha - 1) (Mironov 2017, Prop. 3) on request, for
 //    comparison with published numbers that used it.
 // Rounds compose by adding RDP curves, so rounds with different q or z compose exactly; each
-// distinct event's curve is computed once.
-#include <map>
+// distinct event's curve is computed once per thread, shared by every accountant on it (a
+// per-agent ledger makes one accountant per distinct count vector, each composing the same few
+// events: the curves, ~90 % of the time before, are pure functions of the event's parameters).
 #include <tuple>
 #include <vector>
 
@@ -77,12 +78,11 @@ class RdpAccountant final : public Accountant {
 
  private:
   using Key = std::tuple<int, double, double, int>;  // kind and parameters
-  const std::vector<double>& curve(const DpEvent& event);
+  static const std::vector<double>& curve(const DpEvent& event);
   static bool base_supported(const DpEvent& event);
 
   Conversion conversion_;
   std::vector<double> total_;  // summed RDP per order (+inf where undefined)
-  std::map<Key, std::vector<double>> cache_;
 };
 
 /// The registry's entry (accountant_registry()).
