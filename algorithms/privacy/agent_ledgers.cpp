@@ -72,22 +72,47 @@ std::map<std::vector<long long>, std::vector<int>> ledger_groups(const AgentLedg
 
 int AgentLedgers::distinct() const { return static_cast<int>(ledger_groups(*this).size()); }
 
+double AgentLedgers::compose(const std::vector<DpEvent>& kinds, const std::vector<long long>& c,
+                             const std::function<std::unique_ptr<Accountant>()>& make, double delta,
+                             int agent) {
+  std::unique_ptr<Accountant> acc = make();
+  for (std::size_t k = 0; k < c.size(); ++k)
+    if (c[k] > 0) acc->compose(DpEvent::self_composed(kinds[k], c[k]));
+  const double e = acc->epsilon(delta).epsilon;
+  if (!std::isfinite(e))
+    throw std::runtime_error(fmt::format(
+        "agent ledgers: the {} accountant gives no finite epsilon for agent {}'s ledger at "
+        "delta {}",
+        acc->name(), agent, delta));
+  return e;
+}
+
 std::vector<double> AgentLedgers::epsilons(const std::function<std::unique_ptr<Accountant>()>& make,
                                            double delta) const {
   std::vector<double> eps(static_cast<std::size_t>(agents_), 0.0);
   for (const auto& [c, members] : ledger_groups(*this)) {
-    std::unique_ptr<Accountant> acc = make();
-    for (std::size_t k = 0; k < c.size(); ++k)
-      if (c[k] > 0) acc->compose(DpEvent::self_composed(kinds_[k], c[k]));
-    const double e = acc->epsilon(delta).epsilon;
-    if (!std::isfinite(e))
-      throw std::runtime_error(fmt::format(
-          "agent ledgers: the {} accountant gives no finite epsilon for agent {}'s ledger at "
-          "delta {}",
-          acc->name(), members.front(), delta));
+    const double e = compose(kinds_, c, make, delta, members.front());
     for (int n : members) eps[static_cast<std::size_t>(n)] = e;
   }
   return eps;
+}
+
+double AgentLedgers::epsilon_with(int agent, const std::vector<DpEvent>& extra,
+                                  const std::function<std::unique_ptr<Accountant>()>& make,
+                                  double delta) const {
+  std::vector<long long> c = counts(agent);
+  std::vector<DpEvent> kinds = kinds_;
+  for (const DpEvent& e : extra) {
+    if (e.as<NoOp>()) continue;  // as charge(): a NoOp is no kind
+    const auto at = std::find(kinds.begin(), kinds.end(), e);
+    if (at == kinds.end()) {
+      kinds.push_back(e);
+      c.push_back(1);
+    } else {
+      ++c[static_cast<std::size_t>(at - kinds.begin())];
+    }
+  }
+  return compose(kinds, c, make, delta, agent);
 }
 
 EpsilonSpread spread(std::vector<double> epsilons) {

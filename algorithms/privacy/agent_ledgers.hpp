@@ -46,9 +46,19 @@ class AgentLedgers {
   /// std::runtime_error when an epsilon is not finite: never a silent infinity.
   std::vector<double> epsilons(const std::function<std::unique_ptr<Accountant>()>& make,
                                double delta) const;
+  /// Agent n's epsilon at `delta` were `extra` charged to it next (each once, in order): what
+  /// epsilons() would give it after those charges, composed in the same order bit for bit (a
+  /// kind not yet charged comes after the existing ones), without copying the ledgers. For a
+  /// stop rule's look-ahead. Throws what epsilons() throws.
+  double epsilon_with(int agent, const std::vector<DpEvent>& extra,
+                      const std::function<std::unique_ptr<Accountant>()>& make, double delta) const;
 
  private:
   int kind_index(const DpEvent& event);
+  /// The epsilon of one vector of counts over `kinds` (zero counts skipped), composed in order.
+  static double compose(const std::vector<DpEvent>& kinds, const std::vector<long long>& counts,
+                        const std::function<std::unique_ptr<Accountant>()>& make, double delta,
+                        int agent);
   void check_count(long long count) const;
 
   int agents_;
