@@ -10,6 +10,7 @@
 // algorithm's privacy plan, the stop rules (server.budget, server.stop_p) decided by the run
 // engine's own function, under server.accountant and every server.accountants.
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -32,7 +33,7 @@
 #include "sim/config/config_loader.hpp"
 #include "sim/config/run_epsilon.hpp"
 #include "sim/run/privacy_ledger.hpp"
-#include "sim/run/schedule_ledgers.hpp"
+#include "sim/run/schedule_stops.hpp"
 
 namespace fbosim::cli {
 
@@ -218,11 +219,16 @@ void run_schedule_config(const PrivacyArgs& a, const config::ExperimentSpec& spe
   std::vector<std::vector<std::vector<double>>> eps;  // [run][accountant][agent]
   std::vector<std::string> names = spec.server.accountants;
   names.insert(names.begin(), spec.server.accountant);
+  int stopped = 0, first_stop = INT_MAX;  // runs whose server a stop rule stopped; the earliest
   for (int r = 0; r < spec.runs; ++r) {
-    run::AgentPrivacy ledgers = run::replay_schedule_ledgers(spec, r);
+    run::ScheduleReplay replay = run::replay_schedule(spec, r);
     eps.emplace_back();
     for (std::size_t i = 0; i < names.size(); ++i)
-      eps.back().push_back(ledgers.epsilons(i, fmt::format("in run {}", r)));
+      eps.back().push_back(replay.ledgers.epsilons(i, fmt::format("in run {}", r)));
+    if (replay.server_releases < replay.releases) {
+      ++stopped;
+      first_stop = std::min(first_stop, replay.server_releases);
+    }
   }
   if (a.format == "csv") {
     std::string header = "run,agent";
@@ -243,6 +249,11 @@ void run_schedule_config(const PrivacyArgs& a, const config::ExperimentSpec& spe
       "from the time line without evaluating anything\n  %s\n",
       a.config.c_str(), spec.runs, kind.c_str(), protocol::epsilon_notion(spec.schedule.kind));
   if (!spec.is_private()) std::printf("  nothing private is released\n");
+  if (stopped > 0)
+    std::printf(
+        "  server.budget / server.stop_p stopped the server's releases in %d of %d runs, the "
+        "earliest before release %d (the agents then take local TS steps)\n",
+        stopped, spec.runs, first_stop);
   for (std::size_t i = 0; i < names.size(); ++i) {
     std::size_t worst = 0;
     double top = -1;
@@ -269,10 +280,11 @@ void run_schedule_config(const PrivacyArgs& a, const config::ExperimentSpec& spe
 void run_config(const PrivacyArgs& a) {
   const config::LoadedConfig c = config::load_config(a.config, a.sets);
   const config::ExperimentSpec& spec = c.spec;
-  if (spec.schedule.kind != protocol::ScheduleKind::rounds) return run_schedule_config(a, spec);
-  // Personal rates and budgets: every agent's own ledger, replayed (issue 42 sec. 2).
+  // Personal rates and budgets: every agent's own ledger, replayed (issue 42 sec. 2), under
+  // every schedule.
   if (!spec.system->privacy_plan(spec.agents).agent_round.empty())
     return run_personal_config(a, spec);
+  if (spec.schedule.kind != protocol::ScheduleKind::rounds) return run_schedule_config(a, spec);
   const run::LedgerForecast f = run::forecast_ledger(spec);
   const bool rounds_private = !f.plan.round.as<privacy::NoOp>();
   const double delta = spec.delta();

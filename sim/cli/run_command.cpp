@@ -82,7 +82,12 @@ void run(const RunArgs& a) {
       fmt::format("{}{}", cfg.spec.system->releases_values() ? ",release" : "",
                   cfg.spec.per_agent_ledgers ? ",agents" : "")
           .c_str());
-  if (s.server_stop)
+  if (s.server_stop && cfg.spec.schedule.kind != protocol::ScheduleKind::rounds)
+    std::printf(
+        "  the server stopped releasing before release %d (server.budget or server.stop_p): "
+        "every query after it is local TS (server.csv's `aggregating`)\n",
+        *s.server_stop);
+  else if (s.server_stop)
     std::printf(
         "  the server stopped aggregating at round %d of %d (server.budget or server.stop_p): "
         "every query after it is local TS (server.csv's `aggregating`)\n",

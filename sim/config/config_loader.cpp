@@ -23,6 +23,7 @@
 #include "algorithms/privacy/accountant.hpp"
 #include "algorithms/privacy/accountant_registry.hpp"
 #include "algorithms/systems/algorithm_registry.hpp"
+#include "algorithms/systems/fts_de_system.hpp"
 #include "core/cancellation.hpp"
 #include "datasets/objective_family_entry.hpp"
 #include "schema/catalog.hpp"
@@ -223,6 +224,14 @@ std::string personal_key(const ConfigSource& src) {
   return "personal.sampling_rates";
 }
 
+// Personal rates under the trusted server (server.trust: central): the only per-agent charges
+// the asynchronous schedules account (run::schedule_stops), each agent at its own q_n.
+bool personal_central(const ExperimentSpec& s) {
+  if (s.system->privacy_plan(s.agents).agent_round.empty()) return false;
+  const systems::FtsDeConfig* c = systems::fts_de_config(s.system.get());
+  return c && c->mechanism.trust.trust == server::Trust::central;
+}
+
 // Personal budgets stop an agent on the plan's bound of each release; a secure sum without
 // padding charges its survivors more than that bound when messages drop out.
 void check_personal_dropouts(const ConfigSource& src, const ExperimentSpec& s) {
@@ -238,7 +247,7 @@ void check_personal_dropouts(const ConfigSource& src, const ExperimentSpec& s) {
 }
 
 // schedule.* and, under any schedule but `rounds`, timing.* (issue 41): the algorithm must
-// declare the schedule (AlgorithmTraits::schedules); the stop rules and network.* are rounds'
+// declare the schedule (AlgorithmTraits::schedules); network.* is the rounds'
 // alone; the timing model is built once here so that a bad trace file fails before any run.
 // Durations that depend on data (a record count, the queried point) would make release times
 // reveal data: no duration model does (timing.duration draws from its own streams only).
@@ -308,31 +317,17 @@ void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSp
   // The asynchronous engine charges a release's agents the central model's event
   // (run::release_charge); a trust model's own charges (a secure sum's survivors at the noise
   // summed, every local message sent) are not wired into it, so its epsilon would not be sound.
-  // Personal rates and budgets (issue 42 sec. 2) are wired into the rounds engine only.
-  const protocol::PrivacyPlan personal = s.system->privacy_plan(s.agents);
-  if (!personal.agent_round.empty())
-    problems.push_back(
-        {personal_key(src),
-         fmt::format("applies only under schedule.kind: rounds, not {}: the asynchronous "
-                     "schedules charge each release the one rate q's event, not each agent's "
-                     "own q_n, and stop no agent on its own budget (docs/TRUST.md)",
-                     name)});
-  else if (s.system->charges_per_agent())
+  // Personal rates and budgets under the trusted server are charged per agent there
+  // (run::schedule_stops); the trust models' own charges are not.
+  if (s.system->charges_per_agent() && !personal_central(s))
     problems.push_back(
         {"server.trust",
          fmt::format("applies only under schedule.kind: rounds, not {}: the asynchronous "
                      "schedules charge each release the trusted server's event, and a trust "
                      "model's own per-agent charges are not accounted there yet (docs/TRUST.md)",
                      name)});
-  const protocol::PrivacyPlan plan = s.system->privacy_plan(s.agents);
-  if (plan.budget)
-    problems.push_back({"server.budget", fmt::format("applies only under schedule.kind: rounds, "
-                                                     "not {} (a later step)",
-                                                     name)});
-  if (plan.server_rounds != protocol::PrivacyPlan{}.server_rounds)
-    problems.push_back({"server.stop_p", fmt::format("applies only under schedule.kind: rounds, "
-                                                     "not {} (a later step)",
-                                                     name)});
+  // server.budget, server.stop_p and personal budgets stop on the time line's public charges
+  // (run::schedule_stops; docs/TIME.md "Stop rules and personal budgets").
   schema::throw_first(src, problems);
   // Agents take part unevenly: one ledger per agent (run::AgentPrivacy, agents.csv).
   s.per_agent_ledgers = true;

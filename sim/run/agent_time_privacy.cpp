@@ -8,6 +8,7 @@
 #include "sim/run/agent_privacy.hpp"
 #include "sim/run/release_charge.hpp"
 #include "sim/run/schedule_plan.hpp"
+#include "sim/run/schedule_stops.hpp"
 
 namespace fbosim::run {
 
@@ -20,15 +21,16 @@ RunCharges replay_run_charges(const config::ExperimentSpec& spec, int run) {
   const SchedulePlan schedule = plan_schedule(spec, streams, true);
   for (const auto& mine : schedule.evaluations)
     if (!mine.empty()) out.end = std::max(out.end, mine.back().complete);
-  for (const PlannedRelease& r : schedule.releases) {
+  const ScheduleStops stops = schedule_stops(spec, plan, schedule);
+  for (std::size_t j = 0; j < schedule.releases.size(); ++j) {
+    const PlannedRelease& r = schedule.releases[j];
     out.end = std::max(out.end, r.time);
     if (plan.round.as<privacy::NoOp>()) continue;
     if (!out.releases.empty() && r.time < out.releases.back().time)
       throw std::logic_error("agents_time.csv: planned releases out of time order");
-    std::vector<int> eligible;
-    for (const auto& m : r.messages) eligible.push_back(m.first);
-    ReleaseCharge c = release_charge(spec.schedule.kind, plan.round, std::move(eligible));
-    out.releases.push_back({r.time, std::move(c.event), std::move(c.agents)});
+    // The run's charges after its stop rules and personal budgets (none after a stop).
+    for (const ReleaseCharge& c : stops.releases[j].charges)
+      out.releases.push_back({r.time, c.event, c.agents});
   }
   return out;
 }

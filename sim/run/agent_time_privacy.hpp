@@ -2,8 +2,8 @@
 // agents_time.csv (issue 41 sec. 3; docs/TIME.md, "Outputs"): the per-agent epsilons on
 // summary_time.csv's grid under a schedule other than rounds, with per-agent ledgers. The
 // epsilon at grid instant t composes the setup events, every planned release at an instant
-// <= t (release_charge to the agents whose message it holds, as replay_schedule_ledgers and
-// the run charge them) and, once t reaches the run's end (its last release or completion),
+// <= t (release_charge to the agents whose message it holds, after the stop rules and personal
+// budgets: schedule_stops, as replay_schedule_ledgers and the run charge them) and, once t reaches the run's end (its last release or completion),
 // the events after the last evaluation. Per run and grid point it writes the largest agent's
 // epsilon, the median and the 90th percentile (privacy::spread), never one row per agent: at
 // 100,000 agents and 101 points that would be 10^7 rows a run; agents.csv keeps every agent's
@@ -31,7 +31,7 @@ struct RunCharges {
   timeline::Tick end = 0;
 };
 
-/// Run `run`'s charges replayed from its time line alone (plan_schedule, release_charge).
+/// Run `run`'s charges replayed from its time line alone (plan_schedule, schedule_stops).
 RunCharges replay_run_charges(const config::ExperimentSpec& spec, int run);
 
 class AgentTimePrivacy {

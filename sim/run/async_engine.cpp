@@ -17,9 +17,18 @@
 #include "sim/run/checked_query.hpp"
 #include "sim/run/release_charge.hpp"
 #include "sim/run/schedule_plan.hpp"
+#include "sim/run/schedule_stops.hpp"
 #include "sim/timeline/tick.hpp"
 
 namespace fbosim::run {
+
+namespace {
+
+// What an agent its personal budget stopped, or every agent after the server stopped, proposes
+// with: no broadcast (its own TS step).
+const protocol::Broadcast kStoppedAgentView{protocol::NoBroadcast{}};
+
+}  // namespace
 
 struct AsyncEngine::Run {
   // One evaluation of one agent: its queries, results, and the message reported after it.
@@ -39,6 +48,9 @@ struct AsyncEngine::Run {
   std::optional<AgentPrivacy> ledgers;
   std::string where;  // "in run r", for the ledgers' messages
   SchedulePlan schedule;
+  // Who each release charges and where the stop rules and personal budgets stop (public).
+  ScheduleStops stops;
+  std::size_t released = 0;                   // releases decided so far (made or stopped)
   std::vector<std::vector<Evaluation>> done;  // [agent][evaluation]
   std::vector<std::size_t> next;              // per agent: its next evaluation to run
   std::vector<std::size_t> kept;  // per agent: its first message that may be released again
@@ -82,6 +94,7 @@ void AsyncEngine::start(Run& r) const {
                     spec_.system->name()));
   // The time line from its own streams, before anything is evaluated.
   r.schedule = plan_schedule(spec_, r.rf, r.parts.server != nullptr);
+  if (r.parts.server) r.stops = schedule_stops(spec_, r.plan, r.schedule);
   r.ledgers.emplace(spec_);
   r.where = fmt::format("in run {}", r.result.run);
   for (const privacy::DpEvent& e : r.parts.setup_events) r.ledgers->charge_all(e);
@@ -107,6 +120,8 @@ void AsyncEngine::start(Run& r) const {
   res.epsilon.assign(rows, 0.0);
   res.extra_epsilon.assign(spec_.server.accountants.size(), std::vector<double>(rows, 0.0));
   res.agent_columns = {"epsilon"};
+  if (!r.plan.agent_budgets.empty()) res.agent_columns.push_back("eligible");
+  if (!r.plan.agent_tiers.empty()) res.agent_columns.push_back("tier");
   res.epsilon_median.assign(rows, 0.0);
   res.epsilon_p90.assign(rows, 0.0);
   std::vector<timeline::Tick> times;
@@ -130,7 +145,8 @@ void AsyncEngine::start(Run& r) const {
   res.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-void AsyncEngine::evaluate(Run& r, std::size_t i, std::size_t k) const {
+void AsyncEngine::evaluate(Run& r, std::size_t i, std::size_t k,
+                           const protocol::Broadcast& seen) const {
   protocol::AgentPolicy& agent = *r.parts.agents[i];
   Run::Evaluation& w = r.done[i][k];
   const auto key = static_cast<std::uint64_t>(k);
@@ -141,7 +157,7 @@ void AsyncEngine::evaluate(Run& r, std::size_t i, std::size_t k) const {
     w.source = "init";
   } else {
     core::RngStream rng = r.rf.stream("agent.step", i, key);
-    protocol::Proposal p = agent.propose(t, r.broadcast, rng, r.rf);
+    protocol::Proposal p = agent.propose(t, seen, rng, r.rf);
     w.xs.push_back(std::move(p.x));
     w.source = p.source;
   }
@@ -169,7 +185,7 @@ void AsyncEngine::in_flight(Run& r) const {
     for (const AgentStep& step : agent_steps(planned)) {
       output::check_interrupt();
       if (step.propose) {
-        evaluate(r, i, step.evaluation);
+        evaluate(r, i, step.evaluation, r.broadcast);
         continue;
       }
       const Run::Evaluation& w = r.done[i][step.evaluation];
@@ -185,19 +201,30 @@ void AsyncEngine::segment(Run& r, int j) const {
     if (j == 0) in_flight(r);
     return;
   }
-  const bool server = r.parts.server != nullptr;
-  pool_.parallel_for(static_cast<std::size_t>(spec_.agents), [&](std::size_t i) {
+  // A message of this segment is in release j or a later one (its proposal follows release
+  // j - 1): none is sent once a stop rule has stopped the server, nor by an agent its budget
+  // stopped before release j (but a zero vector where a stopped agent's noise share is still
+  // summed). Without a stop every agent reports, as before the stop rules existed.
+  const auto planned_releases = static_cast<int>(r.schedule.releases.size());
+  const bool server = r.parts.server != nullptr &&
+                      (j < r.stops.server_releases || r.stops.server_releases == planned_releases);
+  const int n_agents = spec_.agents;
+  pool_.parallel_for(static_cast<std::size_t>(n_agents), [&](std::size_t i) {
     const auto& planned = r.schedule.evaluations[i];
     protocol::AgentPolicy& agent = *r.parts.agents[i];
+    const int n = static_cast<int>(i);
+    // An agent its budget stopped before release j - 1 or earlier follows no broadcast: local TS.
+    const protocol::Broadcast& seen = r.stops.stopped(n, j - 1) ? kStoppedAgentView : r.broadcast;
+    const bool reports = server && (!r.stops.stopped(n, j) || r.plan.stopped_sends_zero);
     for (std::size_t& k = r.next[i]; k < planned.size() && planned[k].broadcast == j; ++k) {
       output::check_interrupt();
       Run::Evaluation& w = r.done[i][k];
       if (agent.optimises()) {
-        evaluate(r, i, k);
+        evaluate(r, i, k, seen);
         for (std::size_t q = 0; q < w.xs.size(); ++q) agent.observe(w.xs[q], w.ys[q]);
       }
       const int t = static_cast<int>(k);
-      if (server && t < spec_.rounds) {
+      if (reports && t < spec_.rounds) {
         core::RngStream msg = r.rf.stream("agent.message", i, static_cast<std::uint64_t>(k));
         if (auto m = agent.report(t, msg))
           w.message = std::make_shared<const protocol::Message>(*m);
@@ -206,15 +233,83 @@ void AsyncEngine::segment(Run& r, int j) const {
   });
 }
 
+void AsyncEngine::forget(Run& r, const PlannedRelease& planned) const {
+  // The messages older than a released one are never released again; the released one neither,
+  // but under latest (until a newer one replaces it).
+  const bool keep = spec_.schedule.kind == protocol::ScheduleKind::latest;
+  for (const auto& [n, k] : planned.messages) {
+    auto& mine = r.done[static_cast<std::size_t>(n)];
+    std::size_t& from = r.kept[static_cast<std::size_t>(n)];
+    const auto last = static_cast<std::size_t>(k) + (keep ? 0 : 1);
+    for (; from < last; ++from) mine[from].message.reset();
+  }
+}
+
+void AsyncEngine::add_server_row(Run& r, int j, const protocol::RoundStats& stats) const {
+  const std::vector<double> spent = r.ledgers->spent(r.where);
+  const PlannedRelease& planned = r.schedule.releases[static_cast<std::size_t>(j)];
+  ServerRow row{
+      j, static_cast<long long>(planned.time), {}, spent[0], {spent.begin() + 1, spent.end()}};
+  for (const protocol::StatColumn c : r.columns)
+    row.stats.push_back(protocol::format_stat(c, stats));
+  r.result.server.push_back(std::move(row));
+}
+
+void AsyncEngine::check_charges(const Run& r, int j, const protocol::Release& out) const {
+  if (!(out.event == r.plan.round))
+    throw std::logic_error(fmt::format(
+        "algorithm {}: release {} released {}, not the {} of its privacy plan",
+        spec_.system->name(), j, privacy::to_string(out.event), privacy::to_string(r.plan.round)));
+  if (!out.charges) return;
+  // Personal rates: the mechanism's own charge of each agent (its q_n), under the schedule's
+  // rule, must be what the plan charges it (schedule_stops), never less.
+  std::vector<const privacy::DpEvent*> mine(static_cast<std::size_t>(spec_.agents), nullptr);
+  protocol::for_each_charge(
+      out.charges->server, spec_.agents,
+      [&](int n, const privacy::DpEvent& e) { mine[static_cast<std::size_t>(n)] = &e; });
+  for (const ReleaseCharge& c : r.stops.releases[static_cast<std::size_t>(j)].charges)
+    for (const int n : c.agents) {
+      const privacy::DpEvent* e = mine[static_cast<std::size_t>(n)];
+      if (!e || !(charged_event(spec_.schedule.kind, *e) == c.event))
+        throw std::logic_error(
+            fmt::format("algorithm {}: release {} charges agent {} {}, not the {} of its plan",
+                        spec_.system->name(), j, n, e ? privacy::to_string(*e) : "nothing",
+                        privacy::to_string(c.event)));
+    }
+}
+
 void AsyncEngine::release(Run& r, int j) const {
   const PlannedRelease& planned = r.schedule.releases[static_cast<std::size_t>(j)];
+  const ChargedRelease& charged = r.stops.releases[static_cast<std::size_t>(j)];
+  if (!charged.released) {
+    // A stop rule (server.budget, server.stop_p) ended the releases: nothing is released or
+    // charged, and the agents take their own TS steps from now on.
+    r.broadcast = protocol::NoBroadcast{};
+    forget(r, planned);
+    r.released = static_cast<std::size_t>(j) + 1;
+    snapshot_rows(r, r.released);
+    protocol::RoundStats stats;
+    stats.aggregating = false;
+    add_server_row(r, j, stats);
+    return;
+  }
   protocol::Inbox inbox(static_cast<std::size_t>(spec_.agents));
-  std::vector<int> eligible;
   for (const auto& [n, k] : planned.messages) {
     auto& message = r.done[static_cast<std::size_t>(n)][static_cast<std::size_t>(k)].message;
     if (!message) continue;  // the agent reported nothing
-    inbox[static_cast<std::size_t>(n)] = message;
-    eligible.push_back(n);
+    auto& slot = inbox[static_cast<std::size_t>(n)];
+    slot = message;
+    if (!r.stops.stopped(n, j)) continue;
+    // Stopped by its personal budget: its data enters no release. It sends nothing, or a zero
+    // vector where its noise share must still be summed (agent-side sampling).
+    if (!r.plan.stopped_sends_zero) {
+      slot.reset();
+      continue;
+    }
+    const auto* sample = std::get_if<protocol::RffSample>(message.get());
+    if (!sample) throw std::logic_error("a zero vector in place of a message that is no sample");
+    slot = std::make_shared<const protocol::Message>(
+        protocol::RffSample{Eigen::VectorXd::Zero(sample->omega.size())});
   }
   core::RngStream srv = r.rf.stream("server", static_cast<std::uint64_t>(j));
   const config::ScheduleSpec& s = spec_.schedule;
@@ -229,28 +324,18 @@ void AsyncEngine::release(Run& r, int j) const {
           age_weight(s.age_weight, s.age_exponent, planned.ages[i]);
     out = r.parts.server->release_scaled(inbox, j, srv, scale);
   }
-  if (!(out.event == r.plan.round))
-    throw std::logic_error(fmt::format(
-        "algorithm {}: release {} released {}, not the {} of its privacy plan",
-        spec_.system->name(), j, privacy::to_string(out.event), privacy::to_string(r.plan.round)));
-  // The messages older than a released one are never released again; the released one neither,
-  // but under latest (until a newer one replaces it).
-  const bool keep = spec_.schedule.kind == protocol::ScheduleKind::latest;
-  for (const auto& [n, k] : planned.messages) {
-    auto& mine = r.done[static_cast<std::size_t>(n)];
-    std::size_t& from = r.kept[static_cast<std::size_t>(n)];
-    const auto last = static_cast<std::size_t>(k) + (keep ? 0 : 1);
-    for (; from < last; ++from) mine[from].message.reset();
-  }
-  const ReleaseCharge charge = release_charge(spec_.schedule.kind, out.event, std::move(eligible));
-  for (const int n : charge.agents) r.ledgers->charge(n, charge.event);
-  const std::vector<double> spent = r.ledgers->spent(r.where);
-  snapshot_rows(r, static_cast<std::size_t>(j) + 1);
-  ServerRow row{
-      j, static_cast<long long>(planned.time), {}, spent[0], {spent.begin() + 1, spent.end()}};
-  for (const protocol::StatColumn c : r.columns)
-    row.stats.push_back(protocol::format_stat(c, out.stats));
-  r.result.server.push_back(std::move(row));
+  check_charges(r, j, out);
+  forget(r, planned);
+  // The charges of the plan (release_charge's rule, each agent at its own rate): a release
+  // holds a message of each, or a zero vector of a stopped one that is charged nothing.
+  for (const ReleaseCharge& c : charged.charges)
+    for (const int n : c.agents) r.ledgers->charge(n, c.event);
+  r.released = static_cast<std::size_t>(j) + 1;
+  if (r.plan.budget && !(r.ledgers->spent(r.where)[0] <= *r.plan.budget))
+    throw std::logic_error(fmt::format("server.budget: epsilon {} after release {} exceeds {}",
+                                       r.ledgers->spent(r.where)[0], j, *r.plan.budget));
+  snapshot_rows(r, r.released);
+  add_server_row(r, j, out.stats);
   r.result.messages += out.stats.selected;
   r.result.clipped += out.stats.clipped;
   r.broadcast = std::move(out.broadcast);
@@ -304,9 +389,17 @@ void AsyncEngine::snapshot(Run& r, std::size_t row) const {
   res.epsilon_p90[row] = s.p90;
   const std::vector<double>& eps = r.ledgers->epsilons(0, r.where);
   const double time = timeline::seconds(r.row_time[row]);
-  for (int n = 0; n < spec_.agents; ++n)
-    fmt::format_to(std::back_inserter(res.agents_csv), "{},{},{},{},{}\n", res.run, row, time, n,
-                   eps[static_cast<std::size_t>(n)]);
+  const bool budgets = !r.plan.agent_budgets.empty();
+  const std::vector<int> eligible =
+      budgets ? r.stops.eligible(spec_.agents, static_cast<int>(r.released)) : std::vector<int>{};
+  auto out = std::back_inserter(res.agents_csv);
+  for (int n = 0; n < spec_.agents; ++n) {
+    const auto i = static_cast<std::size_t>(n);
+    fmt::format_to(out, "{},{},{},{},{}", res.run, row, time, n, eps[i]);
+    if (budgets) fmt::format_to(out, ",{}", eligible[i]);
+    if (!r.plan.agent_tiers.empty()) fmt::format_to(out, ",{}", r.plan.agent_tiers[i]);
+    res.agents_csv += '\n';
+  }
 }
 
 void AsyncEngine::snapshot_rows(Run& r, std::size_t releases) const {

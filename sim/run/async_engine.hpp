@@ -11,6 +11,10 @@
 //      agent.message). Agents run in parallel within a segment, each its evaluations in order;
 //      then release j: the messages the plan names (an empty slot counts as an unselected
 //      agent), stream `server` (j), its event charged by release_charge to each agent in it.
+//   The stop rules and personal budgets (schedule_stops, from the time line alone) may suppress
+//   a release (server.budget, server.stop_p: no broadcast from then on) or withhold a stopped
+//   agent's messages; an agent sees no broadcast once the server or its budget stopped (local
+//   TS steps).
 // Outputs: trace.csv's `round` is the agent's evaluation number and `time` its completion in
 // seconds, rows in completion order (time, then agent); server.csv's `round` is the release
 // index and `time` its instant in microseconds; summary row k (best value and regret after
@@ -20,10 +24,12 @@
 #include <functional>
 #include <memory>
 
+#include "algorithms/protocol/mechanism.hpp"
 #include "core/thread_pool.hpp"
 #include "datasets/objective_factory.hpp"
 #include "sim/config/experiment_spec.hpp"
 #include "sim/run/run_result.hpp"
+#include "sim/run/schedule_plan.hpp"
 
 namespace fbosim::run {
 
@@ -43,10 +49,16 @@ class AsyncEngine {
   void start(Run& r) const;
   void segment(Run& r, int j) const;
   /// Agent i's evaluation k proposed and evaluated (not yet observed): several workers.
-  void evaluate(Run& r, std::size_t i, std::size_t k) const;
+  void evaluate(Run& r, std::size_t i, std::size_t k, const protocol::Broadcast& seen) const;
   /// Every agent's evaluations with several workers in flight (schedule.workers > 1).
   void in_flight(Run& r) const;
   void release(Run& r, int j) const;
+  /// Drops the messages `planned` makes obsolete (all it holds, but under latest).
+  void forget(Run& r, const PlannedRelease& planned) const;
+  void add_server_row(Run& r, int j, const protocol::RoundStats& stats) const;
+  /// Throws std::logic_error when release j's event, or an agent's own charge (personal
+  /// rates), differs from the plan's.
+  void check_charges(const Run& r, int j, const protocol::Release& out) const;
   void record(Run& r) const;
   /// Summary row `row`'s epsilons and agents.csv rows from the ledgers as they are.
   void snapshot(Run& r, std::size_t row) const;

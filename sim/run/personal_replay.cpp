@@ -8,6 +8,7 @@
 #include "sim/run/network_model.hpp"
 #include "sim/run/personal_stop.hpp"
 #include "sim/run/privacy_ledger.hpp"
+#include "sim/run/schedule_stops.hpp"
 
 namespace fbosim::run {
 
@@ -16,6 +17,11 @@ PersonalReplay replay_personal_ledgers(const config::ExperimentSpec& spec, int r
   const protocol::PrivacyPlan plan = spec.system->privacy_plan(spec.agents);
   if (!c || !c->dp || plan.agent_round.empty())
     throw std::logic_error("replay_personal_ledgers: no personal rates or budgets");
+  if (spec.schedule.kind != protocol::ScheduleKind::rounds) {
+    // The asynchronous schedules: every charge and stop follows from the time line alone.
+    ScheduleReplay replay = replay_schedule(spec, run);
+    return {std::move(replay.ledgers), std::move(replay.eligible)};
+  }
   PersonalReplay out{AgentPrivacy(spec), {}};
   for (const privacy::DpEvent& e : plan.setup) out.ledgers.charge_all(e);
   PersonalStop stop(spec, plan);

@@ -20,8 +20,9 @@ struct PersonalReplay {
 
 /// Run `run`'s ledgers: the events before round 0 to every agent, each server release's
 /// charges to its eligible agents (stopping each before its budget), the events after the last
-/// round to every agent. Throws std::logic_error unless the algorithm is of the DP-FTS-DE
-/// family with personal.* keys.
+/// round to every agent. Under an asynchronous schedule: replay_schedule (the time line's
+/// charges, each agent at its own rate, and its stops). Throws std::logic_error unless the
+/// algorithm is of the DP-FTS-DE family with personal.* keys.
 PersonalReplay replay_personal_ledgers(const config::ExperimentSpec& spec, int run);
 
 }  // namespace fbosim::run

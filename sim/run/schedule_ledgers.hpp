@@ -9,8 +9,9 @@
 namespace fbosim::run {
 
 /// Run `run`'s ledgers from its time line alone, no objective evaluated: the events before
-/// the first query to every agent, each planned release's charge (release_charge) to the agents
-/// whose message it holds, the events after the last evaluation to every agent.
+/// the first query to every agent, each planned release's charges (release_charge to the agents
+/// whose message it holds, after the stop rules and personal budgets: schedule_stops), the
+/// events after the last evaluation to every agent.
 AgentPrivacy replay_schedule_ledgers(const config::ExperimentSpec& spec, int run);
 
 }  // namespace fbosim::run

@@ -93,8 +93,20 @@ void SummaryTable::add_run(const RunResult& res) {
     throw std::logic_error("server.csv of run " + std::to_string(res.run) +
                            " has no aggregating column");
   const auto k = static_cast<std::size_t>(column - res.server_columns.begin());
-  for (const ServerRow& row : res.server)
-    if (row.stats.at(k) == "1") ++aggregated_.at(static_cast<std::size_t>(row.round));
+  // Under an asynchronous schedule server.csv's `round` is the release index, so row t tells
+  // whether release t was made [choice: the release index in place of the round, as
+  // server.stop_p]; a run with fewer releases than rounds counts as aggregating where it has
+  // none, unless it stopped.
+  std::vector<int> made(aggregated_.size(), -1);
+  bool stopped = false;
+  for (const ServerRow& row : res.server) {
+    const bool on = row.stats.at(k) == "1";
+    stopped = stopped || !on;
+    if (row.round >= 0 && static_cast<std::size_t>(row.round) < made.size())
+      made[static_cast<std::size_t>(row.round)] = on ? 1 : 0;
+  }
+  for (std::size_t t = 0; t < made.size(); ++t)
+    if (made[t] == 1 || (made[t] < 0 && !stopped)) ++aggregated_[t];
 }
 
 std::optional<int> SummaryTable::server_stop() const {

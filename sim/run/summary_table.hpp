@@ -5,7 +5,8 @@
 // Filled run by run in run order; also the headline numbers `fbosim run` prints. Where a stop
 // rule ends the server's aggregation (server.budget, server.stop_p: the server.csv column
 // `aggregating`), a last column `aggregating`: per round t < T the fraction of runs whose server
-// aggregated round t's messages (1 or 0: the stop depends on the config alone), empty at T.
+// aggregated round t's messages (1 or 0: the stop depends on the config alone), empty at T;
+// under an asynchronous schedule, whose server.csv rows are releases, whether release t was made.
 #include <optional>
 #include <string>
 #include <utility>
