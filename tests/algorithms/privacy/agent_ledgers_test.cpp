@@ -132,3 +132,37 @@ TEST_CASE("agent ledgers: spread gives the maximum and nearest-rank median and 9
   CHECK(spread({7.0}).p90 == 7);
   CHECK_THROWS_AS(spread({}), std::invalid_argument);
 }
+
+TEST_CASE("agent ledgers: epsilon_with is the epsilon after those charges, without making them") {
+  // The stop rules' look-ahead (run::schedule_stops): for each agent, an event already a kind,
+  // a new kind, and both with an event after it, against the ledgers copied and charged (bit for
+  // bit: the run's ledgers must reach exactly the checked value) and a hand-composed accountant.
+  const DpEvent a = DpEvent::poisson_sampled(0.3, DpEvent::gaussian(1.2));
+  const DpEvent b = DpEvent::gaussian(3.0);
+  const DpEvent c = DpEvent::poisson_sampled(0.7, DpEvent::gaussian(2.0));
+  AgentLedgers ledgers(3);
+  ledgers.charge_all(b);
+  ledgers.charge(0, a, 2);
+  ledgers.charge(2, a);
+  for (const std::vector<DpEvent>& extra :
+       {std::vector<DpEvent>{a}, std::vector<DpEvent>{c}, std::vector<DpEvent>{c, b},
+        std::vector<DpEvent>{a, DpEvent::noop(), c}}) {
+    for (int n = 0; n < 3; ++n) {
+      INFO("agent " << n << ", " << extra.size() << " events");
+      AgentLedgers copy = ledgers;
+      RdpAccountant by_hand;
+      by_hand.compose(b);
+      for (long long k = 0; k < ledgers.counts(n)[1]; ++k) by_hand.compose(a);
+      for (const DpEvent& e : extra) {
+        copy.charge(n, e);
+        if (!e.as<NoOp>()) by_hand.compose(e);
+      }
+      const double with = ledgers.epsilon_with(n, extra, rdp, 1e-5);
+      CHECK(with == copy.epsilons(rdp, 1e-5)[static_cast<std::size_t>(n)]);
+      CHECK(with == Approx(by_hand.epsilon(1e-5).epsilon).epsilon(1e-12));
+    }
+  }
+  // Nothing was charged.
+  CHECK(ledgers.kinds().size() == 2);
+  CHECK(ledgers.counts(1) == std::vector<long long>{1, 0});
+}
