@@ -156,8 +156,10 @@ inline const schema::Group<ExperimentSpec>& network_keys() {
           .choice("network.latency.distribution",
                   at(&E::network, &NetworkSpec::latency, &LatencySpec::distribution),
                   std::vector<std::string>{"constant", "uniform", "exponential"},
-                  "reply latency per (agent, round) in ticks: `constant` (mean), `uniform` "
-                  "(min..max), `exponential` (mean)")
+                  "a message's latency from agent to server: under schedule.kind rounds per "
+                  "(agent, round) in ticks; under the other kinds per (agent, evaluation) in "
+                  "seconds of the simulated clock, at most 1e9 (docs/TIME.md): `constant` "
+                  "(mean), `uniform` (min..max), `exponential` (mean)")
           .real("network.latency.mean", at(&E::network, &NetworkSpec::latency, &LatencySpec::mean),
                 ticks, "its parameters")
           .applies_when(
@@ -180,9 +182,11 @@ inline const schema::Group<ExperimentSpec>& network_keys() {
           })
           .integer("network.deadline", at(&E::network, &NetworkSpec::deadline), Range::at_least(0),
                    "the server closes a round this many ticks after its broadcast; later replies "
-                   "are dropped. 0: wait for every reply")
+                   "are dropped. 0: wait for every reply. Only under schedule.kind rounds (on the "
+                   "clock: schedule.kind deadline)")
           .real("network.dropout", at(&E::network, &NetworkSpec::dropout), Range::right_open(0, 1),
-                "probability that an agent's message is lost in a round");
+                "probability that an agent's message is lost in a round (under the schedules on "
+                "the clock: each evaluation's message, from its own stream)");
   return g;
 }
 

@@ -18,7 +18,9 @@
 
 namespace fbosim::config {
 
-/// Latency of an agent's reply, in integer ticks (1 tick = 1 ms by convention).
+/// Latency of an agent's reply: under schedule.kind rounds in integer ticks (1 tick = 1 ms by
+/// convention); under the schedules on the clock in seconds, per (agent, evaluation)
+/// (run::MessageArrivals, docs/TIME.md).
 struct LatencySpec {
   /// The largest latency parameter accepted: 1e12 ticks (30 years at 1 ms), far from the int64
   /// range of event times.
@@ -33,7 +35,8 @@ struct LatencySpec {
 struct NetworkSpec {
   LatencySpec latency;
   std::int64_t deadline = 0;  ///< network.deadline: ticks after the broadcast; 0 = wait for all
-  double dropout = 0.0;       ///< network.dropout: probability a message is lost in a round
+  double dropout = 0.0;       ///< network.dropout: probability a message is lost (a round's; on the
+                              ///< clock, an evaluation's)
 };
 
 /// schedule.age_weight: the weight of a message of age a (the releases since it was made; above

@@ -2,7 +2,8 @@
 // Who is charged what for one release under an asynchronous schedule (issue 41 sec. 3;
 // docs/TIME.md, "Privacy"): the one place the schedules' charges are decided.
 // Neighbouring data sets differ in one agent's data while every agent's timing (durations,
-// availability) is the same: the time line, and with it who is in each release, is public.
+// availability, the network's latencies and dropouts) is the same: the time line, and with it
+// who is in each release, is public (a lost message is in none, so never charged).
 //   - An agent is charged for every release that holds a message of its (it is eligible);
 //     a release without its message does not depend on its data.
 //   - periodic, deadline: the release instants are fixed in advance and the pool of a release

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/run/message_arrivals.hpp"
 #include "sim/timeline/timeline.hpp"
 #include "sim/timeline/timing_model.hpp"
 
@@ -31,14 +32,18 @@ class ReleaseBook {
  public:
   ReleaseBook(int agents, const config::ScheduleSpec& spec)
       : newest_(static_cast<std::size_t>(agents), -1),
+        arrived_(static_cast<std::size_t>(agents), -1),
         fresh_(static_cast<std::size_t>(agents), false),
         born_(static_cast<std::size_t>(agents), 0),
         spec_(spec) {}
 
   // Agent n's message of evaluation k arrives (an older one is discarded); it is made before
-  // the next release.
+  // the next release. One older than a message of the agent's that arrived before it (overtaken
+  // in transit by a shorter latency) is discarded: the server keeps the newest by evaluation.
   void arrive(int n, int k) {
     const auto i = static_cast<std::size_t>(n);
+    if (k <= arrived_[i]) return;
+    arrived_[i] = k;
     if (!fresh_[i]) ++count_;
     newest_[i] = k;
     fresh_[i] = true;
@@ -80,10 +85,11 @@ class ReleaseBook {
   }
 
  private:
-  std::vector<int> newest_;  // the agent's newest message (evaluation), -1: none
-  std::vector<bool> fresh_;  // that message is in no release yet
-  std::vector<int> born_;    // the index of the first release after it arrived
-  int count_ = 0;            // agents whose newest message is fresh
+  std::vector<int> newest_;   // the agent's newest message (evaluation), -1: none
+  std::vector<int> arrived_;  // the newest message of the agent that ever arrived, -1: none
+  std::vector<bool> fresh_;   // that message is in no release yet
+  std::vector<int> born_;     // the index of the first release after it arrived
+  int count_ = 0;             // agents whose newest message is fresh
   const config::ScheduleSpec& spec_;
   std::vector<PlannedRelease> releases_;
   std::vector<bool> fresh_released_;  // per release: whether it held a new message
@@ -112,9 +118,30 @@ SchedulePlan plan_schedule(const config::ExperimentSpec& spec, const core::RngFa
   plan.evaluations.resize(static_cast<std::size_t>(spec.agents));
   ReleaseBook book(spec.agents, s);
   Tick next_release = every;  // periodic, deadline
+  // Messages travel from completion to arrival (network.*; none lost and no latency: each
+  // arrives at its completion, today's plan). The release a message joins is decided by its
+  // arrival: the first fixed instant at or after it, or the K-th arrival's.
+  MessageArrivals transit(spec.network, streams);
+  // Every arrival and fixed release instant before `bound`, in time order; an arrival at a
+  // release's instant is in it (at one instant the messages come first, then the releases).
+  const auto deliver_before = [&](Tick bound) {
+    for (;;) {
+      const std::optional<Tick> a = transit.next_time();
+      const bool arrival = a && *a < bound;
+      if (every > 0 && next_release < bound && !(arrival && *a <= next_release)) {
+        book.release(next_release);
+        next_release += every;
+        continue;
+      }
+      if (!arrival) return;
+      const Arrival m = transit.take();
+      book.arrive(m.agent, m.evaluation);
+      if (s.kind == ScheduleKind::buffered && book.count() == s.buffer) book.release(m.time);
+    }
+  };
   while (const std::optional<timeline::Completion> c = line.next()) {
-    if (every > 0)
-      for (; next_release < c->time; next_release += every) book.release(next_release);
+    // Later arrivals are at or after this completion: those before it are final.
+    deliver_before(c->time);
     // By evaluation number (with several workers they complete out of order).
     auto& mine = plan.evaluations[static_cast<std::size_t>(c->agent)];
     const auto k = static_cast<int>(c->evaluation);
@@ -123,9 +150,9 @@ SchedulePlan plan_schedule(const config::ExperimentSpec& spec, const core::RngFa
     mine[static_cast<std::size_t>(k)] = {c->propose, c->time, 0};
     plan.order.push_back(*c);
     if (!reports || k >= rounds) continue;
-    book.arrive(c->agent, k);
-    if (s.kind == ScheduleKind::buffered && book.count() == s.buffer) book.release(c->time);
+    transit.send(c->agent, k, c->time);
   }
+  while (const std::optional<Tick> a = transit.next_time()) deliver_before(*a + 1);
   if (every > 0 && book.count() > 0) book.release(next_release);
   plan.releases = book.take();
   // An evaluation that never completes while a later one does (several workers of an agent

@@ -21,6 +21,14 @@
 // the releases, then the proposals: an agent that completes at a release's instant proposes with
 // that release's broadcast (with constant durations this is the papers' synchronous round: issue 41
 // sec. 4's degenerate case).
+// The network (network.latency.*, network.dropout; MessageArrivals): a message leaves at its
+// completion and arrives after its latency (seconds of the clock, stream network.latency (agent,
+// evaluation)), or is lost (stream network.dropout (agent, evaluation)); everything above that
+// says "completes" of a message then reads "arrives": the release it joins is the first fixed
+// instant at or after its arrival, and under buffered its arrival counts towards K. A lost
+// message is in no release (under latest the agent's previous newest message stays); one that
+// arrives after a newer message of its agent is discarded. The agents never wait for the
+// network: they propose at their completions as without it.
 #include <utility>
 #include <vector>
 
@@ -43,9 +51,9 @@ struct PlannedRelease {
   /// (agent, evaluation) of the messages it holds, in agent order: the message the agent
   /// reported after that evaluation.
   std::vector<std::pair<int, int>> messages;
-  /// ages[i]: the age of messages[i], the releases since it was made (0: this is the first
-  /// release after its completion; a completion at a release's instant is before it). Above 0
-  /// only under latest.
+  /// ages[i]: the age of messages[i], the releases since it arrived (0: this is the first
+  /// release after its arrival; an arrival at a release's instant is before it; without
+  /// latencies the arrival is the completion). Above 0 only under latest.
   std::vector<int> ages;
 };
 
