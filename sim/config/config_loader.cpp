@@ -305,9 +305,8 @@ void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSp
                         "applies only with schedule.workers above 1 (batches of one evaluation "
                         "are the asynchronous schedule)"});
   check_network_default(s, name, problems);
-  // The asynchronous engine charges a release's agents the central model's event
-  // (run::release_charge); a trust model's own charges (a secure sum's survivors at the noise
-  // summed, every local message sent) are not wired into it, so its epsilon would not be sound.
+  // run::release_charge charges a trust model's own events from the time line (a secure sum's
+  // agents at the noise summed, every local message sent; docs/TRUST.md).
   // Personal rates and budgets (issue 42 sec. 2) are wired into the rounds engine only.
   const protocol::PrivacyPlan personal = s.system->privacy_plan(s.agents);
   if (!personal.agent_round.empty())
@@ -316,13 +315,6 @@ void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSp
          fmt::format("applies only under schedule.kind: rounds, not {}: the asynchronous "
                      "schedules charge each release the one rate q's event, not each agent's "
                      "own q_n, and stop no agent on its own budget (docs/TRUST.md)",
-                     name)});
-  else if (s.system->charges_per_agent())
-    problems.push_back(
-        {"server.trust",
-         fmt::format("applies only under schedule.kind: rounds, not {}: the asynchronous "
-                     "schedules charge each release the trusted server's event, and a trust "
-                     "model's own per-agent charges are not accounted there yet (docs/TRUST.md)",
                      name)});
   const protocol::PrivacyPlan plan = s.system->privacy_plan(s.agents);
   if (plan.budget)

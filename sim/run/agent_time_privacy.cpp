@@ -1,6 +1,7 @@
 #include "sim/run/agent_time_privacy.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -20,16 +21,33 @@ RunCharges replay_run_charges(const config::ExperimentSpec& spec, int run) {
   const SchedulePlan schedule = plan_schedule(spec, streams, true);
   for (const auto& mine : schedule.evaluations)
     if (!mine.empty()) out.end = std::max(out.end, mine.back().complete);
-  for (const PlannedRelease& r : schedule.releases) {
+  const ChargeRule rule = charge_rule(spec, plan);
+  const privacy::DpEvent sent = sent_charge(rule);
+  const bool per_message = !sent.as<privacy::NoOp>();
+  const auto& order = schedule.order;
+  std::size_t next = 0;
+  // The messages sent at instants <= t (local: each to its sender), as one charge per instant.
+  const auto sent_until = [&](timeline::Tick t) {
+    while (per_message && next < order.size() && order[next].time <= t) {
+      TimedCharge c{order[next].time, sent, {}};
+      for (; next < order.size() && order[next].time == c.time; ++next)
+        if (order[next].evaluation < spec.rounds) c.agents.push_back(order[next].agent);
+      if (!c.agents.empty()) out.releases.push_back(std::move(c));
+    }
+  };
+  for (std::size_t j = 0; j < schedule.releases.size(); ++j) {
+    const PlannedRelease& r = schedule.releases[j];
     out.end = std::max(out.end, r.time);
     if (plan.round.as<privacy::NoOp>()) continue;
+    sent_until(r.time);  // a completion at a release's instant comes before it
     if (!out.releases.empty() && r.time < out.releases.back().time)
       throw std::logic_error("agents_time.csv: planned releases out of time order");
-    std::vector<int> eligible;
-    for (const auto& m : r.messages) eligible.push_back(m.first);
-    ReleaseCharge c = release_charge(spec.schedule.kind, plan.round, std::move(eligible));
+    std::vector<int> pool;
+    for (const auto& m : r.messages) pool.push_back(m.first);
+    ReleaseCharge c = release_charge(rule, static_cast<int>(j), std::move(pool), streams);
     out.releases.push_back({r.time, std::move(c.event), std::move(c.agents)});
   }
+  sent_until(std::numeric_limits<timeline::Tick>::max());
   return out;
 }
 

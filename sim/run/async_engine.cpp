@@ -6,6 +6,7 @@
 #include <iterator>
 #include <limits>
 #include <stdexcept>
+#include <variant>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -35,6 +36,9 @@ struct AsyncEngine::Run {
   std::vector<std::shared_ptr<const datasets::Objective>> objectives;
   protocol::RunParts parts;
   protocol::PrivacyPlan plan;
+  ChargeRule rule;            // who is charged what (release_charge)
+  privacy::DpEvent sent;      // what each message sent costs its sender (local)
+  std::size_t next_sent = 0;  // schedule.order: the first completion not yet charged
   std::vector<protocol::StatColumn> columns;
   std::optional<AgentPrivacy> ledgers;
   std::string where;  // "in run r", for the ledgers' messages
@@ -80,6 +84,8 @@ void AsyncEngine::start(Run& r) const {
         fmt::format("algorithm {}: the run's events differ from its privacy "
                     "plan's",
                     spec_.system->name()));
+  r.rule = charge_rule(spec_, r.plan);
+  r.sent = sent_charge(r.rule);
   // The time line from its own streams, before anything is evaluated.
   r.schedule = plan_schedule(spec_, r.rf, r.parts.server != nullptr);
   r.ledgers.emplace(spec_);
@@ -200,7 +206,8 @@ void AsyncEngine::segment(Run& r, int j) const {
       if (server && t < spec_.rounds) {
         core::RngStream msg = r.rf.stream("agent.message", i, static_cast<std::uint64_t>(k));
         if (auto m = agent.report(t, msg))
-          w.message = std::make_shared<const protocol::Message>(*m);
+          w.message = r.parts.server->send(std::make_shared<const protocol::Message>(*m), r.rf,
+                                           static_cast<int>(i), t);
       }
     }
   });
@@ -209,30 +216,36 @@ void AsyncEngine::segment(Run& r, int j) const {
 void AsyncEngine::release(Run& r, int j) const {
   const PlannedRelease& planned = r.schedule.releases[static_cast<std::size_t>(j)];
   protocol::Inbox inbox(static_cast<std::size_t>(spec_.agents));
-  std::vector<int> eligible;
+  // The pool: the agents with a message in the release by the time line (public).
+  std::vector<bool> in_pool(static_cast<std::size_t>(spec_.agents), false);
+  std::vector<int> pool;
   for (const auto& [n, k] : planned.messages) {
+    in_pool[static_cast<std::size_t>(n)] = true;
+    pool.push_back(n);
     auto& message = r.done[static_cast<std::size_t>(n)][static_cast<std::size_t>(k)].message;
     if (!message) continue;  // the agent reported nothing
     inbox[static_cast<std::size_t>(n)] = message;
-    eligible.push_back(n);
   }
   core::RngStream srv = r.rf.stream("server", static_cast<std::uint64_t>(j));
   const config::ScheduleSpec& s = spec_.schedule;
-  protocol::Release out;
-  if (s.age_weight == config::AgeWeight::one) {
-    out = r.parts.server->release(inbox, j, srv);
-  } else {
+  std::vector<double> scale;
+  if (s.age_weight != config::AgeWeight::one) {
     // Weights by age (latest): fixed by the time line, before the messages are seen.
-    std::vector<double> scale(static_cast<std::size_t>(spec_.agents), 1.0);
+    scale.assign(static_cast<std::size_t>(spec_.agents), 1.0);
     for (std::size_t i = 0; i < planned.messages.size(); ++i)
       scale[static_cast<std::size_t>(planned.messages[i].first)] =
           age_weight(s.age_weight, s.age_exponent, planned.ages[i]);
-    out = r.parts.server->release_scaled(inbox, j, srv, scale);
   }
-  if (!(out.event == r.plan.round))
-    throw std::logic_error(fmt::format(
-        "algorithm {}: release {} released {}, not the {} of its privacy plan",
-        spec_.system->name(), j, privacy::to_string(out.event), privacy::to_string(r.plan.round)));
+  protocol::Release out =
+      r.parts.server->release_pool(inbox, j, srv, in_pool, scale.empty() ? nullptr : &scale);
+  // What went out is the plan's release, or, under a trust model, nothing (an aborted secure
+  // sum, a local release with no message summed).
+  const bool nothing = out.charges && std::holds_alternative<protocol::NoBroadcast>(out.broadcast);
+  if (nothing ? !(out.event == privacy::DpEvent{}) : !(out.event == r.plan.round))
+    throw std::logic_error(
+        fmt::format("algorithm {}: release {} released {}, not the {} of its privacy plan",
+                    spec_.system->name(), j, privacy::to_string(out.event),
+                    nothing ? "nothing" : privacy::to_string(r.plan.round)));
   // The messages older than a released one are never released again; the released one neither,
   // but under latest (until a newer one replaces it).
   const bool keep = spec_.schedule.kind == protocol::ScheduleKind::latest;
@@ -242,7 +255,9 @@ void AsyncEngine::release(Run& r, int j) const {
     const auto last = static_cast<std::size_t>(k) + (keep ? 0 : 1);
     for (; from < last; ++from) mine[from].message.reset();
   }
-  const ReleaseCharge charge = release_charge(spec_.schedule.kind, out.event, std::move(eligible));
+  charge_sent(r, planned.time);  // the messages sent by its instant (local)
+  const ReleaseCharge charge = release_charge(r.rule, j, std::move(pool), r.rf);
+  check_charges(r, j, out, charge);
   for (const int n : charge.agents) r.ledgers->charge(n, charge.event);
   const std::vector<double> spent = r.ledgers->spent(r.where);
   snapshot_rows(r, static_cast<std::size_t>(j) + 1);
@@ -254,6 +269,32 @@ void AsyncEngine::release(Run& r, int j) const {
   r.result.messages += out.stats.selected;
   r.result.clipped += out.stats.clipped;
   r.broadcast = std::move(out.broadcast);
+}
+
+void AsyncEngine::charge_sent(Run& r, timeline::Tick upto) const {
+  if (r.sent.as<privacy::NoOp>()) return;
+  const auto& order = r.schedule.order;
+  for (; r.next_sent < order.size() && order[r.next_sent].time <= upto; ++r.next_sent) {
+    const timeline::Completion& c = order[r.next_sent];
+    if (c.evaluation < spec_.rounds) r.ledgers->charge(c.agent, r.sent);
+  }
+}
+
+void AsyncEngine::check_charges(const Run& r, int j, const protocol::Release& out,
+                                const ReleaseCharge& planned) const {
+  // Only a secure sum's charges are the mechanism's to see (local's are per message sent).
+  if (r.rule.trust != server::Trust::distributed) return;
+  if (!out.charges) throw std::logic_error("a secure sum without its charges");
+  const auto& mine = out.charges->server;
+  const bool same = planned.agents.empty()
+                        ? mine.empty()
+                        : mine.size() == 1 && !mine[0].everyone &&
+                              mine[0].agents == planned.agents &&
+                              charged_event(spec_.schedule.kind, mine[0].event) == planned.event;
+  if (!same)
+    throw std::logic_error(fmt::format(
+        "release {}: the secure sum's own charges differ from release_charge's ({} to {} agents)",
+        j, privacy::to_string(planned.event), planned.agents.size()));
 }
 
 void AsyncEngine::record(Run& r) const {
@@ -295,6 +336,7 @@ void AsyncEngine::record(Run& r) const {
 }
 
 void AsyncEngine::snapshot(Run& r, std::size_t row) const {
+  charge_sent(r, r.row_time[row]);  // the messages sent by the row's instant
   RunResult& res = r.result;
   const std::vector<double> spent = r.ledgers->spent(r.where);
   res.epsilon[row] = spent[0];
@@ -341,6 +383,7 @@ RunResult AsyncEngine::run(int run, const Progress& progress) const {
   for (const auto& a : r.parts.agents) r.result.fallbacks += a->fallbacks();
   // Rows not reached by a release (none after the last), then the last row: everything.
   snapshot_rows(r, r.schedule.releases.size());
+  charge_sent(r, std::numeric_limits<timeline::Tick>::max());  // sent after the last release
   snapshot(r, static_cast<std::size_t>(spec_.rounds));
   r.result.final_epsilon = r.result.epsilon.back();
   return std::move(r.result);

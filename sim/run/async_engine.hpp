@@ -11,6 +11,9 @@
 //      agent.message). Agents run in parallel within a segment, each its evaluations in order;
 //      then release j: the messages the plan names (an empty slot counts as an unselected
 //      agent), stream `server` (j), its event charged by release_charge to each agent in it.
+//      A trust model (server.trust) sums over the pool (distributed) or sums messages its
+//      senders privatised when they sent them (local: Mechanism::send, stream `agent.local`
+//      (n, k)), each message charged to its sender at its sending (sent_charge).
 // Outputs: trace.csv's `round` is the agent's evaluation number and `time` its completion in
 // seconds, rows in completion order (time, then agent); server.csv's `round` is the release
 // index and `time` its instant in microseconds; summary row k (best value and regret after
@@ -23,7 +26,9 @@
 #include "core/thread_pool.hpp"
 #include "datasets/objective_factory.hpp"
 #include "sim/config/experiment_spec.hpp"
+#include "sim/run/release_charge.hpp"
 #include "sim/run/run_result.hpp"
+#include "sim/timeline/tick.hpp"
 
 namespace fbosim::run {
 
@@ -47,6 +52,11 @@ class AsyncEngine {
   /// Every agent's evaluations with several workers in flight (schedule.workers > 1).
   void in_flight(Run& r) const;
   void release(Run& r, int j) const;
+  /// Charges each message sent (local: sent_charge) at an instant <= `upto` not yet charged.
+  void charge_sent(Run& r, timeline::Tick upto) const;
+  /// Checks that the mechanism's own charges (against the server) are release_charge's.
+  void check_charges(const Run& r, int j, const protocol::Release& out,
+                     const ReleaseCharge& planned) const;
   void record(Run& r) const;
   /// Summary row `row`'s epsilons and agents.csv rows from the ledgers as they are.
   void snapshot(Run& r, std::size_t row) const;

@@ -12,12 +12,18 @@ AgentPrivacy replay_schedule_ledgers(const config::ExperimentSpec& spec, int run
   if (!plan.round.as<privacy::NoOp>()) {
     const core::RngFactory streams(spec.seed, static_cast<std::uint64_t>(run));
     const SchedulePlan schedule = plan_schedule(spec, streams, true);
-    for (const PlannedRelease& r : schedule.releases) {
-      std::vector<int> eligible;
-      for (const auto& m : r.messages) eligible.push_back(m.first);
-      const ReleaseCharge c = release_charge(spec.schedule.kind, plan.round, std::move(eligible));
+    const ChargeRule rule = charge_rule(spec, plan);
+    for (std::size_t j = 0; j < schedule.releases.size(); ++j) {
+      std::vector<int> pool;
+      for (const auto& m : schedule.releases[j].messages) pool.push_back(m.first);
+      const ReleaseCharge c = release_charge(rule, static_cast<int>(j), std::move(pool), streams);
       for (const int n : c.agents) ledgers.charge(n, c.event);
     }
+    // Every message sent (evaluations 0 .. rounds - 1), charged to its sender (local).
+    const privacy::DpEvent sent = sent_charge(rule);
+    if (!sent.as<privacy::NoOp>())
+      for (const timeline::Completion& c : schedule.order)
+        if (c.evaluation < spec.rounds) ledgers.charge(c.agent, sent);
   }
   for (const privacy::DpEvent& e : plan.final) ledgers.charge_all(e);
   return ledgers;
