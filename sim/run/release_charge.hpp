@@ -35,6 +35,7 @@
 //     (sent_charge), once, whether it is released, discarded, never released or released again
 //     (latest): the sender privatised it, and the rest is post-processing.
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "algorithms/privacy/dp_event.hpp"
@@ -81,6 +82,10 @@ ChargeRule charge_rule(const config::ExperimentSpec& spec, const protocol::Priva
 /// the same as release_charge(kind, event, pool).
 ReleaseCharge release_charge(const ChargeRule& rule, int j, std::vector<int> pool,
                              const core::RngFactory& streams);
+
+/// What the trust model changes in the schedule's charges (`fbosim privacy`'s text under
+/// epsilon_notion, which describes the trusted server's); empty under central.
+std::string trust_notion(const ChargeRule& rule);
 
 /// What every message sent charges its sender, at its sending: local's own release (the plan's
 /// event: Gaussian(z_local), or the coin's replace-one event), NoOp under the other models.

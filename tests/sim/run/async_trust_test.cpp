@@ -13,6 +13,7 @@
 #include "core/thread_pool.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/run/experiment_runner.hpp"
+#include "sim/run/release_charge.hpp"
 #include "sim/run/run_engine.hpp"
 #include "sim/run/schedule_ledgers.hpp"
 
@@ -248,4 +249,18 @@ TEST_CASE("async trust: outputs are byte-identical on 1 and 2 threads") {
       }
     }
   }
+}
+
+TEST_CASE("async trust: fbosim privacy names what the trust model charges, nothing for central") {
+  const auto notion = [](const std::vector<std::string>& sets) {
+    const config::LoadedConfig c = config::load_config_text(
+        kThree, "three.yaml", "three",
+        sets + std::vector<std::string>{"schedule.kind=periodic", "schedule.period=2"});
+    return trust_notion(charge_rule(c.spec, c.spec.system->privacy_plan(c.spec.agents)));
+  };
+  CHECK(notion({}).empty());
+  CHECK_THAT(notion({"server.trust=local"}), Catch::Contains("each message sent charged once"));
+  CHECK_THAT(notion({"server.trust=distributed"}), Catch::Contains("at q = 1"));
+  CHECK_THAT(notion({"server.trust=distributed", "server.sampled_by=agents"}),
+             Catch::Contains("secret coin"));
 }
