@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -263,4 +264,49 @@ TEST_CASE("async trust: fbosim privacy names what the trust model charges, nothi
   CHECK_THAT(notion({"server.trust=distributed"}), Catch::Contains("at q = 1"));
   CHECK_THAT(notion({"server.trust=distributed", "server.sampled_by=agents"}),
              Catch::Contains("secret coin"));
+}
+
+TEST_CASE("async trust: local's messages are charged at their sending on agents_time.csv's grid") {
+  // Three agents (kThree): the fast two send at 1 s and 2 s, the slow one at 3 s and 6 s;
+  // periodic releases at 2, 4 and 6 s charge nothing more. On the grid 0, 1, ..., 6 s the
+  // agents' counts of messages sent are (0,0,0), (1,1,0), (2,2,0), then (2,2,1) to 5 s, (2,2,2)
+  // at 6 s: each epsilon is that many Gaussians (z_local 1.2) composed, from the sending on, not
+  // from the release (at 1 s nothing is released yet).
+  const std::vector<std::string> sets = {"server.trust=local",     "server.local_z=1.2",
+                                         "schedule.kind=periodic", "schedule.period=2",
+                                         "output.time_grid=7",     "output.time_end=6"};
+  const config::LoadedConfig c = config::load_config_text(kThree, "three.yaml", "three", sets);
+  RunOptions o;
+  o.threads = 1;
+  const auto p = std::filesystem::temp_directory_path() / "fbosim_async_trust_local_grid";
+  std::filesystem::remove_all(p);
+  o.out_dir = p.string();
+  o.progress = false;
+  run_experiment(c.spec, c.resolved, o);
+  const double delta = c.spec.delta();
+  const auto eps = [&](int k) {
+    return k == 0 ? 0.0 : composed(times(privacy::DpEvent::gaussian(1.2), k), delta);
+  };
+  // time: max, median (the 2nd of 3), 90th percentile (the 3rd of 3).
+  const std::vector<std::array<int, 2>> expected = {{0, 0}, {1, 1}, {2, 2}, {2, 2},
+                                                    {2, 2}, {2, 2}, {2, 2}};
+  std::istringstream in(slurp(o.out_dir + "/agents_time.csv"));
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "run,time,epsilon_max,epsilon_median,epsilon_p90");
+  for (int t = 0; t <= 6; ++t) {
+    INFO("t = " << t);
+    REQUIRE(std::getline(in, line));
+    std::vector<std::string> cells(1);
+    for (const char ch : line) {
+      if (ch == ',') {
+        cells.emplace_back();
+      } else {
+        cells.back().push_back(ch);
+      }
+    }
+    CHECK(std::stod(cells.at(1)) == t);
+    CHECK(std::stod(cells.at(2)) == Approx(eps(expected[t][0])).epsilon(1e-12));
+    CHECK(std::stod(cells.at(3)) == Approx(eps(expected[t][1])).epsilon(1e-12));
+  }
 }
