@@ -17,6 +17,7 @@
 #include "sim/run/release_charge.hpp"
 #include "sim/run/run_engine.hpp"
 #include "sim/run/schedule_ledgers.hpp"
+#include "sim/run/schedule_plan.hpp"
 
 using namespace fbosim;
 using namespace fbosim::run;
@@ -308,5 +309,40 @@ TEST_CASE("async trust: local's messages are charged at their sending on agents_
     CHECK(std::stod(cells.at(1)) == t);
     CHECK(std::stod(cells.at(2)) == Approx(eps(expected[t][0])).epsilon(1e-12));
     CHECK(std::stod(cells.at(3)) == Approx(eps(expected[t][1])).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("async trust: distributed with server sampling charges the selected pool agents only") {
+  // q = 0.5: release j's selection is a Poisson coin per agent, the first draws of stream
+  // `server` (j); each agent is charged Gaussian(z) at q = 1 for every release whose pool holds
+  // it and whose coin chose it (no padding, no colluders: z_eff = z), and nothing otherwise.
+  for (const std::string kind : {"periodic", "latest", "buffered"}) {
+    INFO(kind);
+    const config::LoadedConfig c =
+        config::load_config_text(kThree, "three.yaml", "three",
+                                 {"server.trust=distributed", "schedule.kind=" + kind,
+                                  kind == "buffered" ? "schedule.buffer=2" : "schedule.period=2"});
+    const core::RngFactory rf(c.spec.seed, 0);
+    const SchedulePlan plan = plan_schedule(c.spec, rf, true);
+    std::vector<int> count(3, 0);
+    for (std::size_t j = 0; j < plan.releases.size(); ++j) {
+      core::RngStream srv = rf.stream("server", j);
+      std::vector<bool> coin;
+      for (int n = 0; n < 3; ++n) coin.push_back(srv.bernoulli(0.5));
+      for (const auto& m : plan.releases[j].messages)
+        if (coin[static_cast<std::size_t>(m.first)]) ++count[static_cast<std::size_t>(m.first)];
+    }
+    AgentPrivacy replay = replay_schedule_ledgers(c.spec, 0);
+    const std::vector<double> each = replay.epsilons(0, "in the replay");
+    for (int n = 0; n < 3; ++n) {
+      INFO("agent " << n << " selected " << count[n] << " times");
+      CHECK(each[static_cast<std::size_t>(n)] ==
+            Approx(composed(times(privacy::DpEvent::gaussian(1.5), count[n]), c.spec.delta()))
+                .epsilon(1e-12)
+                .margin(1e-12));
+    }
+    core::ThreadPool pool(1);
+    CHECK(RunEngine(c.spec, pool).run(0).final_epsilon ==
+          *std::max_element(each.begin(), each.end()));
   }
 }
