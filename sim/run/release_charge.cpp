@@ -107,18 +107,9 @@ ReleaseCharge release_charge(const ChargeRule& rule, int j, std::vector<int> poo
 }
 
 std::string trust_notion(const ChargeRule& rule) {
-  if (rule.trust == server::Trust::central) return "";
-  if (rule.trust == server::Trust::local)
-    return "server.trust local: against the server; each message sent charged once to its "
-           "sender at its sending (its own noise), released, discarded or released again alike; "
-           "a release charges nothing more (docs/TRUST.md)";
-  if (rule.mechanism->options().trust.sampled_by == server::Sampler::server)
-    return "server.trust distributed, sampled_by server: against the server; each agent of a "
-           "release's pool that the server selects charged the Gaussian of the noise summed at "
-           "q = 1 (docs/TRUST.md)";
-  return "server.trust distributed, sampled_by agents: against the server; every agent of a "
-         "release's pool charged at the noise summed, with its secret coin's subsampling (q = 1 "
-         "under buffered) (docs/TRUST.md)";
+  if (!rule.mechanism) return "";
+  const char* notion = server::async_trust_notion(rule.mechanism->options().trust);
+  return notion ? std::string(notion) + " (docs/TRUST.md)" : "";
 }
 
 privacy::DpEvent sent_charge(const ChargeRule& rule) {

@@ -249,6 +249,9 @@ TEST_CASE("async trust: outputs are byte-identical on 1 and 2 threads") {
         CHECK(!one.empty());
         CHECK(one == slurp(dirs[1] + f));
       }
+      const std::string provenance = slurp(dirs[0] + "/provenance.yaml");
+      CHECK(provenance.find("trust_notion: ") != std::string::npos);
+      CHECK(provenance.find("server.trust " + model) != std::string::npos);
     }
   }
 }
