@@ -114,4 +114,18 @@ Release Mechanism::release_scaled(const Inbox& /*messages*/, int /*round*/,
   throw std::logic_error("this server does not weight its messages (age weights)");
 }
 
+int LinearAggregator::regions() const { return static_cast<int>(weights(0, 1).rows()); }
+
+Release Mechanism::release_pool(const Inbox& messages, int round, core::RngStream& rng,
+                                const std::vector<bool>& /*pool*/,
+                                const std::vector<double>* scale) const {
+  return scale ? release_scaled(messages, round, rng, *scale) : release(messages, round, rng);
+}
+
+std::shared_ptr<const Message> Mechanism::send(std::shared_ptr<const Message> message,
+                                               const core::RngFactory& /*streams*/, int /*agent*/,
+                                               int /*evaluation*/) const {
+  return message;
+}
+
 }  // namespace fbosim::protocol

@@ -4,6 +4,7 @@
 // Mechanism releases a broadcast together with the privacy event it spent. Plain(Aggregator)
 // releases a NoOp event; the DP wrapper of a LinearAggregator subsamples, clips, aggregates and
 // adds noise, and releases the subsampled-Gaussian event (algorithms/server).
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -108,6 +109,9 @@ class LinearAggregator : public Aggregator {
   virtual Eigen::MatrixXd weights(int round, int population) const = 0;
   /// M, the length of every message and broadcast vector.
   virtual int features() const = 0;
+  /// P, the rows of weights(): one per sub-region (the clip bound S / sqrt(P) of a message
+  /// that its sender privatises, docs/TRUST.md). The default asks weights(0, 1).
+  virtual int regions() const;
   /// Without privacy [choice]: each row of W is renormalised over the messages that arrived,
   /// so the broadcast stays a weighted average (with every message present this is exactly
   /// sum_n W(i, n) omega_n); nothing arrived: NoBroadcast (the agents fall back to local steps).
@@ -133,6 +137,22 @@ class Mechanism {
   /// for algorithms without AlgorithmTraits::age_weights).
   virtual Release release_scaled(const Inbox& messages, int round, core::RngStream& rng,
                                  const std::vector<double>& scale) const;
+  /// An asynchronous schedule's release (docs/TIME.md, docs/TRUST.md): pool[n] says whether
+  /// agent n has a message in it by the time line (public; a pool agent's message may be
+  /// missing only if lost), `scale` the age weights or null. The default is release() or
+  /// release_scaled(), the pool unused: a trusted server treats a missing message as an
+  /// unselected agent. A trust model sums over the pool (its shares are set by the pool's public
+  /// counts) or, local, sums messages its senders already privatised (send()).
+  virtual Release release_pool(const Inbox& messages, int round, core::RngStream& rng,
+                               const std::vector<bool>& pool,
+                               const std::vector<double>* scale) const;
+  /// What agent `agent`'s message of evaluation `evaluation` is as it leaves the agent under an
+  /// asynchronous schedule: local DP privatises it there, once (stream `agent.local` (agent,
+  /// evaluation)), so that a release of it, first or again, is post-processing. The default:
+  /// the message as is.
+  virtual std::shared_ptr<const Message> send(std::shared_ptr<const Message> message,
+                                              const core::RngFactory& streams, int agent,
+                                              int evaluation) const;
   /// The event one release composes for a population of N agents (NoOp when not private):
   /// config validation asks the accountants whether they support it before any run.
   virtual privacy::DpEvent event(int population) const = 0;

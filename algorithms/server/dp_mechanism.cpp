@@ -190,19 +190,23 @@ WeightedRelease DpMechanism::release_scaled(const Messages& messages,
                                             double clip_norm) const {
   if (options_.trust.trust != Trust::central)
     throw std::logic_error("DpMechanism::release_scaled: only the trusted server weights messages");
-  if (scale.size() != messages.size())
-    throw std::invalid_argument(
-        fmt::format("{} message weights for {} agents", scale.size(), messages.size()));
+  check_scale(scale, messages.size());
   check_weights(weights, messages.size());
   Eigen::MatrixXd sum_weights = weights;
-  for (std::size_t n = 0; n < scale.size(); ++n) {
+  for (std::size_t n = 0; n < scale.size(); ++n)
+    sum_weights.col(static_cast<Eigen::Index>(n)) *= scale[n];
+  return central_release(messages, weights, sum_weights, rng, clip_norm);
+}
+
+void DpMechanism::check_scale(const std::vector<double>& scale, std::size_t agents) {
+  if (scale.size() != agents)
+    throw std::invalid_argument(
+        fmt::format("{} message weights for {} agents", scale.size(), agents));
+  for (std::size_t n = 0; n < scale.size(); ++n)
     // (0, 1]: no contribution grows beyond the unscaled weights' bound.
     if (!(scale[n] > 0 && scale[n] <= 1))
       throw std::invalid_argument(
           fmt::format("agent {}'s message weight must be in (0, 1], got {}", n, scale[n]));
-    sum_weights.col(static_cast<Eigen::Index>(n)) *= scale[n];
-  }
-  return central_release(messages, weights, sum_weights, rng, clip_norm);
 }
 
 WeightedRelease DpMechanism::central_release(const Messages& messages,

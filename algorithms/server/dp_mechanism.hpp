@@ -74,6 +74,27 @@ class DpMechanism {
                                  const std::vector<double>& scale, core::RngStream& rng,
                                  double clip_norm) const;
 
+  /// The release under an asynchronous schedule (dp_mechanism_pool.cpp; docs/TRUST.md, "Under
+  /// the asynchronous schedules"): pool[n] (size N) whether agent n has a message in it by the
+  /// time line, `scale` the age weights (in (0, 1]) or null. central: release() or
+  /// release_scaled() (a missing message is an unselected agent). distributed: the secure sum
+  /// over the pool: the selected pool agents (server sampling) or every pool agent (agent
+  /// sampling) send their weighted copies plus shares set by that public count, a pool agent
+  /// whose message is missing being a dropout. local: the messages were privatised by their
+  /// senders (local_message); the server weights and sums those of the pool it selects
+  /// (every one with server.local_coin) and adds nothing. The charges carried are the
+  /// mechanism's own view, against the server; run::release_charge decides what is charged.
+  WeightedRelease release_pool(const Messages& messages, const Eigen::MatrixXd& weights,
+                               const std::vector<bool>& pool, const std::vector<double>* scale,
+                               core::RngStream& rng) const;
+  /// A message as its sender sends it under `local` on an asynchronous schedule, once per
+  /// message: clipped to S / sqrt(regions) plus N(0, (z_local 2 S / sqrt(regions))^2) per
+  /// entry; with server.local_coin the sender's secret coin (probability q, the first draw)
+  /// replaces the vector by zeros when it says no. Every draw from `rng` (the sender's own
+  /// stream). Throws std::logic_error under another trust model.
+  Eigen::VectorXd local_message(const Eigen::VectorXd& omega, int regions,
+                                core::RngStream& rng) const;
+
   /// g: q (Poisson) or floor(N q) / N (fixed-size) for a population of N agents, or q_ref with
   /// personal rates; the sums are divided by g. Throws std::invalid_argument when floor(N q) = 0.
   double sampling_fraction(std::size_t population) const;
@@ -120,8 +141,18 @@ class DpMechanism {
                                   double clip_norm) const;
   void check_weights(const Eigen::MatrixXd& weights, std::size_t agents) const;
   /// server.trust: distributed (secure aggregation) and local (dp_mechanism_trust.cpp).
+  /// pool: null under rounds (every selected agent is expected; a missing message is a
+  /// dropout), else the asynchronous release's pool; scale: null or the age weights.
   WeightedRelease distributed_release(const Messages& messages, const Eigen::MatrixXd& weights,
-                                      core::RngStream& rng, double clip_norm) const;
+                                      core::RngStream& rng, double clip_norm,
+                                      const std::vector<bool>* pool = nullptr,
+                                      const std::vector<double>* scale = nullptr) const;
+  /// local under an asynchronous schedule: the senders' privatised messages weighted and summed.
+  WeightedRelease local_pool_release(const Messages& messages, const Eigen::MatrixXd& weights,
+                                     const std::vector<bool>& pool,
+                                     const std::vector<double>* scale, core::RngStream& rng) const;
+  /// Throws std::invalid_argument for age weights of another length or outside (0, 1].
+  static void check_scale(const std::vector<double>& scale, std::size_t agents);
   WeightedRelease local_release(const Messages& messages, const Eigen::MatrixXd& weights,
                                 core::RngStream& rng, double clip_norm) const;
 

@@ -33,9 +33,14 @@ void check_finite(const std::vector<Eigen::VectorXd>& omegas) {
 // share when it is not selected under agent-side sampling); the server learns only the sum of
 // the survivors' messages. DE's weights are public (the sub-region, N, a, t, q), so the sum is
 // the central weighted sum with the summed shares as its noise.
+// Under an asynchronous schedule (`pool` given) the sum is over the release's pool, the agents
+// with a message in it by the time line: an agent outside it has nothing to send and is no
+// dropout, so the shares are set by the public count of pool agents in the sum (docs/TRUST.md).
 WeightedRelease DpMechanism::distributed_release(const Messages& messages,
                                                  const Eigen::MatrixXd& weights,
-                                                 core::RngStream& rng, double clip_norm) const {
+                                                 core::RngStream& rng, double clip_norm,
+                                                 const std::vector<bool>* pool,
+                                                 const std::vector<double>* scale) const {
   const TrustOptions& trust = options_.trust;
   const std::size_t population = messages.size();
   const auto regions = static_cast<int>(weights.rows());
@@ -51,10 +56,11 @@ WeightedRelease DpMechanism::distributed_release(const Messages& messages,
   bool all_arrived = true;
   std::vector<int> summed;
   for (std::size_t n = 0; n < population; ++n) {
-    const bool in_sum = by_agents || chosen[n];
+    const bool in_pool = !pool || (*pool)[n];
+    const bool in_sum = in_pool && (by_agents || chosen[n]);
     if (in_sum) ++m;
     if (!messages[n]) {
-      all_arrived = false;
+      if (in_pool) all_arrived = false;
       continue;
     }
     ++out.stats.received;
@@ -111,8 +117,8 @@ WeightedRelease DpMechanism::distributed_release(const Messages& messages,
       ++out.stats.selected;
     }
     for (int i = 0; i < regions; ++i) {
-      copy = contributes ? Eigen::VectorXd(weights(i, agent) * clipped / g)
-                         : Eigen::VectorXd::Zero(features_);
+      const double w = scale ? weights(i, agent) * (*scale)[n] : weights(i, agent);
+      copy = contributes ? Eigen::VectorXd(w * clipped / g) : Eigen::VectorXd::Zero(features_);
       for (Eigen::Index k = 0; k < features_; ++k)
         copy[k] += share_stds[static_cast<std::size_t>(i)] * rng.normal();
       out.omegas[static_cast<std::size_t>(i)] += copy;

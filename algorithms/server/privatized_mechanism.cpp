@@ -53,6 +53,32 @@ protocol::Release PrivatizedMechanism::release_with(const protocol::Inbox& messa
   return {protocol::RegionSamples{std::move(w.omegas)}, w.stats, *w.event, {}};
 }
 
+protocol::Release PrivatizedMechanism::release_pool(const protocol::Inbox& messages, int round,
+                                                    core::RngStream& rng,
+                                                    const std::vector<bool>& pool,
+                                                    const std::vector<double>* scale) const {
+  if (options_.trust.trust == Trust::central || adaptive_)
+    return release_with(messages, round, rng, scale);
+  const auto population = static_cast<int>(messages.size());
+  Messages vectors(messages.size(), nullptr);
+  for (int n = 0; n < population; ++n)
+    if (const auto& m = messages[static_cast<std::size_t>(n)])
+      vectors[static_cast<std::size_t>(n)] = &protocol::sample_of(*m, n, aggregator_->features());
+  return charged(
+      dp_.release_pool(vectors, aggregator_->weights(round, population), pool, scale, rng));
+}
+
+std::shared_ptr<const protocol::Message> PrivatizedMechanism::send(
+    std::shared_ptr<const protocol::Message> message, const core::RngFactory& streams, int agent,
+    int evaluation) const {
+  if (options_.trust.trust != Trust::local || !message) return message;
+  core::RngStream rng = streams.stream("agent.local", static_cast<std::uint64_t>(agent),
+                                       static_cast<std::uint64_t>(evaluation));
+  const Eigen::VectorXd& omega = protocol::sample_of(*message, agent, aggregator_->features());
+  return std::make_shared<const protocol::Message>(
+      protocol::RffSample{dp_.local_message(omega, aggregator_->regions(), rng)});
+}
+
 protocol::Release PrivatizedMechanism::charged(WeightedRelease w) {
   protocol::Release out;
   out.stats = w.stats;

@@ -28,6 +28,15 @@ class PrivatizedMechanism final : public protocol::Mechanism {
   /// the unscaled weights, the same event.
   protocol::Release release_scaled(const protocol::Inbox& messages, int round, core::RngStream& rng,
                                    const std::vector<double>& scale) const override;
+  /// DpMechanism::release_pool (central: release_with, as release() and release_scaled()).
+  protocol::Release release_pool(const protocol::Inbox& messages, int round, core::RngStream& rng,
+                                 const std::vector<bool>& pool,
+                                 const std::vector<double>* scale) const override;
+  /// Under `local`: the message privatised by its sender (DpMechanism::local_message, stream
+  /// `agent.local` (agent, evaluation)); otherwise as is.
+  std::shared_ptr<const protocol::Message> send(std::shared_ptr<const protocol::Message> message,
+                                                const core::RngFactory& streams, int agent,
+                                                int evaluation) const override;
   privacy::DpEvent event(int population) const override;
 
   const DpMechanism& mechanism() const { return dp_; }

@@ -18,6 +18,7 @@ class RegionAggregator final : public protocol::LinearAggregator {
   /// equals the number of agents given at construction.
   Eigen::MatrixXd weights(int round, int population) const override;
   int features() const override { return features_; }
+  int regions() const override { return regions_; }
 
  private:
   de::WeightSchedule schedule_;

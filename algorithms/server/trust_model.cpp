@@ -7,6 +7,26 @@
 
 namespace fbosim::server {
 
+const char* async_trust_notion(const TrustOptions& options) {
+  switch (options.trust) {
+    case Trust::central:
+      return nullptr;
+    case Trust::local:
+      return "server.trust local: against the server; each message sent charged once to its "
+             "sender at its sending (its own noise), released, discarded or released again "
+             "alike; a release charges nothing more";
+    case Trust::distributed:
+      break;
+  }
+  if (options.sampled_by == Sampler::server)
+    return "server.trust distributed, sampled_by server: against the server; each agent of a "
+           "release's pool that the server selects charged the Gaussian of the noise summed at "
+           "q = 1";
+  return "server.trust distributed, sampled_by agents: against the server; every agent of a "
+         "release's pool charged at the noise summed, with its secret coin's subsampling (q = 1 "
+         "under buffered)";
+}
+
 ShareCalibration::ShareCalibration(const TrustOptions& options, int m)
     : rho_(options.dropout_padding), colluders_(options.colluders), m_(m) {
   if (!(rho_ >= 0 && rho_ < 1))

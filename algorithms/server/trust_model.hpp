@@ -41,6 +41,11 @@ struct TrustOptions {
 /// server.local_z, server.local_coin.
 const schema::Group<TrustOptions>& trust_keys();
 
+/// What the trust model charges under an asynchronous schedule, against the server
+/// (provenance.yaml's `trust_notion`, `fbosim privacy`; docs/TRUST.md "Under the asynchronous
+/// schedules"); null under central (the schedule's epsilon_notion says it all).
+const char* async_trust_notion(const TrustOptions& options);
+
 /// The noise shares of a secure sum over `m` agents (public: the agents selected, or every
 /// agent in the sum under agent-side sampling). Each share has variance factor() x sigma^2:
 /// 1 / ((1 - rho) m - c), so that any (1 - rho) m survivors less c colluders who know their own

@@ -14,7 +14,9 @@ const schema::Group<TrustOptions>& trust_keys() {
                   "(secure aggregation: the server sees only the sum, the agents add noise shares "
                   "of variance sigma^2 / m), `local` (each agent adds noise of std z_local x "
                   "2 S / sqrt(P) to its own message). Not `central`: one privacy ledger per "
-                  "agent (agents.csv), adaptive clipping and server.budget refused")
+                  "agent (agents.csv), adaptive clipping and server.budget refused. Under every "
+                  "schedule.kind; under an asynchronous one the shares are set by each release's "
+                  "pool and local noise is added once per message sent")
           .choice("server.sampled_by", &T::sampled_by, kSamplerNames,
                   "[choice] `server`: the server draws the selection and knows who is in the sum "
                   "(no amplification against it: every agent summed is charged a Gaussian at "

@@ -33,6 +33,8 @@
 #include "sim/config/config_loader.hpp"
 #include "sim/config/run_epsilon.hpp"
 #include "sim/run/privacy_ledger.hpp"
+#include "sim/run/release_charge.hpp"
+#include "sim/run/schedule_ledgers.hpp"
 #include "sim/run/schedule_stops.hpp"
 
 namespace fbosim::cli {
@@ -248,6 +250,9 @@ void run_schedule_config(const PrivacyArgs& a, const config::ExperimentSpec& spe
       "%s: the per-agent privacy loss of each of its %d runs under schedule.kind %s, replayed "
       "from the time line without evaluating anything\n  %s\n",
       a.config.c_str(), spec.runs, kind.c_str(), protocol::epsilon_notion(spec.schedule.kind));
+  const std::string trust =
+      run::trust_notion(run::charge_rule(spec, spec.system->privacy_plan(spec.agents)));
+  if (!trust.empty()) std::printf("  %s\n", trust.c_str());
   if (!spec.is_private()) std::printf("  nothing private is released\n");
   if (stopped > 0)
     std::printf(

@@ -233,14 +233,6 @@ std::string personal_key(const ConfigSource& src) {
   return "personal.sampling_rates";
 }
 
-// Personal rates under the trusted server (server.trust: central): the only per-agent charges
-// the asynchronous schedules account (run::schedule_stops), each agent at its own q_n.
-bool personal_central(const ExperimentSpec& s) {
-  if (s.system->privacy_plan(s.agents).agent_round.empty()) return false;
-  const systems::FtsDeConfig* c = systems::fts_de_config(s.system.get());
-  return c && c->mechanism.trust.trust == server::Trust::central;
-}
-
 // Personal budgets stop an agent on the plan's bound of each release; a secure sum without
 // padding charges its survivors more than that bound when messages drop out.
 void check_personal_dropouts(const ConfigSource& src, const ExperimentSpec& s) {
@@ -325,20 +317,32 @@ void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSp
                         "applies only with schedule.workers above 1 (batches of one evaluation "
                         "are the asynchronous schedule)"});
   check_network_default(s, name, problems);
-  // The asynchronous engine charges a release's agents the central model's event
-  // (run::release_charge); a trust model's own charges (a secure sum's survivors at the noise
-  // summed, every local message sent) are not wired into it, so its epsilon would not be sound.
-  // Personal rates and budgets under the trusted server are charged per agent there
-  // (run::schedule_stops); the trust models' own charges are not.
-  if (s.system->charges_per_agent() && !personal_central(s))
-    problems.push_back(
-        {"server.trust",
-         fmt::format("applies only under schedule.kind: rounds, not {}: the asynchronous "
-                     "schedules charge each release the trusted server's event, and a trust "
-                     "model's own per-agent charges are not accounted there yet (docs/TRUST.md)",
-                     name)});
-  // server.budget, server.stop_p and personal budgets stop on the time line's public charges
-  // (run::schedule_stops; docs/TIME.md "Stop rules and personal budgets").
+  // run::release_charge charges a trust model's own events from the time line (a secure sum's
+  // agents at the noise summed, every local message sent; docs/TRUST.md); server.budget,
+  // server.stop_p and personal budgets stop on the time line's public charges
+  // (run::schedule_stops; docs/TIME.md "Stop rules and personal budgets") under the trusted
+  // server. Personal rates with a trust model are not wired into schedule_stops, and local's
+  // messages are charged when sent whether or not a stop has ended the releases.
+  const systems::FtsDeConfig* fts = systems::fts_de_config(s.system.get());
+  const server::Trust trust = fts && fts->dp ? fts->mechanism.trust.trust : server::Trust::central;
+  if (trust != server::Trust::central) {
+    const protocol::PrivacyPlan plan = s.system->privacy_plan(s.agents);
+    if (!plan.agent_round.empty())
+      problems.push_back(
+          {personal_key(src),
+           fmt::format("applies only under schedule.kind: rounds with server.trust other than "
+                       "central, not {}: the asynchronous schedules charge personal rates and "
+                       "budgets under the trusted server only (docs/TRUST.md)",
+                       name)});
+    if (trust == server::Trust::local &&
+        plan.server_rounds != protocol::PrivacyPlan{}.server_rounds)
+      problems.push_back(
+          {"server.stop_p",
+           fmt::format("applies under schedule.kind {} with server.trust: local only once its "
+                       "charges stop with the server: every local message is charged when it is "
+                       "sent, and the stop is not wired into the sending (docs/TRUST.md)",
+                       name)});
+  }
   schema::throw_first(src, problems);
   // Agents take part unevenly: one ledger per agent (run::AgentPrivacy, agents.csv).
   s.per_agent_ledgers = true;

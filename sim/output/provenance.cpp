@@ -13,6 +13,8 @@
 
 #include "algorithms/privacy/accountant.hpp"
 #include "algorithms/privacy/accountant_registry.hpp"
+#include "algorithms/server/trust_model.hpp"
+#include "algorithms/systems/fts_de_system.hpp"
 #include "datasets/python/python_family.hpp"
 #include "sim/output/build_info.hpp"
 
@@ -265,6 +267,11 @@ std::string provenance_text(const config::ExperimentSpec& spec, const Provenance
       << std::string(protocol::kScheduleKindNames.name(spec.schedule.kind));
     y << YAML::Key << "epsilon_notion" << YAML::Value
       << protocol::epsilon_notion(spec.schedule.kind);
+    // A trust model's own charges (docs/TRUST.md "Under the asynchronous schedules").
+    const systems::FtsDeConfig* c = systems::fts_de_config(spec.system.get());
+    if (c && c->server && c->dp)
+      if (const char* trust = server::async_trust_notion(c->mechanism.trust))
+        y << YAML::Key << "trust_notion" << YAML::Value << trust;
   }
   y << YAML::Key << "accountant" << YAML::Value << spec.server.accountant;
   y << YAML::Key << "accountants" << YAML::Value << YAML::Flow << spec.server.accountants;

@@ -1,6 +1,7 @@
 #include "sim/run/agent_time_privacy.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -21,17 +22,32 @@ RunCharges replay_run_charges(const config::ExperimentSpec& spec, int run) {
   const SchedulePlan schedule = plan_schedule(spec, streams, true);
   for (const auto& mine : schedule.evaluations)
     if (!mine.empty()) out.end = std::max(out.end, mine.back().complete);
-  const ScheduleStops stops = schedule_stops(spec, plan, schedule);
+  const ScheduleStops stops = schedule_stops(spec, plan, schedule, streams);
+  const privacy::DpEvent sent = sent_charge(charge_rule(spec, plan));
+  const bool per_message = !sent.as<privacy::NoOp>();
+  const auto& order = schedule.order;
+  std::size_t next = 0;
+  // The messages sent at instants <= t (local: each to its sender), as one charge per instant.
+  const auto sent_until = [&](timeline::Tick t) {
+    while (per_message && next < order.size() && order[next].time <= t) {
+      TimedCharge c{order[next].time, sent, {}};
+      for (; next < order.size() && order[next].time == c.time; ++next)
+        if (order[next].evaluation < spec.rounds) c.agents.push_back(order[next].agent);
+      if (!c.agents.empty()) out.releases.push_back(std::move(c));
+    }
+  };
   for (std::size_t j = 0; j < schedule.releases.size(); ++j) {
     const PlannedRelease& r = schedule.releases[j];
     out.end = std::max(out.end, r.time);
     if (plan.round.as<privacy::NoOp>()) continue;
+    sent_until(r.time);  // a completion at a release's instant comes before it
     if (!out.releases.empty() && r.time < out.releases.back().time)
       throw std::logic_error("agents_time.csv: planned releases out of time order");
     // The run's charges after its stop rules and personal budgets (none after a stop).
     for (const ReleaseCharge& c : stops.releases[j].charges)
       out.releases.push_back({r.time, c.event, c.agents});
   }
+  sent_until(std::numeric_limits<timeline::Tick>::max());
   return out;
 }
 

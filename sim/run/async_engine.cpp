@@ -6,6 +6,7 @@
 #include <iterator>
 #include <limits>
 #include <stdexcept>
+#include <variant>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -44,6 +45,9 @@ struct AsyncEngine::Run {
   std::vector<std::shared_ptr<const datasets::Objective>> objectives;
   protocol::RunParts parts;
   protocol::PrivacyPlan plan;
+  ChargeRule rule;            // who is charged what (release_charge)
+  privacy::DpEvent sent;      // what each message sent costs its sender (local)
+  std::size_t next_sent = 0;  // schedule.order: the first completion not yet charged
   std::vector<protocol::StatColumn> columns;
   std::optional<AgentPrivacy> ledgers;
   std::string where;  // "in run r", for the ledgers' messages
@@ -92,9 +96,11 @@ void AsyncEngine::start(Run& r) const {
         fmt::format("algorithm {}: the run's events differ from its privacy "
                     "plan's",
                     spec_.system->name()));
+  r.rule = charge_rule(spec_, r.plan);
+  r.sent = sent_charge(r.rule);
   // The time line from its own streams, before anything is evaluated.
   r.schedule = plan_schedule(spec_, r.rf, r.parts.server != nullptr);
-  if (r.parts.server) r.stops = schedule_stops(spec_, r.plan, r.schedule);
+  if (r.parts.server) r.stops = schedule_stops(spec_, r.plan, r.schedule, r.rf);
   r.ledgers.emplace(spec_);
   r.where = fmt::format("in run {}", r.result.run);
   for (const privacy::DpEvent& e : r.parts.setup_events) r.ledgers->charge_all(e);
@@ -227,7 +233,8 @@ void AsyncEngine::segment(Run& r, int j) const {
       if (reports && t < spec_.rounds) {
         core::RngStream msg = r.rf.stream("agent.message", i, static_cast<std::uint64_t>(k));
         if (auto m = agent.report(t, msg))
-          w.message = std::make_shared<const protocol::Message>(*m);
+          w.message = r.parts.server->send(std::make_shared<const protocol::Message>(*m), r.rf,
+                                           static_cast<int>(i), t);
       }
     }
   });
@@ -256,18 +263,36 @@ void AsyncEngine::add_server_row(Run& r, int j, const protocol::RoundStats& stat
 }
 
 void AsyncEngine::check_charges(const Run& r, int j, const protocol::Release& out) const {
-  if (!(out.event == r.plan.round))
-    throw std::logic_error(fmt::format(
-        "algorithm {}: release {} released {}, not the {} of its privacy plan",
-        spec_.system->name(), j, privacy::to_string(out.event), privacy::to_string(r.plan.round)));
-  if (!out.charges) return;
+  // What went out is the plan's release, or, under a trust model, nothing (an aborted secure
+  // sum, a local release with no message summed).
+  const bool nothing = out.charges && std::holds_alternative<protocol::NoBroadcast>(out.broadcast);
+  if (nothing ? !(out.event == privacy::DpEvent{}) : !(out.event == r.plan.round))
+    throw std::logic_error(
+        fmt::format("algorithm {}: release {} released {}, not the {} of its privacy plan",
+                    spec_.system->name(), j, privacy::to_string(out.event),
+                    nothing ? "nothing" : privacy::to_string(r.plan.round)));
+  if (!out.charges || r.rule.trust == server::Trust::local) return;  // local: per message sent
+  const std::vector<ReleaseCharge>& plan = r.stops.releases[static_cast<std::size_t>(j)].charges;
+  if (r.rule.trust == server::Trust::distributed) {
+    // The secure sum's own charges are exactly release_charge's: the same agents, the same event.
+    const auto& mine = out.charges->server;
+    const bool same = plan.empty()
+                          ? mine.empty()
+                          : plan.size() == 1 && mine.size() == 1 && !mine[0].everyone &&
+                                mine[0].agents == plan[0].agents &&
+                                charged_event(spec_.schedule.kind, mine[0].event) == plan[0].event;
+    if (!same)
+      throw std::logic_error(
+          fmt::format("release {}: the secure sum's own charges differ from release_charge's", j));
+    return;
+  }
   // Personal rates: the mechanism's own charge of each agent (its q_n), under the schedule's
   // rule, must be what the plan charges it (schedule_stops), never less.
   std::vector<const privacy::DpEvent*> mine(static_cast<std::size_t>(spec_.agents), nullptr);
   protocol::for_each_charge(
       out.charges->server, spec_.agents,
       [&](int n, const privacy::DpEvent& e) { mine[static_cast<std::size_t>(n)] = &e; });
-  for (const ReleaseCharge& c : r.stops.releases[static_cast<std::size_t>(j)].charges)
+  for (const ReleaseCharge& c : plan)
     for (const int n : c.agents) {
       const privacy::DpEvent* e = mine[static_cast<std::size_t>(n)];
       if (!e || !(charged_event(spec_.schedule.kind, *e) == c.event))
@@ -294,7 +319,10 @@ void AsyncEngine::release(Run& r, int j) const {
     return;
   }
   protocol::Inbox inbox(static_cast<std::size_t>(spec_.agents));
+  // The pool: the agents with a message in the release by the time line (public).
+  std::vector<bool> in_pool(static_cast<std::size_t>(spec_.agents), false);
   for (const auto& [n, k] : planned.messages) {
+    in_pool[static_cast<std::size_t>(n)] = true;
     auto& message = r.done[static_cast<std::size_t>(n)][static_cast<std::size_t>(k)].message;
     if (!message) continue;  // the agent reported nothing
     auto& slot = inbox[static_cast<std::size_t>(n)];
@@ -313,21 +341,22 @@ void AsyncEngine::release(Run& r, int j) const {
   }
   core::RngStream srv = r.rf.stream("server", static_cast<std::uint64_t>(j));
   const config::ScheduleSpec& s = spec_.schedule;
-  protocol::Release out;
-  if (s.age_weight == config::AgeWeight::one) {
-    out = r.parts.server->release(inbox, j, srv);
-  } else {
+  std::vector<double> scale;
+  if (s.age_weight != config::AgeWeight::one) {
     // Weights by age (latest): fixed by the time line, before the messages are seen.
-    std::vector<double> scale(static_cast<std::size_t>(spec_.agents), 1.0);
+    scale.assign(static_cast<std::size_t>(spec_.agents), 1.0);
     for (std::size_t i = 0; i < planned.messages.size(); ++i)
       scale[static_cast<std::size_t>(planned.messages[i].first)] =
           age_weight(s.age_weight, s.age_exponent, planned.ages[i]);
-    out = r.parts.server->release_scaled(inbox, j, srv, scale);
   }
+  protocol::Release out =
+      r.parts.server->release_pool(inbox, j, srv, in_pool, scale.empty() ? nullptr : &scale);
   check_charges(r, j, out);
   forget(r, planned);
-  // The charges of the plan (release_charge's rule, each agent at its own rate): a release
-  // holds a message of each, or a zero vector of a stopped one that is charged nothing.
+  charge_sent(r, planned.time);  // the messages sent by its instant (local)
+  // The charges of the plan (schedule_stops: release_charge's rule, each agent at its own
+  // rate, a trust model's own): a release holds a message of each, or a zero vector of a
+  // stopped one that is charged nothing.
   for (const ReleaseCharge& c : charged.charges)
     for (const int n : c.agents) r.ledgers->charge(n, c.event);
   r.released = static_cast<std::size_t>(j) + 1;
@@ -339,6 +368,15 @@ void AsyncEngine::release(Run& r, int j) const {
   r.result.messages += out.stats.selected;
   r.result.clipped += out.stats.clipped;
   r.broadcast = std::move(out.broadcast);
+}
+
+void AsyncEngine::charge_sent(Run& r, timeline::Tick upto) const {
+  if (r.sent.as<privacy::NoOp>()) return;
+  const auto& order = r.schedule.order;
+  for (; r.next_sent < order.size() && order[r.next_sent].time <= upto; ++r.next_sent) {
+    const timeline::Completion& c = order[r.next_sent];
+    if (c.evaluation < spec_.rounds) r.ledgers->charge(c.agent, r.sent);
+  }
 }
 
 void AsyncEngine::record(Run& r) const {
@@ -380,6 +418,7 @@ void AsyncEngine::record(Run& r) const {
 }
 
 void AsyncEngine::snapshot(Run& r, std::size_t row) const {
+  charge_sent(r, r.row_time[row]);  // the messages sent by the row's instant
   RunResult& res = r.result;
   const std::vector<double> spent = r.ledgers->spent(r.where);
   res.epsilon[row] = spent[0];
@@ -434,6 +473,7 @@ RunResult AsyncEngine::run(int run, const Progress& progress) const {
   for (const auto& a : r.parts.agents) r.result.fallbacks += a->fallbacks();
   // Rows not reached by a release (none after the last), then the last row: everything.
   snapshot_rows(r, r.schedule.releases.size());
+  charge_sent(r, std::numeric_limits<timeline::Tick>::max());  // sent after the last release
   snapshot(r, static_cast<std::size_t>(spec_.rounds));
   r.result.final_epsilon = r.result.epsilon.back();
   return std::move(r.result);

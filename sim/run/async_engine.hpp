@@ -15,6 +15,9 @@
 //   a release (server.budget, server.stop_p: no broadcast from then on) or withhold a stopped
 //   agent's messages; an agent sees no broadcast once the server or its budget stopped (local
 //   TS steps).
+//      A trust model (server.trust) sums over the pool (distributed) or sums messages its
+//      senders privatised when they sent them (local: Mechanism::send, stream `agent.local`
+//      (n, k)), each message charged to its sender at its sending (sent_charge).
 // Outputs: trace.csv's `round` is the agent's evaluation number and `time` its completion in
 // seconds, rows in completion order (time, then agent); server.csv's `round` is the release
 // index and `time` its instant in microseconds; summary row k (best value and regret after
@@ -28,8 +31,10 @@
 #include "core/thread_pool.hpp"
 #include "datasets/objective_factory.hpp"
 #include "sim/config/experiment_spec.hpp"
+#include "sim/run/release_charge.hpp"
 #include "sim/run/run_result.hpp"
 #include "sim/run/schedule_plan.hpp"
+#include "sim/timeline/tick.hpp"
 
 namespace fbosim::run {
 
@@ -56,8 +61,10 @@ class AsyncEngine {
   /// Drops the messages `planned` makes obsolete (all it holds, but under latest).
   void forget(Run& r, const PlannedRelease& planned) const;
   void add_server_row(Run& r, int j, const protocol::RoundStats& stats) const;
-  /// Throws std::logic_error when release j's event, or an agent's own charge (personal
-  /// rates), differs from the plan's.
+  /// Charges each message sent (local: sent_charge) at an instant <= `upto` not yet charged.
+  void charge_sent(Run& r, timeline::Tick upto) const;
+  /// Throws std::logic_error when release j's event, an agent's own charge (personal rates) or
+  /// a secure sum's own charges differ from the plan's (schedule_stops, release_charge).
   void check_charges(const Run& r, int j, const protocol::Release& out) const;
   void record(Run& r) const;
   /// Summary row `row`'s epsilons and agents.csv rows from the ledgers as they are.

@@ -21,10 +21,30 @@
 // Weights never depend on the messages: the aggregator's (DE's softmax over all N agents at
 // the release count's temperature), a missing message counting as an unselected agent
 // (server::DpMechanism), so z w_max S / g still bounds every agent's contribution.
+// The trust models (server.trust, docs/TRUST.md "Under the asynchronous schedules"):
+//   - distributed, server sampling: the server knows who is in each secure sum: the selected
+//     agents of the pool (its selection, the first draws of stream `server` (j), as the
+//     mechanism draws it), each charged the Gaussian at q = 1 of the noise summed, m shares of
+//     variance sigma^2 / ((1 - rho) m - c) for the m summed: z_eff =
+//     ShareCalibration::effective_z(z, m), under every schedule.
+//   - distributed, agent sampling: every pool agent joins the sum (its secret coin says whether
+//     with its vector or a zero vector), m = the pool's size; each is charged the subsampled
+//     Gaussian (q, z_eff), at q = 1 under buffered (charged_event).
+//     Either way a sum that cannot carry its honest noise ((1 - rho) m <= c) is aborted and
+//     charges nobody, and an empty sum (m = 0) is the server's own noise, charging nobody.
+//   - local: a release charges nobody; each message is charged to its sender when it is sent
+//     (sent_charge), once, whether it is released, discarded, never released or released again
+//     (latest): the sender privatised it, and the rest is post-processing.
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "algorithms/privacy/dp_event.hpp"
+#include "algorithms/protocol/algorithm.hpp"
 #include "algorithms/protocol/schedule_kind.hpp"
+#include "algorithms/server/dp_mechanism.hpp"
+#include "core/rng.hpp"
+#include "sim/config/experiment_spec.hpp"
 
 namespace fbosim::run {
 
@@ -45,5 +65,31 @@ struct ReleaseCharge {
 /// The charges of a release of `event` that holds messages of `eligible` (agent indices).
 ReleaseCharge release_charge(protocol::ScheduleKind kind, const privacy::DpEvent& event,
                              std::vector<int> eligible);
+
+/// What a run's charges follow from, fixed by its config: the schedule, the plan's nominal
+/// release event and the trust model (with its mechanism, for the selection and the shares).
+struct ChargeRule {
+  protocol::ScheduleKind kind = protocol::ScheduleKind::periodic;
+  privacy::DpEvent event;  ///< PrivacyPlan::round
+  int agents = 0;          ///< N
+  server::Trust trust = server::Trust::central;
+  std::shared_ptr<const server::DpMechanism> mechanism;  ///< null under central
+};
+/// The rule of `spec` (a schedule other than rounds) with `plan` its privacy plan.
+ChargeRule charge_rule(const config::ExperimentSpec& spec, const protocol::PrivacyPlan& plan);
+
+/// Release j's charges: `pool` the agents with a message in it by the time line (ascending),
+/// `streams` the run's (the server's selection, distributed with server sampling). Under central
+/// the same as release_charge(kind, event, pool).
+ReleaseCharge release_charge(const ChargeRule& rule, int j, std::vector<int> pool,
+                             const core::RngFactory& streams);
+
+/// What the trust model changes in the schedule's charges (`fbosim privacy`'s text under
+/// epsilon_notion, which describes the trusted server's); empty under central.
+std::string trust_notion(const ChargeRule& rule);
+
+/// What every message sent charges its sender, at its sending: local's own release (the plan's
+/// event: Gaussian(z_local), or the coin's replace-one event), NoOp under the other models.
+privacy::DpEvent sent_charge(const ChargeRule& rule);
 
 }  // namespace fbosim::run

@@ -94,12 +94,36 @@ class StopLedgers {
 
 }  // namespace
 
+// Under a trust model: release_charge's charges of every release the server makes (its pool
+// the agents with a message in it), no budget (refused by the config).
+void trust_charges(const config::ExperimentSpec& spec, const protocol::PrivacyPlan& plan,
+                   const SchedulePlan& schedule, const core::RngFactory& streams,
+                   ScheduleStops& out) {
+  if (plan.budget || !plan.agent_budgets.empty())
+    throw std::logic_error("schedule_stops: a budget with a trust model other than central");
+  const ChargeRule rule = charge_rule(spec, plan);
+  for (int j = 0; j < out.server_releases; ++j) {
+    std::vector<int> pool;
+    for (const auto& m : schedule.releases[static_cast<std::size_t>(j)].messages)
+      pool.push_back(m.first);
+    ReleaseCharge c = release_charge(rule, j, std::move(pool), streams);
+    if (!c.agents.empty())
+      out.releases[static_cast<std::size_t>(j)].charges.push_back(std::move(c));
+  }
+}
+
 ScheduleStops schedule_stops(const config::ExperimentSpec& spec, const protocol::PrivacyPlan& plan,
-                             const SchedulePlan& schedule) {
+                             const SchedulePlan& schedule, const core::RngFactory& streams) {
   ScheduleStops out;
   const auto planned = static_cast<int>(schedule.releases.size());
   out.releases.resize(schedule.releases.size());
   out.server_releases = std::clamp(plan.server_rounds, 0, planned);  // server.stop_p
+  for (int j = out.server_releases; j < planned; ++j)
+    out.releases[static_cast<std::size_t>(j)].released = false;
+  if (!plan.round.as<privacy::NoOp>() && charge_rule(spec, plan).trust != server::Trust::central) {
+    trust_charges(spec, plan, schedule, streams, out);
+    return out;
+  }
   const bool budgets = !plan.agent_budgets.empty();
   if (budgets) out.stopped_before.assign(static_cast<std::size_t>(spec.agents), INT_MAX);
   const bool private_releases = !plan.round.as<privacy::NoOp>();
@@ -172,10 +196,15 @@ ScheduleReplay replay_schedule(const config::ExperimentSpec& spec, int run) {
   if (!plan.round.as<privacy::NoOp>()) {
     const core::RngFactory streams(spec.seed, static_cast<std::uint64_t>(run));
     const SchedulePlan schedule = plan_schedule(spec, streams, true);
-    const ScheduleStops stops = schedule_stops(spec, plan, schedule);
+    const ScheduleStops stops = schedule_stops(spec, plan, schedule, streams);
     for (const ChargedRelease& r : stops.releases)
       for (const ReleaseCharge& c : r.charges)
         for (const int n : c.agents) out.ledgers.charge(n, c.event);
+    // Every message sent (evaluations 0 .. rounds - 1), charged to its sender (local).
+    const privacy::DpEvent sent = sent_charge(charge_rule(spec, plan));
+    if (!sent.as<privacy::NoOp>())
+      for (const timeline::Completion& c : schedule.order)
+        if (c.evaluation < spec.rounds) out.ledgers.charge(c.agent, sent);
     out.releases = static_cast<int>(stops.releases.size());
     out.server_releases = stops.server_releases;
     out.eligible = stops.eligible(spec.agents, out.releases);

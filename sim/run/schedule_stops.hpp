@@ -64,8 +64,11 @@ struct ScheduleStops {
 /// The charges and stops of `schedule`'s releases. Throws std::runtime_error when the events
 /// before the first release alone exceed server.budget, std::logic_error for a budget with
 /// events after the last evaluation (they could pass it), and what AgentLedgers throws.
+/// `streams`: the run's (a trust model's charges follow the server's selection, stream `server`
+/// (j): release_charge). Under a trust model other than central no stop rule applies (the
+/// config refuses them) and each release charges release_charge's rule.
 ScheduleStops schedule_stops(const config::ExperimentSpec& spec, const protocol::PrivacyPlan& plan,
-                             const SchedulePlan& schedule);
+                             const SchedulePlan& schedule, const core::RngFactory& streams);
 
 /// A run's privacy replayed from its time line alone (no objective evaluated).
 struct ScheduleReplay {
@@ -75,7 +78,8 @@ struct ScheduleReplay {
   int server_releases = 0;    ///< made before a stop rule ended them
 };
 /// Run `run`'s ledgers from its time line alone: the setup events to every agent, each planned
-/// release's charges (schedule_stops), the events after the last evaluation to every agent.
+/// release's charges (schedule_stops), each message sent to its sender (local: sent_charge),
+/// the events after the last evaluation to every agent.
 ScheduleReplay replay_schedule(const config::ExperimentSpec& spec, int run);
 
 }  // namespace fbosim::run

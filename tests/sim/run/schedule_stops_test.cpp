@@ -381,7 +381,8 @@ TEST_CASE(
   const auto rows = agent_rows(r);
   CHECK(rows.at({2, fast})[0] == Approx(hand_epsilon(e, 1)).epsilon(1e-12));
   CHECK(rows.at({2, fast})[1] == 0);  // eligible: stopped
-  const ScheduleStops stops = schedule_stops(spec, spec.system->privacy_plan(3), plan);
+  const ScheduleStops stops =
+      schedule_stops(spec, spec.system->privacy_plan(3), plan, core::RngFactory(spec.seed, 0));
   CHECK(stops.stopped_before.at(static_cast<std::size_t>(fast)) == 1);
   CHECK(stops.releases.at(1).withheld == std::vector<int>{fast});
   CHECK(stops.releases.at(2).withheld == std::vector<int>{fast});
@@ -419,7 +420,8 @@ TEST_CASE(
     PersonalReplay replay = replay_personal_ledgers(spec, 0);
     const std::vector<double>& eps = replay.ledgers.epsilons(0, "in the test");
     const SchedulePlan plan = plan_of(spec);
-    const ScheduleStops stops = schedule_stops(spec, spec.system->privacy_plan(n_agents), plan);
+    const ScheduleStops stops = schedule_stops(spec, spec.system->privacy_plan(n_agents), plan,
+                                               core::RngFactory(spec.seed, 0));
     const auto source = sources(r);
     for (int n = 0; n < n_agents; ++n) {
       const auto i = static_cast<std::size_t>(n);
@@ -514,8 +516,15 @@ TEST_CASE(
   CHECK_NOTHROW(spec_of({"server.stop_p=0.3", "schedule.kind=latest"}));
   CHECK_THROWS_WITH(spec_of({rates, "schedule.kind=buffered", "server.trust=distributed",
                              "server.sampled_by=agents"}),
-                    Catch::Contains("server.trust") &&
-                        Catch::Contains("applies only under schedule.kind: rounds, not buffered"));
+                    Catch::Contains("personal.sampling_rates") &&
+                        Catch::Contains("trusted server only") && Catch::Contains("buffered"));
+  // server.stop_p with local: every message is charged when sent, the stop is not wired there;
+  // with distributed the stop ends the secure sums and their charges.
+  CHECK_THROWS_WITH(
+      spec_of({"server.stop_p=0.3", "schedule.kind=periodic", "server.trust=local"}),
+      Catch::Contains("server.stop_p") && Catch::Contains("local") && Catch::Contains("sent"));
+  CHECK_NOTHROW(
+      spec_of({"server.stop_p=0.3", "schedule.kind=periodic", "server.trust=distributed"}));
   // server.budget with personal budgets stays refused under every schedule: give each its own.
   CHECK_THROWS_WITH(
       spec_of({"personal.budgets=[1,2,3,4,5]", "server.budget=3", "schedule.kind=periodic"}),
