@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "algorithms/de/partition.hpp"
 #include "algorithms/server/canary_geometry.hpp"
 #include "algorithms/server/server_release_audit.hpp"
 
@@ -57,11 +56,7 @@ BufferedReleaseAudit::BufferedReleaseAudit(const DpMechanism::Options& mechanism
   const ServerReleaseAudit chooser(mechanism, features, agents, regions, weights, rounds, 1.0);
   round_ = chooser.round();
   canary_ = chooser.canary();
-  const de::Partition partition(1, regions_);
-  std::vector<int> region(static_cast<std::size_t>(agents_));
-  for (int a = 0; a < agents_; ++a)
-    region[static_cast<std::size_t>(a)] = partition.region_of_agent(a);
-  const Eigen::MatrixXd fixed = de::WeightSchedule(weights).weights(round_, region, regions_);
+  const Eigen::MatrixXd& fixed = chooser.weights();
   arrivals_.push_back(canary_);
   for (int n = 0; n < agents_ && static_cast<int>(arrivals_.size()) < buffer_; ++n)
     if (n != canary_) arrivals_.push_back(n);

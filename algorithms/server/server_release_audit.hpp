@@ -49,6 +49,8 @@ class ServerReleaseAudit final : public protocol::AuditableRelease {
 
   int round() const { return round_; }    ///< the round whose DE weights are used
   int canary() const { return canary_; }  ///< the canary agent
+  /// DE's weights of round(), the (sub-region x agent) matrix the release uses.
+  const Eigen::MatrixXd& weights() const { return weights_; }
   /// The canary's mean shift in noise standard deviations times z (noise_scale = 1): 1 when it
   /// carries w_max in every sub-region, the sensitivity the accountant assumes.
   double sensitivity_fraction() const { return shift_ * intact_.noise_multiplier * noise_scale_; }

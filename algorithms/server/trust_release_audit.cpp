@@ -8,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "algorithms/de/partition.hpp"
 #include "algorithms/server/canary_geometry.hpp"
 #include "algorithms/server/server_release_audit.hpp"
 
@@ -73,11 +72,7 @@ TrustReleaseAudit::TrustReleaseAudit(const DpMechanism::Options& mechanism, int 
   const ServerReleaseAudit chooser(central, features, agents, regions, weights, rounds, 1.0);
   round_ = chooser.round();
   canary_ = chooser.canary();
-  const de::Partition partition(1, regions_);
-  std::vector<int> region(static_cast<std::size_t>(agents_));
-  for (int a = 0; a < agents_; ++a)
-    region[static_cast<std::size_t>(a)] = partition.region_of_agent(a);
-  weights_ = de::WeightSchedule(weights).weights(round_, region, regions_);
+  weights_ = chooser.weights();
   const std::vector<double> stds = audited_->noise_stds(weights_, static_cast<std::size_t>(agents));
   // The same test statistic and canary message as ServerReleaseAudit's.
   CanaryGeometry g = canary_geometry(

@@ -18,7 +18,7 @@ TEST_CASE("events run in time order, ties in insertion order") {
   CHECK(q.now() == 5);
 }
 
-TEST_CASE("events may schedule later events; run_until stops at the bound") {
+TEST_CASE("events may schedule later events, run_until stops at the bound") {
   EventQueue q;
   std::vector<long long> times;
   q.schedule(1, [&] {

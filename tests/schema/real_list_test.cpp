@@ -68,7 +68,7 @@ TEST_CASE("schema real list: documented as an optional list, each item in its ra
   CHECK(to_text(Value(List{1e-5, 3})) == "[1e-05, 3]");
 }
 
-TEST_CASE("schema real list: given, absent or null; the scalar alternative read only without it") {
+TEST_CASE("schema real list: given, absent or null, the scalar alternative read only without it") {
   Record r1;
   const Scales given = read({{"scales", Value(List{0.1, 0.3})}}, &r1);
   CHECK(given.each == List{0.1, 0.3});

@@ -78,7 +78,7 @@ TEST_CASE("EI and UCB derivatives match central differences") {
   CHECK(expected_improvement(0.0, 0.0, 0.5).d_mean == 0.0);
 }
 
-TEST_CASE("UCB is mean + sqrt(beta var); the vector forms equal the scalar ones") {
+TEST_CASE("UCB is mean + sqrt(beta var), the vector forms equal the scalar ones") {
   CHECK(ucb(1.0, 4.0, 9.0).value == 7.0);
   CHECK(ucb(-2.0, 0.25, 0.0).value == -2.0);
   CHECK(ucb(0.5, 2.0, 2.0).value == Approx(2.5).epsilon(1e-15));

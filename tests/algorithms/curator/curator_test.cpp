@@ -165,7 +165,7 @@ TEST_CASE("the lift: singular values sqrt(s^2 + w^2) (paper) or s + w (authors),
                     Catch::Matchers::Contains("rank-deficient"));
 }
 
-TEST_CASE("release: Z = X~ M / sqrt(r), M row by row from the stream; distances kept for large r") {
+TEST_CASE("release: Z = X~ M / sqrt(r), M row by row from the stream, distances kept for large r") {
   core::RngStream data(3);
   const Eigen::MatrixXd X = 1e4 * data.normal_matrix(30, 2);
   const CuratorOptions o{10, 1e-3, 2000, Lift::paper};

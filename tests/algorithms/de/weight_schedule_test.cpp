@@ -101,7 +101,7 @@ TEST_CASE("equal scheme gives 1/N everywhere") {
   CHECK((w.array() - 0.2).abs().maxCoeff() < 1e-15);
 }
 
-TEST_CASE("weight scheme names round-trip; bad names and regions are rejected") {
+TEST_CASE("weight scheme names round-trip, bad names and regions are rejected") {
   for (const WeightScheme s :
        {WeightScheme::softmax, WeightScheme::linear, WeightScheme::quadratic, WeightScheme::equal})
     CHECK(parse_weight_scheme(to_string(s)) == s);

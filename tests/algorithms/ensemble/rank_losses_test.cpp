@@ -151,7 +151,7 @@ TEST_CASE("one uniform per pair has the distribution of two independent normals"
   CHECK(q0(1, 0) == 0.0);
 }
 
-TEST_CASE("independent losses are exact 0 or K for certain rankings; same seed, same losses") {
+TEST_CASE("independent losses are exact 0 or K for certain rankings, same seed, same losses") {
   RngStream rng(305);
   const int M = 20, n = 6;
   const RandomFeatures f = RandomFeatures::draw(1, M, 0.3, 1.0, rng);

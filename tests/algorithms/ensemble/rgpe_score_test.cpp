@@ -88,7 +88,7 @@ TEST_CASE("RgpeScore: value by hand, gradient by central differences, batch = pe
   }
 }
 
-TEST_CASE("RgpeScore: the authors' variance adds w_t^2 noise_var; zero weights are ignored") {
+TEST_CASE("RgpeScore: the authors' variance adds w_t^2 noise_var, zero weights are ignored") {
   Setup s = make_setup(603);
   const Eigen::VectorXd w = (Eigen::VectorXd(5) << 0.4, 0.0, 0.0, 0.2, 0.4).finished();
   const RgpeScore a(s.f, s.sources, w, s.target, s.y_max, Variant::authors);

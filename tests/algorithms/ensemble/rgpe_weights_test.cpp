@@ -114,7 +114,7 @@ TEST_CASE("rgpe_weights: the source that ranks the target perfectly takes most w
   }
 }
 
-TEST_CASE("rgpe_weights: unrelated sources are dropped by the guard; n < 2 gives the target") {
+TEST_CASE("rgpe_weights: unrelated sources are dropped by the guard, n < 2 gives the target") {
   Problem p = make_problem(20, 403);
   p.sources.erase(p.sources.begin());  // only the random sources remain
   const fbosim::surrogate::ExactGp gp(2, {0.3, 1.0, 1e-4});

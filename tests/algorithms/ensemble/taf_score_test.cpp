@@ -132,7 +132,7 @@ TEST_CASE("TafScore authors: value and gradient with the draws held fixed") {
   CHECK(skipped > 0);
 }
 
-TEST_CASE("TafScore authors: value() draws one normal per active source; batch = per point") {
+TEST_CASE("TafScore authors: value() draws one normal per active source, batch = per point") {
   const Setup s = make_setup(706);
   RngStream a(707), b(707), c(707);
   const TafScore sa(s.f, s.sources, kWeights, s.target, s.y_max, Variant::authors, &a);

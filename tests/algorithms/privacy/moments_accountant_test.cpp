@@ -75,7 +75,7 @@ TEST_CASE("RDP matches a brute-force long-double sum for small orders") {
       }
 }
 
-TEST_CASE("compose(e, 40) equals forty single composes; zero steps give epsilon 0") {
+TEST_CASE("compose(e, 40) equals forty single composes, zero steps give epsilon 0") {
   const DpEvent e = sampled_gaussian(Sampling::poisson, 0.25, 1.2, 0);
   MomentsAccountant once, many;
   once.compose(e, 40);

@@ -46,7 +46,7 @@ TEST_CASE("the dual form is Matheron's rule on the draws w then e") {
   CHECK(a.normal_vector(3) == b.normal_vector(3));  // the same draws consumed
 }
 
-TEST_CASE("n >= M is BlrPosterior's sample; lambda <= 0 falls back to the prior draw") {
+TEST_CASE("n >= M is BlrPosterior's sample, lambda <= 0 falls back to the prior draw") {
   RngStream rng(23);
   const int M = 10;
   const RandomFeatures f = RandomFeatures::draw(2, M, 0.3, 1.0, rng);

@@ -403,7 +403,7 @@ TEST_CASE("DE weights with a_t = 710 and beyond give finite positive noise (issu
   }
 }
 
-TEST_CASE("non-finite messages contribute nothing; huge finite ones are clipped") {
+TEST_CASE("non-finite messages contribute nothing, huge finite ones are clipped") {
   const double bound = 2.0;
   Eigen::VectorXd v = Eigen::VectorXd::Constant(4, 1e200);  // |v|^2 overflows
   CHECK(DpMechanism::clip(v, bound));
@@ -427,7 +427,7 @@ TEST_CASE("non-finite messages contribute nothing; huge finite ones are clipped"
   for (const auto& omega : r.omegas) CHECK(omega.allFinite());
 }
 
-TEST_CASE("Poisson subsampling selects each agent with probability q; fixed selects floor(Nq)") {
+TEST_CASE("Poisson subsampling selects each agent with probability q, fixed selects floor(Nq)") {
   const int N = 40, M = 3;
   std::vector<Eigen::VectorXd> msgs(N, Eigen::VectorXd::Ones(M));
   DpMechanism::Options o;

@@ -44,7 +44,7 @@ TEST_CASE("robust_cholesky: no jitter when definite, the smallest sufficient jit
   CHECK_THROWS_AS(robust_cholesky(Eigen::MatrixXd::Constant(2, 2, NAN)), std::invalid_argument);
 }
 
-TEST_CASE("sample_joint_gaussian: a point mass returns the mean; draws do not depend on count") {
+TEST_CASE("sample_joint_gaussian: a point mass returns the mean, draws do not depend on count") {
   RngStream rng(61);
   const Eigen::Vector3d mean(1.0, -2.0, 0.5);
   const Eigen::MatrixXd F = sample_joint_gaussian(mean, Eigen::MatrixXd::Zero(3, 3), 4, rng);

@@ -192,7 +192,7 @@ TEMPLATE_TEST_CASE("surrogate contract: the posterior does not depend on the dat
 }
 
 TEMPLATE_TEST_CASE(
-    "surrogate contract: predict_point agrees with predict; its gradients with "
+    "surrogate contract: predict_point agrees with predict, its gradients with "
     "central differences",
     "[surrogate]", ExactGpMaker, RffMaker) {
   RngStream rng(6);
@@ -219,7 +219,7 @@ TEMPLATE_TEST_CASE(
   }
 }
 
-TEMPLATE_TEST_CASE("surrogate contract: a clone is independent; bad shapes are rejected",
+TEMPLATE_TEST_CASE("surrogate contract: a clone is independent, bad shapes are rejected",
                    "[surrogate]", ExactGpMaker, RffMaker) {
   RngStream rng(7);
   const Data data = toy_data(10, 2, rng);

@@ -25,7 +25,7 @@ protocol::History indexed_history(int n) {
 }
 }  // namespace
 
-TEST_CASE("messages condition on the BO steps of a TS history; the authors' pairing repeats x") {
+TEST_CASE("messages condition on the BO steps of a TS history, the authors' pairing repeats x") {
   systems::FtsTargetConfig c;
   c.history = systems::SourceHistory::ts;
   c.history_init = 3;
@@ -143,7 +143,7 @@ TEST_CASE("the DP-FTS-DE presets: no server for TS, the DP wrapper only with ser
 }
 
 TEST_CASE(
-    "server.budget and server.stop_p reach the privacy plan; `aggregating` joins server.csv only "
+    "server.budget and server.stop_p reach the privacy plan, `aggregating` joins server.csv only "
     "with one of them") {
   systems::FtsDeConfig c;
   c.features = 8;

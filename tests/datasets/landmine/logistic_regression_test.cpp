@@ -175,7 +175,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("landmine_logistic: lambda on a log scale, refused outside [0, 1]; bad ranges refused") {
+TEST_CASE("landmine_logistic: lambda on a log scale, refused outside [0, 1], bad ranges refused") {
   LandmineLogisticSpec spec;
   spec.lambda_min = 0.01;
   spec.lambda_max = 100;

@@ -77,7 +77,7 @@ TEST_CASE("gp_box in 1-D: the optimum estimate matches a dense scan") {
   }
 }
 
-TEST_CASE("gp_box: agent n is the same for 2 and 5 agents; noise has variance noise_var") {
+TEST_CASE("gp_box: agent n is the same for 2 and 5 agents, noise has variance noise_var") {
   SyntheticSpec s = box_spec(2, 0.1);
   const auto two = make_synthetic(s, 2, RngFactory(15, 1));
   s.noise_var = 0.04;

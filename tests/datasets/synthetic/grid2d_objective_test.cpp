@@ -9,7 +9,7 @@
 using namespace fbosim;
 using namespace fbosim::datasets;
 
-TEST_CASE("the 2-D grid: row i + k j is (i, j) / (k - 1); evaluate takes the nearest point") {
+TEST_CASE("the 2-D grid: row i + k j is (i, j) / (k - 1), evaluate takes the nearest point") {
   const Eigen::MatrixXd g = unit_square_grid(5);
   REQUIRE(g.rows() == 25);
   CHECK(g.row(0) == Eigen::RowVector2d(0, 0));

@@ -105,7 +105,7 @@ TEST_CASE("test_function family: each agent's variant, drawn in range, its optim
   }
 }
 
-TEST_CASE("test_function family: seeded per run and agent; no draw without heterogeneity") {
+TEST_CASE("test_function family: seeded per run and agent, no draw without heterogeneity") {
   const TestFunctionSpec s = spec_of("ackley", 4, 0.2, 2);
   const Variant a = draw_variant(s, 3, core::RngFactory(5, 1));
   const Variant b = draw_variant(s, 3, core::RngFactory(5, 1));

@@ -56,7 +56,7 @@ AuditResult audit_buffered(const config::ExperimentSpec& spec, BufferedBreak bro
 
 }  // namespace
 
-TEST_CASE("the buffered audit's arrivals hold the canary once; K is checked") {
+TEST_CASE("the buffered audit's arrivals hold the canary once, K is checked") {
   const BufferedReleaseAudit release(mechanism(0.5, privacy::Sampling::poisson), 20, 50, 2,
                                      de::WeightSchedule::Options{}, 5, 10, {});
   CHECK(release.arrivals().size() == 10);

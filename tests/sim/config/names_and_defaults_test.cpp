@@ -53,7 +53,7 @@ TEST_CASE("a config without `algorithm` runs dp_fts_de with P >= 2, else dp_fts,
   CHECK(load("{}", {"exploration.subregions=3"}).spec.algorithm == "dp_fts_de");
 }
 
-TEST_CASE("server.delta defaults to min(1e-5, 1/(10 N)); the papers' N^-1.1 on request") {
+TEST_CASE("server.delta defaults to min(1e-5, 1/(10 N)), the papers' N^-1.1 on request") {
   CHECK(load("agents: {count: 10}\n").spec.delta() == 1e-5);
   CHECK(load("agents: {count: 10000}\n").spec.delta() == 1e-5);
   CHECK(load("agents: {count: 20000}\n").spec.delta() == Approx(5e-6).epsilon(1e-12));

@@ -113,7 +113,7 @@ TEST_CASE("AgentPrivacy: an agent charged nothing has epsilon 0, and an approxim
 }
 
 TEST_CASE(
-    "a run with per-agent ledgers writes agents.csv and the spread; its epsilons are the run's") {
+    "a run with per-agent ledgers writes agents.csv and the spread, its epsilons are the run's") {
   const std::string shared = run_to(small_spec(false), "shared");
   const std::string own = run_to(small_spec(true), "own");
   CHECK_FALSE(std::filesystem::exists(shared + "/agents.csv"));

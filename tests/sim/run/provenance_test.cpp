@@ -357,7 +357,7 @@ TEST_CASE("a results directory that is a symbolic link, or holds one, is refused
   CHECK(slurp(foreign + "/theirs.txt") == "not fbosim's\n");
 }
 
-TEST_CASE("provenance.yaml records PO-GP-UCB's curator branch; other algorithms record none") {
+TEST_CASE("provenance.yaml records PO-GP-UCB's curator branch, other algorithms record none") {
   const auto po = [](const std::string& epsilon) {
     return "algorithm: po_gp_ucb\nrounds: 3\nruns: 2\n"
            "objective: {family: gp_grid2d, grid_side: 10, lengthscale: 1.25, input_norm: 25}\n"

@@ -237,7 +237,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "server.stop_p: the server aggregates while 1 - p_{t+1} >= stop_p (footnote 13); with "
+    "server.stop_p: the server aggregates while 1 - p_{t+1} >= stop_p (footnote 13), with "
     "server.budget, the first round either rule stops") {
   // inv_sqrt: 1 - p_t = 1/sqrt(t) < 0.45 from t = 5 (1/0.45^2 = 4.94): server rounds 0..3 feed
   // rounds 1..4; inv: 1/t < 0.3 from t = 4: server rounds 0..2.
@@ -306,7 +306,7 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "a budget above the whole run's epsilon changes nothing but the `aggregating` column; the "
+    "a budget above the whole run's epsilon changes nothing but the `aggregating` column, the "
     "outputs stay the same for any thread count") {
   const std::string free = run_to("free_all", {});
   const std::string rich = run_to("rich", {"server.budget=1000"});

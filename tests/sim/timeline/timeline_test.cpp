@@ -192,7 +192,7 @@ TEST_CASE("timeline: options stop each agent after its evaluations and hold its 
   CHECK_THROWS_AS(bad.next(), std::logic_error);
 }
 
-TEST_CASE("timeline: workers start at evaluation 0's completion; batches wait for the last") {
+TEST_CASE("timeline: workers start at evaluation 0's completion, batches wait for the last") {
   // Two agents, three workers, uniform durations, ten evaluations each, against a by-hand list
   // schedule of the same durations (TimingModel::duration(n, k): evaluation k's, whatever its
   // worker).
