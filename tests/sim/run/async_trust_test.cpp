@@ -208,7 +208,9 @@ TEST_CASE(
           AgentPrivacy replay = replay_schedule_ledgers(c.spec, r);
           const std::vector<double> each = replay.epsilons(0, "in the replay");
           CHECK(res.final_epsilon == *std::max_element(each.begin(), each.end()));
-          CHECK(res.final_epsilon > 0);
+          // Without the network every model charges someone; with 30 % dropouts a colluder-
+          // padded sum of the few arrivals may abort in every release (nobody charged).
+          if (network.empty()) CHECK(res.final_epsilon > 0);
           // agents.csv's last row per agent: run,round,time,agent,epsilon.
           std::istringstream in(res.agents_csv);
           std::string line;
