@@ -45,10 +45,23 @@ import re
 import subprocess
 import sys
 
+# t quantiles keyed by the runs R (R - 1 degrees of freedom): T975[8] = t(0.975, 7). Used only
+# where scipy is missing.
 T975 = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447, 8: 2.365, 9: 2.306,
         10: 2.262, 12: 2.201, 16: 2.131, 20: 2.093}
 T80 = {2: 1.376, 3: 1.061, 4: 0.978, 5: 0.941, 6: 0.920, 7: 0.906, 8: 0.896, 9: 0.889,
        10: 0.883, 12: 0.876, 16: 0.866, 20: 0.861}
+
+
+def detectable_factor(runs):
+    """t(0.975, R - 1) + t(0.80, R - 1): the tables above are keyed by R, the runs (df R - 1)."""
+    try:
+        from scipy.stats import t
+        return float(t.ppf(0.975, runs - 1) + t.ppf(0.80, runs - 1))
+    except ImportError:
+        if runs not in T975:
+            die(f"no t quantiles for {runs} runs without scipy")
+        return T975[runs] + T80[runs]
 
 
 def die(msg):
@@ -271,7 +284,7 @@ def table(a):
                     row[f"diff_{label}"] = f"{dm:+.4f}"
                     row[f"se_{label}"] = f"{dse:.4f}"
                 n = len(last)
-                row["detectable_mean"] = f"{(T975.get(n - 1, 2.0) + T80.get(n - 1, 0.85)) * float(row['se_mean']):.4f}"
+                row["detectable_mean"] = f"{detectable_factor(n) * float(row['se_mean']):.4f}"
             lines.append(row)
     with open(os.path.join(a.out, "price_of_trust.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=header)
