@@ -312,7 +312,7 @@ def figure(a):
     import matplotlib.pyplot as plt
     metric = "regret" if "gp_grid" in open(a.config).read() else "best_f"
     fig, ax = plt.subplots(figsize=(5.5, 3.6))
-    for name, _ in selected(a):
+    for i, (name, _) in enumerate(selected(a)):
         xs, ys, es = [], [], []
         for eps in a.eps:
             out = os.path.join(a.out, name, f"eps{eps:g}")
@@ -325,7 +325,9 @@ def figure(a):
         if name == "nodp" and xs:
             ax.axhline(ys[0], color="black", lw=0.8, ls=":", label="no DP (FTS-DE)")
         elif xs:
-            ax.errorbar(xs, ys, yerr=es, marker="o", ms=3, lw=1, capsize=2, label=name)
+            # Ten colours, then the same with dashes: 13 models stay told apart.
+            ax.errorbar(xs, ys, yerr=es, marker="o", ms=3, lw=1, capsize=2, label=name,
+                        color=f"C{i % 10}", ls="-" if i < 10 else "--")
     ax.set_xscale("log", base=2)
     ax.set_xlabel("epsilon (each model's own ledger, delta = 1e-5)")
     ax.set_ylabel("mean simple regret" if metric == "regret" else "mean best validation AUC")
