@@ -1,10 +1,12 @@
 #include <catch2/catch.hpp>
 
+#include "algorithms/privacy/neighbour_relation.hpp"
 #include "sim/run/release_charge.hpp"
 
 using namespace fbosim;
 using namespace fbosim::run;
 using privacy::DpEvent;
+using privacy::without_sampling;
 using protocol::ScheduleKind;
 
 TEST_CASE("without_sampling removes every sampling step and keeps the rest") {
