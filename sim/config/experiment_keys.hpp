@@ -247,6 +247,19 @@ inline const schema::Group<ExperimentSpec>& schedule_keys() {
             return e.schedule.kind == ScheduleKind::latest &&
                    e.schedule.age_weight == AgeWeight::fedasync;
           })
+          .integer("schedule.releases", at(&E::schedule, &ScheduleSpec::releases),
+                   Range::closed(0, 1000000),
+                   "`periodic`, `latest`, `deadline`: exactly this many releases, at the fixed "
+                   "instants (messages arriving after the last are never released; agents go on "
+                   "with their own TS steps); 0: releases until the first instant at or after "
+                   "the last message, whose time may depend on data. Required with "
+                   "timing.duration.scale_by: records")
+          .note("0 (until the last message)")
+          .when([](const E& e) {
+            return e.schedule.kind == ScheduleKind::periodic ||
+                   e.schedule.kind == ScheduleKind::latest ||
+                   e.schedule.kind == ScheduleKind::deadline;
+          })
           .integer("schedule.workers", at(&E::schedule, &ScheduleSpec::workers),
                    Range::closed(1, 1024),
                    "evaluations in flight per agent (Kandasamy et al. 2018): after its initial "

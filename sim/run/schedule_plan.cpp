@@ -74,10 +74,12 @@ class ReleaseBook {
     count_ = 0;
     releases_.push_back(std::move(r));
   }
+  int made() const { return static_cast<int>(releases_.size()); }
   // The releases, without those at the end that hold no new message: fixed instants after the
-  // last message release nothing of anyone's not released before.
+  // last message release nothing of anyone's not released before. A count fixed in advance
+  // (schedule.releases) keeps them: they happen whoever sent.
   std::vector<PlannedRelease> take() {
-    while (!releases_.empty() && !fresh_released_.back()) {
+    while (spec_.releases == 0 && !releases_.empty() && !fresh_released_.back()) {
       releases_.pop_back();
       fresh_released_.pop_back();
     }
@@ -128,7 +130,8 @@ SchedulePlan plan_schedule(const config::ExperimentSpec& spec, const core::RngFa
     for (;;) {
       const std::optional<Tick> a = transit.next_time();
       const bool arrival = a && *a < bound;
-      if (every > 0 && next_release < bound && !(arrival && *a <= next_release)) {
+      if (every > 0 && next_release < bound && !(arrival && *a <= next_release) &&
+          (s.releases == 0 || book.made() < s.releases)) {
         book.release(next_release);
         next_release += every;
         continue;
@@ -153,7 +156,13 @@ SchedulePlan plan_schedule(const config::ExperimentSpec& spec, const core::RngFa
     transit.send(c->agent, k, c->time);
   }
   while (const std::optional<Tick> a = transit.next_time()) deliver_before(*a + 1);
-  if (every > 0 && book.count() > 0) book.release(next_release);
+  if (s.releases > 0) {
+    // Exactly schedule.releases: the instants after the last message too (messages after the
+    // last instant are never released).
+    for (; book.made() < s.releases; next_release += every) book.release(next_release);
+  } else if (every > 0 && book.count() > 0) {
+    book.release(next_release);
+  }
   plan.releases = book.take();
   // An evaluation that never completes while a later one does (several workers of an agent
   // whose availability ends): config refuses workers with such availability.

@@ -15,7 +15,8 @@
 //             released or not: a message is in every release until a newer one replaces it
 // Releases continue while messages are new (periodic, deadline, latest: every instant up to the
 // first one at or after the last message, empty ones included: an instant passes whoever
-// sent; buffered: messages left below K at the end are never released). A release holds at most one
+// sent; buffered: messages left below K at the end are never released), or, with
+// schedule.releases = R, exactly R (the instants P, ..., RP; later messages never released). A release holds at most one
 // message per agent, its newest: an older pending one is discarded, and (but under latest) each
 // message is in at most one release. At one instant, the completions come first (agent order), then
 // the releases, then the proposals: an agent that completes at a release's instant proposes with
