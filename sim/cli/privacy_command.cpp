@@ -249,7 +249,7 @@ void run_schedule_config(const PrivacyArgs& a, const config::ExperimentSpec& spe
   std::printf(
       "%s: the per-agent privacy loss of each of its %d runs under schedule.kind %s, replayed "
       "from the time line without evaluating anything\n  %s\n",
-      a.config.c_str(), spec.runs, kind.c_str(), protocol::epsilon_notion(spec.schedule.kind));
+      a.config.c_str(), spec.runs, kind.c_str(), spec.epsilon_notion());
   const std::string trust =
       run::trust_notion(run::charge_rule(spec, spec.system->privacy_plan(spec.agents)));
   if (!trust.empty()) std::printf("  %s\n", trust.c_str());

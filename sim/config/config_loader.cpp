@@ -32,6 +32,7 @@
 #include "schema/suggest.hpp"
 #include "sim/config/config_source.hpp"
 #include "sim/config/config_tree.hpp"
+#include "sim/config/data_dependent_timing.hpp"
 #include "sim/config/experiment_keys.hpp"
 #include "sim/config/key_catalog.hpp"
 #include "sim/config/resource_estimate.hpp"
@@ -251,9 +252,8 @@ void check_personal_dropouts(const ConfigSource& src, const ExperimentSpec& s) {
 // declare the schedule (AlgorithmTraits::schedules); network.deadline is the rounds' alone
 // (network latencies and dropouts join the time line, the stop rules too: run::schedule_stops);
 // the timing model is built once here so that a bad trace file fails before any run. Durations
-// that depend on data (a record count, the queried point) would make release times reveal data:
-// no duration model does (timing.duration draws from its own streams only, as network.latency
-// and network.dropout do).
+// that depend on data (timing.duration.scale_by: records) make release times reveal data: they
+// are admitted only where they can be accounted (check_data_dependent_timing).
 void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSpec& s,
                    const protocol::AlgorithmEntry& algorithm) {
   if (first_given(schedule_keys(), s, src)) schedule_keys().read(s, src, record);
@@ -358,6 +358,7 @@ void read_schedule(const ConfigSource& src, schema::Record& record, ExperimentSp
                       ": an agent whose online time ends could leave an evaluation unfinished "
                       "between finished ones (not built yet); use always, exponential or fixed");
   resolve_trace(src, record, s);
+  check_data_dependent_timing(src, s, personal_key(src));
   try {
     (void)timeline::TimingModel::from_spec(s.timing, s.agents, core::RngFactory(s.seed, 0));
   } catch (const std::invalid_argument& e) {

@@ -32,6 +32,11 @@ std::optional<double> ExperimentSpec::delta_times_agents() const {
   return delta() * agents;
 }
 
+const char* ExperimentSpec::epsilon_notion() const {
+  return timing.data_dependent() ? timeline::kDataDependentNotion
+                                 : protocol::epsilon_notion(schedule.kind);
+}
+
 std::string ExperimentSpec::delta_warning() const {
   const std::optional<double> dn = delta_times_agents();
   if (!dn || !(*dn > kDeltaTimesAgentsWarning)) return "";

@@ -61,6 +61,10 @@ struct ScheduleSpec {
   /// schedule.batches: the workers start together, the next batch when all completed
   /// (Kandasamy et al.'s synchronous TS) instead of each at its own completion.
   bool batches = false;
+  /// schedule.releases: exactly this many releases, at the fixed instants (periodic, latest,
+  /// deadline), whatever the agents send; 0: until the first instant at or after the last
+  /// message. A count fixed in advance (required where durations depend on data).
+  int releases = 0;
 };
 
 /// output.time_grid, output.time_end, output.target_regret: summary_time.csv and
@@ -140,6 +144,10 @@ struct ExperimentSpec {
   /// The warning of a private run whose delta x N exceeds kDeltaTimesAgentsWarning, naming
   /// delta, N and 1/(10 N); "" when there is none.
   std::string delta_warning() const;
+  /// What the run's epsilon protects under a schedule other than rounds (provenance.yaml's
+  /// epsilon_notion): the schedule's, or where the durations depend on data that of
+  /// timeline::kDataDependentNotion.
+  const char* epsilon_notion() const;
   /// Whether any release of a run is differentially private (delta is then reported).
   bool is_private() const { return system && system->is_private(agents); }
 };

@@ -265,8 +265,7 @@ std::string provenance_text(const config::ExperimentSpec& spec, const Provenance
   if (spec.schedule.kind != protocol::ScheduleKind::rounds) {
     y << YAML::Key << "schedule" << YAML::Value
       << std::string(protocol::kScheduleKindNames.name(spec.schedule.kind));
-    y << YAML::Key << "epsilon_notion" << YAML::Value
-      << protocol::epsilon_notion(spec.schedule.kind);
+    y << YAML::Key << "epsilon_notion" << YAML::Value << spec.epsilon_notion();
     // A trust model's own charges (docs/TRUST.md "Under the asynchronous schedules").
     const systems::FtsDeConfig* c = systems::fts_de_config(spec.system.get());
     if (c && c->server && c->dp)

@@ -292,10 +292,15 @@ void AsyncEngine::check_charges(const Run& r, int j, const protocol::Release& ou
   protocol::for_each_charge(
       out.charges->server, spec_.agents,
       [&](int n, const privacy::DpEvent& e) { mine[static_cast<std::size_t>(n)] = &e; });
+  // Durations that depend on data: every agent is charged, those without a message in the
+  // release too, the event at replace-one sensitivity without sampling (release_charge).
+  const bool everyone = r.rule.data_dependent;
   for (const ReleaseCharge& c : plan)
     for (const int n : c.agents) {
       const privacy::DpEvent* e = mine[static_cast<std::size_t>(n)];
-      if (!e || !(charged_event(spec_.schedule.kind, *e) == c.event))
+      if (!e && everyone && c.event == data_dependent_event(out.event)) continue;
+      if (!e || !((everyone ? data_dependent_event(*e) : charged_event(spec_.schedule.kind, *e)) ==
+                  c.event))
         throw std::logic_error(
             fmt::format("algorithm {}: release {} charges agent {} {}, not the {} of its plan",
                         spec_.system->name(), j, n, e ? privacy::to_string(*e) : "nothing",

@@ -5,37 +5,19 @@
 #include <utility>
 #include <variant>
 
+#include "algorithms/privacy/neighbour_relation.hpp"
 #include "algorithms/systems/fts_de_system.hpp"
 
 namespace fbosim::run {
 
-privacy::DpEvent without_sampling(const privacy::DpEvent& event) {
-  using privacy::DpEvent;
-  return std::visit(
-      [&](const auto& e) -> DpEvent {
-        using T = std::decay_t<decltype(e)>;
-        if constexpr (std::is_same_v<T, privacy::PoissonSampled> ||
-                      std::is_same_v<T, privacy::FixedSampled>) {
-          return without_sampling(*e.event);
-        } else if constexpr (std::is_same_v<T, privacy::SelfComposed>) {
-          return DpEvent::self_composed(without_sampling(*e.event), e.count);
-        } else if constexpr (std::is_same_v<T, privacy::Composed>) {
-          std::vector<DpEvent> parts;
-          for (const DpEvent& p : e.events) parts.push_back(without_sampling(p));
-          return DpEvent::composed(std::move(parts));
-        } else if constexpr (std::is_same_v<T, privacy::RepeatAndSelect>) {
-          return DpEvent::repeat_and_select(without_sampling(*e.event), e.mean, e.shape);
-        } else {
-          return event;
-        }
-      },
-      event.node());
+privacy::DpEvent data_dependent_event(const privacy::DpEvent& event) {
+  return privacy::replace_one(privacy::without_sampling(event));
 }
 
 privacy::DpEvent charged_event(protocol::ScheduleKind kind, const privacy::DpEvent& event) {
   switch (kind) {
     case protocol::ScheduleKind::buffered:
-      return without_sampling(event);
+      return privacy::without_sampling(event);
     case protocol::ScheduleKind::periodic:
     case protocol::ScheduleKind::deadline:
     case protocol::ScheduleKind::latest:
@@ -56,6 +38,7 @@ ChargeRule charge_rule(const config::ExperimentSpec& spec, const protocol::Priva
   rule.kind = spec.schedule.kind;
   rule.event = plan.round;
   rule.agents = spec.agents;
+  rule.data_dependent = spec.timing.data_dependent();
   const systems::FtsDeConfig* c = systems::fts_de_config(spec.system.get());
   if (!c || !c->server || !c->dp || c->mechanism.trust.trust == server::Trust::central) return rule;
   rule.trust = c->mechanism.trust.trust;
@@ -88,6 +71,11 @@ ReleaseCharge release_charge(const ChargeRule& rule, int j, std::vector<int> poo
                              const core::RngFactory& streams) {
   switch (rule.trust) {
     case server::Trust::central:
+      if (rule.data_dependent) {
+        std::vector<int> everyone(static_cast<std::size_t>(rule.agents));
+        for (int n = 0; n < rule.agents; ++n) everyone[static_cast<std::size_t>(n)] = n;
+        return {data_dependent_event(rule.event), std::move(everyone)};
+      }
       return release_charge(rule.kind, rule.event, std::move(pool));
     case server::Trust::local:
       return {privacy::DpEvent::noop(), {}};  // charged per message sent (sent_charge)

@@ -35,6 +35,15 @@
 //   - local: a release charges nobody; each message is charged to its sender when it is sent
 //     (sent_charge), once, whether it is released, discarded, never released or released again
 //     (latest): the sender privatised it, and the rest is post-processing.
+// Durations that depend on data (timing.duration.scale_by: records; docs/TIME.md "Durations that
+// depend on data"): the time line, and with it who is in a release and with which message, is
+// then a function of the agents' data, so neither the zero-out relation (which fixes an absent
+// agent's timing) nor the pool's amplification applies. The config admits them only under the
+// trusted server with release instants and a release count fixed in advance (not buffered), and
+// every agent is charged for every release, whether its message is in it or not, the event for
+// neighbours that replace one agent's data: without sampling (q = 1) and at twice the
+// sensitivity (an agent's contribution, present, absent or an older message, lies within the
+// clip bound, so two of them differ by at most twice it: replace_one).
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,12 +56,6 @@
 #include "sim/config/experiment_spec.hpp"
 
 namespace fbosim::run {
-
-/// `event` with every sampling step removed (PoissonSampled, FixedSampled -> their inner
-/// event, recursively through Composed and SelfComposed): the release at q = 1. The mechanism
-/// divides by the sampling fraction g in both the sum and the noise, so the noise multiplier
-/// of the inner Gaussian is still the ratio of the noise to one agent's largest contribution.
-privacy::DpEvent without_sampling(const privacy::DpEvent& event);
 
 /// The event each eligible agent of a release of `event` is charged under `kind` (not rounds).
 privacy::DpEvent charged_event(protocol::ScheduleKind kind, const privacy::DpEvent& event);
@@ -74,7 +77,13 @@ struct ChargeRule {
   int agents = 0;          ///< N
   server::Trust trust = server::Trust::central;
   std::shared_ptr<const server::DpMechanism> mechanism;  ///< null under central
+  /// The durations depend on data (central only): every agent is charged for every release,
+  /// the release's event without sampling at replace-one sensitivity (data_dependent_event).
+  bool data_dependent = false;
 };
+/// What a release charges every agent when the durations depend on data: replace_one of
+/// `event` without its sampling.
+privacy::DpEvent data_dependent_event(const privacy::DpEvent& event);
 /// The rule of `spec` (a schedule other than rounds) with `plan` its privacy plan.
 ChargeRule charge_rule(const config::ExperimentSpec& spec, const protocol::PrivacyPlan& plan);
 

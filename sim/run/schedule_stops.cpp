@@ -36,6 +36,13 @@ struct AgentEvents {
 AgentEvents agent_events(const config::ExperimentSpec& spec, const protocol::PrivacyPlan& plan) {
   AgentEvents out;
   const auto n = static_cast<std::size_t>(spec.agents);
+  if (spec.timing.data_dependent()) {  // every agent, every release (release_charge)
+    if (!plan.agent_round.empty())
+      throw std::logic_error("schedule_stops: personal rates with durations that depend on data");
+    out.events.push_back(data_dependent_event(plan.round));
+    out.of.assign(n, 0);
+    return out;
+  }
   if (plan.agent_round.empty()) {
     out.events.push_back(charged_event(spec.schedule.kind, plan.round));
     out.of.assign(n, 0);
@@ -91,6 +98,18 @@ class StopLedgers {
   std::vector<privacy::DpEvent> final_;
   std::map<std::tuple<std::vector<long long>, std::size_t, bool>, double> seen_;
 };
+
+// The agents a release charges under the trusted server: those with a message in it, or, where
+// the durations depend on data, every agent (release_charge).
+std::vector<int> charged_agents(const config::ExperimentSpec& spec, const PlannedRelease& release) {
+  std::vector<int> out;
+  if (spec.timing.data_dependent()) {
+    for (int n = 0; n < spec.agents; ++n) out.push_back(n);
+    return out;
+  }
+  for (const auto& m : release.messages) out.push_back(m.first);
+  return out;
+}
 
 }  // namespace
 
@@ -153,7 +172,7 @@ ScheduleStops schedule_stops(const config::ExperimentSpec& spec, const protocol:
     }
     if (!private_releases) continue;
     std::vector<std::vector<int>> due(events.events.size());
-    for (const auto& [n, k] : schedule.releases[static_cast<std::size_t>(j)].messages) {
+    for (const int n : charged_agents(spec, schedule.releases[static_cast<std::size_t>(j)])) {
       const auto i = static_cast<std::size_t>(n);
       const privacy::DpEvent& e = events.events[events.of[i]];
       if (budgets && out.stopped_before[i] == INT_MAX && std::isfinite(plan.agent_budgets[i]) &&

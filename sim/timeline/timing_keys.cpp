@@ -71,6 +71,18 @@ const schema::Group<TimingSpec>& timing_keys() {
           .real("timing.duration.shape", at(&T::duration, &DurationSpec::shape), Range::above(1),
                 "`pareto`: the tail index alpha (> 1: a finite mean; <= 2: infinite variance)")
           .when(duration_is({D::pareto}))
+          .choice("timing.duration.scale_by", at(&T::duration, &DurationSpec::scale_by),
+                  kDurationScaleNames,
+                  "`none`: durations are drawn from the timing streams alone (public timing); "
+                  "`records`: an agent's durations grow with its number of training records "
+                  "(real-data objectives), a duration that depends on data: only with release "
+                  "instants and a release count fixed in advance (schedule.releases), every "
+                  "agent charged for every release (docs/TIME.md)")
+          .real("timing.duration.reference_records",
+                at(&T::duration, &DurationSpec::reference_records), Range::left_open(0, 1e12),
+                "`scale_by: records`: the model's draw is the duration on this many records; an "
+                "agent with r records takes r / reference_records times as long")
+          .when([](const T& s) { return s.duration.scale_by == DurationScale::records; })
           .real_list("timing.tiers.fractions", at(&T::tiers, &TierSpec::fractions),
                      Range::left_open(0, 1),
                      "device tiers: the fraction of the agents in each tier (sum <= 1; the rest "

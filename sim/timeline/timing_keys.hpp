@@ -4,6 +4,7 @@
 // schedule.kind but rounds (docs/TIME.md).
 //   timing.duration.model   constant | uniform | half_normal | exponential | lognormal | pareto
 //   timing.duration.mean / sigma / low / high / scale / shape   (only those of the model)
+//   timing.duration.scale_by  none | records, timing.duration.reference_records   (records)
 //   timing.tiers.fractions, timing.tiers.slowdowns              (two lists of equal length)
 //   timing.availability.model   always | exponential | fixed | trace
 //   timing.availability.on / off  (exponential, fixed), timing.availability.trace (trace)

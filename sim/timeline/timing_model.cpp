@@ -21,6 +21,28 @@ TimingModel::TimingModel(std::unique_ptr<DurationModel> duration, DeviceTiers ti
   if (!duration_ || !availability_) throw std::logic_error("TimingModel: a part is missing");
 }
 
+namespace {
+
+// r_n / reference_records for every agent (scale_by records).
+std::vector<double> record_factors(const TimingSpec& spec, int agents) {
+  if (spec.records.size() != static_cast<std::size_t>(agents))
+    throw std::invalid_argument(fmt::format(
+        "timing.duration.scale_by: records needs every agent's record count: {} agents, {} "
+        "counts",
+        agents, spec.records.size()));
+  std::vector<double> out;
+  for (const std::int64_t r : spec.records) {
+    if (r <= 0)
+      throw std::invalid_argument(
+          fmt::format("timing.duration.scale_by: records: agent {} has {} records (must be > 0)",
+                      out.size(), r));
+    out.push_back(static_cast<double>(r) / spec.duration.reference_records);
+  }
+  return out;
+}
+
+}  // namespace
+
 TimingModel TimingModel::from_spec(const TimingSpec& spec, int agents, core::RngFactory streams) {
   std::unique_ptr<Availability> a;
   const AvailabilitySpec& as = spec.availability;
@@ -40,8 +62,17 @@ TimingModel TimingModel::from_spec(const TimingSpec& spec, int agents, core::Rng
       a = std::make_unique<TraceAvailability>(OnlineTrace::read(as.trace), agents);
       break;
   }
-  return TimingModel(make_duration_model(spec.duration), DeviceTiers(spec.tiers, agents, streams),
-                     std::move(a), streams);
+  TimingModel model(make_duration_model(spec.duration), DeviceTiers(spec.tiers, agents, streams),
+                    std::move(a), streams);
+  if (spec.duration.scale_by == DurationScale::records)
+    model.scale_agents(record_factors(spec, agents));
+  return model;
+}
+
+void TimingModel::scale_agents(std::vector<double> factors) {
+  if (factors.size() != static_cast<std::size_t>(agents()))
+    throw std::logic_error("TimingModel::scale_agents: one factor per agent is needed");
+  factors_ = std::move(factors);
 }
 
 Tick TimingModel::duration(int agent, std::int64_t evaluation) const {
@@ -51,7 +82,8 @@ Tick TimingModel::duration(int agent, std::int64_t evaluation) const {
                                           static_cast<std::uint64_t>(evaluation));
     draw = duration_->draw(rng);
   }
-  const double s = tiers_.slowdown(agent) * draw;
+  double s = tiers_.slowdown(agent) * draw;
+  if (!factors_.empty()) s *= factors_[static_cast<std::size_t>(agent)];
   try {
     return duration_ticks(s, "timing.duration");
   } catch (const std::invalid_argument& e) {  // formatted only when it happens
