@@ -80,11 +80,23 @@ ActivityFamily::ActivityFamily(const ActivitySpec& spec, const HarData& data) {
         spec.epochs, spec.ranges));
 }
 
-std::vector<std::shared_ptr<const Objective>> ActivityFamily::make(
-    int agents, const core::RngFactory& /*rng*/) const {
+void ActivityFamily::check_agents(int agents) const {
   if (agents < 1 || agents > max_agents())
     throw std::invalid_argument("activity: agents must be in [1, " + std::to_string(max_agents()) +
                                 "] (one per UCI HAR subject found), got " + std::to_string(agents));
+}
+
+std::vector<std::int64_t> ActivityFamily::records(int agents) const {
+  check_agents(agents);
+  std::vector<std::int64_t> out;
+  for (int n = 0; n < agents; ++n)
+    out.push_back(objectives_[static_cast<std::size_t>(n)]->data().train_x.rows());
+  return out;
+}
+
+std::vector<std::shared_ptr<const Objective>> ActivityFamily::make(
+    int agents, const core::RngFactory& /*rng*/) const {
+  check_agents(agents);
   return {objectives_.begin(), objectives_.begin() + agents};
 }
 

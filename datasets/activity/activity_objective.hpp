@@ -103,10 +103,14 @@ class ActivityFamily final : public ObjectiveFamily {
   /// Agent n gets the (n+1)-th smallest subject id (subject n + 1 in the official release).
   /// The split is fixed, so no draw is made from rng and every run gets the same objectives.
   bool varies_by_run() const override { return false; }
+  /// Subject n's training rows (floor(n_rows / 2), what its regression trains on). Throws
+  /// std::invalid_argument outside [1, max_agents()], as make().
+  std::vector<std::int64_t> records(int agents) const override;
   std::vector<std::shared_ptr<const Objective>> make(int agents,
                                                      const core::RngFactory& rng) const override;
 
  private:
+  void check_agents(int agents) const;
   std::vector<std::shared_ptr<const ActivityObjective>> objectives_;
 };
 

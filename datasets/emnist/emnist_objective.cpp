@@ -52,12 +52,24 @@ EmnistFamily::EmnistFamily(const EmnistSpec& spec) : spec_(spec) {
     writers_.push_back(std::make_shared<const WriterDigits>(std::move(w)));
 }
 
-std::vector<std::shared_ptr<const Objective>> EmnistFamily::make(int agents,
-                                                                 const core::RngFactory&) const {
+void EmnistFamily::check_agents(int agents) const {
   if (agents < 1 || agents > max_agents())
     throw std::invalid_argument(
         fmt::format("agents.count: the FEMNIST digits have {} writers with test digits, got {}",
                     max_agents(), agents));
+}
+
+std::vector<std::int64_t> EmnistFamily::records(int agents) const {
+  check_agents(agents);
+  std::vector<std::int64_t> out;
+  for (int n = 0; n < agents; ++n)
+    out.push_back(writers_[static_cast<std::size_t>(n)]->train_x.rows());
+  return out;
+}
+
+std::vector<std::shared_ptr<const Objective>> EmnistFamily::make(int agents,
+                                                                 const core::RngFactory&) const {
+  check_agents(agents);
   std::vector<std::shared_ptr<const Objective>> out;
   for (int n = 0; n < agents; ++n)
     out.push_back(std::make_shared<EmnistObjective>(writers_[n], spec_.cnn, n));

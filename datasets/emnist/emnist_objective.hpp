@@ -4,6 +4,7 @@
 // [1e-7, 0.02]; one evaluation trains on the writer's training digits and returns the accuracy
 // on its test digits (y = f = accuracy; no known optimum). The CNN and its training:
 // datasets/emnist/cnn_trainer.hpp.
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,10 +32,14 @@ class EmnistFamily final : public ObjectiveFamily {
   explicit EmnistFamily(const EmnistSpec& spec);
   int max_agents() const override { return static_cast<int>(writers_.size()); }
   bool varies_by_run() const override { return false; }
+  /// Writer n's training digits (what the CNN of writer n trains on, every epoch). Throws
+  /// std::invalid_argument outside [1, max_agents()], as make().
+  std::vector<std::int64_t> records(int agents) const override;
   std::vector<std::shared_ptr<const Objective>> make(int agents,
                                                      const core::RngFactory& rng) const override;
 
  private:
+  void check_agents(int agents) const;
   EmnistSpec spec_;
   std::vector<std::shared_ptr<const WriterDigits>> writers_;
 };

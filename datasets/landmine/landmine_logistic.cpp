@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/cancellation.hpp"
 #include "datasets/missing_data.hpp"
 #include "datasets/objective_family_entry.hpp"
 #include "datasets/score_objective.hpp"
-#include "core/cancellation.hpp"
 #include "schema/group.hpp"
 #include "schema/registry.hpp"
 
@@ -108,11 +108,23 @@ LandmineLogisticFamily::LandmineLogisticFamily(const LandmineLogisticSpec& spec)
   }
 }
 
-std::vector<std::shared_ptr<const Objective>> LandmineLogisticFamily::make(
-    int agents, const core::RngFactory&) const {
+void LandmineLogisticFamily::check_agents(int agents) const {
   if (agents < 1 || agents > max_agents())
     throw std::invalid_argument(
         fmt::format("agents.count: landmine_logistic has {} fields, got {}", max_agents(), agents));
+}
+
+std::vector<std::int64_t> LandmineLogisticFamily::records(int agents) const {
+  check_agents(agents);
+  std::vector<std::int64_t> out;
+  for (int n = 0; n < agents; ++n)
+    out.push_back(fields_[static_cast<std::size_t>(n)]->train_x.rows());
+  return out;
+}
+
+std::vector<std::shared_ptr<const Objective>> LandmineLogisticFamily::make(
+    int agents, const core::RngFactory&) const {
+  check_agents(agents);
   std::vector<std::shared_ptr<const Objective>> out;
   for (int n = 0; n < agents; ++n)
     out.push_back(make_landmine_logistic_objective(fields_[static_cast<std::size_t>(n)], n, spec_));

@@ -43,10 +43,14 @@ class LandmineLogisticFamily final : public ObjectiveFamily {
   explicit LandmineLogisticFamily(const LandmineLogisticSpec& spec);
   int max_agents() const override { return static_cast<int>(fields_.size()); }
   bool varies_by_run() const override { return false; }
+  /// Field n's training-half rows (what the regression of field n trains on), as
+  /// LandmineFamily::records. Throws std::invalid_argument outside [1, max_agents()], as make().
+  std::vector<std::int64_t> records(int agents) const override;
   std::vector<std::shared_ptr<const Objective>> make(int agents,
                                                      const core::RngFactory& rng) const override;
 
  private:
+  void check_agents(int agents) const;
   LandmineLogisticSpec spec_;
   std::vector<std::shared_ptr<const LogisticField>> fields_;
 };

@@ -9,13 +9,13 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/cancellation.hpp"
+#include "core/rng.hpp"
 #include "datasets/landmine/libsvm_svc.hpp"
 #include "datasets/landmine/platt_scaling.hpp"
 #include "datasets/landmine/rbf_kernels.hpp"
 #include "datasets/landmine/roc_auc.hpp"
 #include "datasets/score_objective.hpp"
-#include "core/cancellation.hpp"
-#include "core/rng.hpp"
 
 namespace fbosim::datasets {
 
@@ -196,11 +196,23 @@ LandmineFamily::LandmineFamily(const LandmineSpec& spec) : spec_(spec) {
   }
 }
 
-std::vector<std::shared_ptr<const Objective>> LandmineFamily::make(int agents,
-                                                                   const core::RngFactory&) const {
+void LandmineFamily::check_agents(int agents) const {
   if (agents < 1 || agents > max_agents())
     throw std::invalid_argument(
         fmt::format("agents.count: landmine has {} fields, got {}", max_agents(), agents));
+}
+
+std::vector<std::int64_t> LandmineFamily::records(int agents) const {
+  check_agents(agents);
+  std::vector<std::int64_t> out;
+  for (int n = 0; n < agents; ++n)
+    out.push_back(splits_[static_cast<std::size_t>(n)]->train_x.rows());
+  return out;
+}
+
+std::vector<std::shared_ptr<const Objective>> LandmineFamily::make(int agents,
+                                                                   const core::RngFactory&) const {
+  check_agents(agents);
   std::vector<std::shared_ptr<const Objective>> out;
   for (int n = 0; n < agents; ++n)
     out.push_back(std::make_shared<LandmineObjective>(splits_[n], n, spec_.svm));

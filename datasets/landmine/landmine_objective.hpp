@@ -117,10 +117,15 @@ class LandmineFamily final : public ObjectiveFamily {
   explicit LandmineFamily(const LandmineSpec& spec);
   int max_agents() const override { return static_cast<int>(splits_.size()); }
   bool varies_by_run() const override { return false; }
+  /// Field n's training-half rows (the rows every SVM of an evaluation trains on): floor(n_k / 2)
+  /// of each class k with the seeded split, floor(n / 2) with the authors'. Throws
+  /// std::invalid_argument outside [1, max_agents()], as make().
+  std::vector<std::int64_t> records(int agents) const override;
   std::vector<std::shared_ptr<const Objective>> make(int agents,
                                                      const core::RngFactory& rng) const override;
 
  private:
+  void check_agents(int agents) const;
   LandmineSpec spec_;
   std::vector<std::shared_ptr<const LandmineSplit>> splits_;
 };

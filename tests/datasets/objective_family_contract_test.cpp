@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -222,6 +223,13 @@ TEST_CASE(
     CHECK(a == b);
     CHECK((values(*family, c.agents, 1, x) != a) == family->varies_by_run());
     if (family->max_agents() > 0) CHECK_THROWS(family->make(family->max_agents() + 1, rf));
+    // Records (the data an evaluation trains on): one positive count per agent for the
+    // real-data families, none for functions, tables and user programs.
+    const std::vector<std::int64_t> records = family->records(c.agents);
+    const bool real_data = c.name == "landmine" || c.name == "activity" || c.name == "emnist";
+    CHECK(records.size() == (real_data ? static_cast<std::size_t>(c.agents) : 0));
+    for (std::int64_t r : records) CHECK(r > 0);
+    if (real_data) CHECK_THROWS(family->records(family->max_agents() + 1));
   }
 }
 

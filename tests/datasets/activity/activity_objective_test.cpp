@@ -1,7 +1,10 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "datasets/activity/activity_objective.hpp"
 #include "har_fixture.hpp"
@@ -92,6 +95,40 @@ TEST_CASE("activity family: one agent per subject found, in subject order, on th
   CHECK(family.make(2, RngFactory(5, 9)).size() == 2);
   CHECK_THROWS_WITH(family.make(4, RngFactory(1, 0)), Contains("got 4"));
   CHECK_THROWS_AS(family.make(0, RngFactory(1, 0)), std::invalid_argument);
+}
+
+TEST_CASE("activity records: each subject's training rows, floor(n / 2), in subject order") {
+  // Subjects 7, 2, 30 and 5 with 11, 4, 2 and 9 rows, interleaved in file order, labels
+  // (5 i + subject) mod 6: odd-sized classes, so the split tops the training half up.
+  const std::vector<std::pair<int, int>> rows_of = {{7, 11}, {2, 4}, {30, 2}, {5, 9}};
+  HarData data;
+  std::vector<int> subjects, labels;
+  for (int i = 0; i < 11; ++i)
+    for (const auto& [subject, rows] : rows_of)
+      if (i < rows) {
+        subjects.push_back(subject);
+        labels.push_back((i * 5 + subject) % HarData::kClasses);
+      }
+  const auto n = static_cast<Eigen::Index>(subjects.size());
+  REQUIRE(n == 26);
+  data.subjects = Eigen::Map<const Eigen::VectorXi>(subjects.data(), n);
+  data.labels = Eigen::Map<const Eigen::VectorXi>(labels.data(), n);
+  RngStream rng(7);
+  data.features = Eigen::MatrixXd::NullaryExpr(n, HarData::kFeatures, [&] { return rng.normal(); });
+  ActivitySpec spec;
+  spec.split_seed = 3;
+  const ActivityFamily family(spec, data);
+  REQUIRE(family.max_agents() == 4);
+  // Agents in ascending subject id: 2, 5, 7, 30 with 4, 9, 11, 2 rows.
+  const std::vector<std::int64_t> expected = {4 / 2, 9 / 2, 11 / 2, 2 / 2};
+  CHECK(family.records(4) == expected);
+  const auto objs = family.make(4, RngFactory(1, 0));
+  for (int a = 0; a < 4; ++a)  // make()'s agent order
+    CHECK(dynamic_cast<const ActivityObjective&>(*objs[a]).subject() ==
+          std::vector{2, 5, 7, 30}[a]);
+  CHECK(family.records(2) == std::vector<std::int64_t>{2, 4});
+  CHECK_THROWS_WITH(family.records(5), Contains("[1, 4]") && Contains("got 5"));
+  CHECK_THROWS_AS(family.records(0), std::invalid_argument);
 }
 
 TEST_CASE("activity: a good setting learns, a divergent one does not, the score is accuracy") {

@@ -1,7 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -68,6 +72,51 @@ TEST_CASE("the shared FEMNIST digits: writers with train and test digits, counts
   // Inverted: the background (most pixels) is 0 and ink is near 1.
   CHECK(writers()[0].train_x.mean() < 0.3f);
   CHECK(writers()[0].train_x.maxCoeff() > 0.9f);
+}
+
+namespace {
+// Images per writer in <split>-writers.csv (index,writer_id,label rows), counted here.
+std::map<std::string, std::int64_t> images_per_writer(const std::string& split) {
+  std::ifstream csv(kDir + "/" + split + "-writers.csv");
+  std::string line;
+  std::getline(csv, line);
+  std::map<std::string, std::int64_t> count;
+  while (std::getline(csv, line)) {
+    std::stringstream cells(line);
+    std::string index, id;
+    std::getline(cells, index, ',');
+    std::getline(cells, id, ',');
+    ++count[id];
+  }
+  return count;
+}
+}  // namespace
+
+TEST_CASE("EMNIST records: each writer's training digits, in writers.csv order") {
+  if (!fbosim::testing::have_data("femnist_digits")) return;
+  // Agent n: the n-th writer of writers.csv with training and test digits (SOURCE.md: 104 of
+  // the 105 have both); its records: its rows of train-writers.csv.
+  const auto train = images_per_writer("train"), test = images_per_writer("test");
+  std::ifstream csv(kDir + "/writers.csv");
+  std::string line;
+  std::getline(csv, line);
+  std::vector<std::int64_t> expected;
+  while (std::getline(csv, line)) {
+    const std::string id = line.substr(0, line.find(','));
+    if (train.count(id) && test.count(id)) expected.push_back(train.at(id));
+  }
+  REQUIRE(expected.size() == 104);
+  EmnistSpec spec;
+  spec.data_dir = kDir;
+  const EmnistFamily family(spec);
+  REQUIRE(family.max_agents() == 104);
+  const std::vector<std::int64_t> r = family.records(104);
+  CHECK(r == expected);
+  CHECK(*std::min_element(r.begin(), r.end()) > 0);
+  CHECK(std::accumulate(r.begin(), r.end(), std::int64_t{0}) == 10596);  // SOURCE.md's count
+  CHECK(family.records(10) == std::vector<std::int64_t>(expected.begin(), expected.begin() + 10));
+  CHECK_THROWS_WITH(family.records(105), Catch::Contains("104") && Catch::Contains("got 105"));
+  CHECK_THROWS_AS(family.records(0), std::invalid_argument);
 }
 
 TEST_CASE("a missing FEMNIST directory names the path") {
