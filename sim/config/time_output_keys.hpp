@@ -13,11 +13,13 @@ inline const schema::Group<TimeOutputSpec>& time_output_keys() {
   static const auto g =
       schema::Group<T>{}
           .integer("output.time_grid", &T::grid, Range::closed(2, 100000),
-                   "summary_time.csv (under a schedule.kind other than rounds): the number of "
-                   "equally spaced instants of simulated time, 0 and output.time_end included, at "
-                   "which the agents' regret and best value are averaged")
+                   "summary_time.csv and agents_time.csv (under a schedule.kind other than "
+                   "rounds): the number of equally spaced instants of simulated time, 0 and "
+                   "output.time_end included, at which the agents' regret and best value are "
+                   "averaged and their epsilon quantiles taken")
           .real("output.time_end", &T::end, Range::left_open(0, 1e9),
-                "the last instant of summary_time.csv's grid, in seconds of simulated time; give "
+                "the last instant of the time grid (summary_time.csv, agents_time.csv), in seconds "
+                "of simulated time; give "
                 "the same value to compare schedules on one grid")
           .note("the last completion of a measured agent over the runs")
           .real("output.target_regret", &T::target_regret, Range::at_least(0),

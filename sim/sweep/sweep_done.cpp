@@ -20,6 +20,8 @@ constexpr const char* kMagic = "fbosim-sweep-done 2";
 constexpr std::size_t kMaxSize = 4096;  // a record is a few hundred bytes
 
 const char* const kOutputs[] = {"trace.csv", "server.csv", "summary.csv", "config.resolved.yaml"};
+const char* const kOptionalOutputs[] = {"release.csv", "agents.csv", "summary_time.csv",
+                                        "agents_time.csv", "time_to_target.csv"};
 
 bool is_hex64(const std::string& s) {
   return s.size() == 64 && s.find_first_not_of("0123456789abcdef") == std::string::npos;
@@ -60,9 +62,11 @@ std::string sweep_outputs_hash(const std::string& dir, std::string* missing) {
       if (missing) *missing = f;
       return "";
     }
-  // release.csv too where the algorithm writes one (absent elsewhere: nothing is added).
-  if (fs::exists(dir + "/release.csv")) hash_file(h, dir, "release.csv");
-  if (fs::exists(dir + "/agents.csv")) hash_file(h, dir, "agents.csv");
+  // The outputs a run writes only in some settings, where it wrote them (absent elsewhere:
+  // nothing is added; one removed after the record no longer matches it): release.csv, the
+  // per-agent ledgers, and the time-grid outputs of the asynchronous schedules.
+  for (const char* f : kOptionalOutputs)
+    if (fs::exists(dir + "/" + f)) hash_file(h, dir, f);
   return h.hex();
 }
 

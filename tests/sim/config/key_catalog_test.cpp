@@ -17,6 +17,7 @@
 #include "algorithms/systems/algorithm_registry.hpp"
 #include "sim/config/config_loader.hpp"
 #include "sim/config/key_catalog.hpp"
+#include "tests/data_sets.hpp"
 
 using namespace fbosim::config;
 
@@ -141,8 +142,29 @@ TEST_CASE("every catalog entry is read by some algorithm, with the defaults the 
         }
       }
   for (const fbosim::schema::CatalogKey& k : key_catalog().keys()) {
+    // Read only with an objective's records, which loading then reads from its data: the next
+    // test case.
+    if (k.doc.path == "timing.duration.reference_records") continue;
     INFO(k.doc.path);
     CHECK(read.count(k.doc.path) == 1);
+  }
+}
+
+TEST_CASE("the records keys are read on a family with records, with the catalog's defaults") {
+  if (!fbosim::testing::have_data("landmine")) return;
+  for (const std::string& algorithm : {"ts", "fts", "dp_fts", "fts_de", "dp_fts_de"}) {
+    INFO(algorithm);
+    const LoadedConfig c = minimal(
+        algorithm, "landmine",
+        {"schedule.kind=periodic", "schedule.releases=2", "timing.duration.scale_by=records",
+         "datasets.root=" + fbosim::testing::data_root()});
+    const fbosim::schema::CatalogKey* doc = key_catalog().find("timing.duration.reference_records");
+    REQUIRE(doc);
+    CHECK(doc->read_by(algorithm));
+    const auto want = doc->default_for(algorithm, "landmine");
+    REQUIRE(want);
+    CHECK(same_value(c.resolved["timing"]["duration"]["reference_records"].as<std::string>(),
+                     want->text));
   }
 }
 

@@ -370,6 +370,24 @@ TEST_CASE("a sweep re-runs, saying why, a point whose sweep.done or files do not
   }
 }
 
+TEST_CASE("a sweep re-runs an asynchronous point whose time-grid outputs changed") {
+  const std::vector<std::string> async{"schedule.kind=periodic", "schedule.period=1",
+                                       "output.target_regret=0.5"};
+  const std::string point = "server.noise_multiplier=1,server.sampling_rate=1";
+  for (const char* file : {"summary_time.csv", "agents_time.csv", "time_to_target.csv"}) {
+    INFO(file);
+    const std::string dir = fresh_dir("async_verify");
+    sweep(dir, async);
+    REQUIRE(fs::exists(dir + "/" + point + "/" + file));
+    CHECK(sweep(dir, async).ran == 0);
+    std::ofstream(dir + "/" + point + "/" + file, std::ios::app) << "0\n";
+    SweepReport r;
+    const std::string said = stderr_of([&] { r = sweep(dir, async); });
+    CHECK(said.find("its files changed since the sweep wrote them") != std::string::npos);
+    CHECK(r.ran == 1);
+  }
+}
+
 TEST_CASE("a sweep into a directory holding a sweep of other keys is refused unless forced") {
   const std::string dir = fresh_dir("foreign");
   SweepOptions o;
