@@ -152,7 +152,7 @@ TEST_CASE("every catalog entry is read by some algorithm, with the defaults the 
 
 TEST_CASE("the records keys are read on a family with records, with the catalog's defaults") {
   if (!fbosim::testing::have_data("landmine")) return;
-  for (const std::string& algorithm : {"ts", "fts", "dp_fts", "fts_de", "dp_fts_de"}) {
+  for (const char* algorithm : {"ts", "fts", "dp_fts", "fts_de", "dp_fts_de"}) {
     INFO(algorithm);
     const LoadedConfig c = minimal(
         algorithm, "landmine",
