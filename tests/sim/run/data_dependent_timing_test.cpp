@@ -189,6 +189,25 @@ TEST_CASE("records: every agent is charged every release at replace-one sensitiv
     CHECK(e < rdp_epsilon(DpEvent::gaussian(0.75), 4));
 }
 
+TEST_CASE("records: server.budget stops before the first release that would pass it") {
+  // Every agent is charged Gaussian(z / 2) per release: the budget between the epsilons of two
+  // and three such releases, composed by hand, lets exactly two through.
+  const double two = rdp_epsilon(DpEvent::gaussian(0.75), 2);
+  const double three = rdp_epsilon(DpEvent::gaussian(0.75), 3);
+  const double budget = 0.5 * (two + three);
+  const config::ExperimentSpec s = records_spec(
+      {"schedule.releases=5", "server.budget=" + std::to_string(budget)}, {100, 250, 40});
+  ScheduleReplay replay = replay_schedule(s, 0);
+  CHECK(replay.releases == 5);
+  CHECK(replay.server_releases == 2);
+  for (const double e : replay.ledgers.epsilons(0, "in the test"))
+    CHECK(e == Approx(two).epsilon(1e-12));
+  core::ThreadPool pool(1);
+  const RunResult r = RunEngine(s, pool).run(0);
+  CHECK(r.final_epsilon == Approx(two).epsilon(1e-12));
+  CHECK(r.final_epsilon <= budget);
+}
+
 TEST_CASE("records: a run gives the same bytes on 1 and 2 threads") {
   const config::ExperimentSpec s =
       records_spec({"schedule.releases=3", "rounds=3"}, {100, 250, 40});
