@@ -189,6 +189,22 @@ TEST_CASE("records: every agent is charged every release at replace-one sensitiv
     CHECK(e < rdp_epsilon(DpEvent::gaussian(0.75), 4));
 }
 
+TEST_CASE("records: a long run's ledger meets the exact profile of R composed Gaussians") {
+  // 200 releases, each Gaussian(z / 2) for every agent: together one Gaussian mechanism of
+  // sensitivity 2 sqrt(200) and noise z = 1.5 (composition of Gaussians is exact). The PLD
+  // ledger's epsilon must meet that profile's delta and be tight to 2 %.
+  const config::ExperimentSpec s =
+      records_spec({"schedule.releases=200", "server.accountant=pld"}, {100, 250, 40});
+  ScheduleReplay replay = replay_schedule(s, 0);
+  REQUIRE(replay.releases == 200);
+  const double sensitivity = 2 * std::sqrt(200.0);
+  for (const double e : replay.ledgers.epsilons(0, "in the test")) {
+    INFO("epsilon " << e);
+    CHECK(gaussian_delta(e, sensitivity, 1.5) <= 1e-5 * 1.001);
+    CHECK(gaussian_delta(e * 0.98, sensitivity, 1.5) > 1e-5);
+  }
+}
+
 TEST_CASE("records: server.budget stops before the first release that would pass it") {
   // Every agent is charged Gaussian(z / 2) per release: the budget between the epsilons of two
   // and three such releases, composed by hand, lets exactly two through.
